@@ -1,0 +1,8 @@
+"""Monsoon's game engine: pure rules, no Django, no Celery, no I/O, no clock.
+
+Everything above this package (bots, workers, the ladder) talks to games through
+:mod:`engine.core` and :mod:`engine.registry` only, so a new game is one package
+under ``engine/games/`` and nothing else changes.
+"""
+
+ENGINE_VERSION = "1.0.0"

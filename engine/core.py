@@ -1,0 +1,159 @@
+"""The one small interface every game implements.
+
+Modelled on OpenSpiel's state API: a game is a :class:`GameSpec` (what can be
+played) plus a :class:`GameState` (one table in progress).  Chance events are
+resolved inside :meth:`GameState.apply` with the state's own seeded
+:class:`~engine.rng.Rng`, so a game is fully determined by seed + actions.
+
+Actions are small JSON values (strings in most games, e.g. ``"bid:3"``).
+Where a rule offers a combinatorial choice the game splits it into a sequence
+of small decisions, so a list of legal actions is never huge.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.rng import Rng
+
+Action = Any  # a JSON value: str, int, or a small list/dict of those
+Observation = dict[str, Any]
+
+
+class EngineError(Exception):
+    """Base class for every error the engine raises on purpose."""
+
+
+class IllegalAction(EngineError):
+    """An action that is not legal now; the message names the reason."""
+
+
+class GameNotOver(EngineError):
+    """Final scores were asked for before the game ended."""
+
+
+class BadSetup(EngineError):
+    """Unsupported player count, unknown variant, or a bad seed."""
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON spelling used for digests and logs (sorted keys, no spaces)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def competition_ranking(keys: Sequence[Any]) -> list[int]:
+    """Rank per seat, 1 = best, larger key = better, equal keys share a rank (1, 1, 3)."""
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+
+class GameState(ABC):
+    """One game in progress.  Subclasses keep all their state in plain attributes."""
+
+    game_name: str
+    num_players: int
+    variant: str
+    rng: Rng
+
+    # --- whose turn and what may be done -------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """Seat to decide now, or ``None`` when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for :meth:`current_player`, in a stable order."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Apply the current player's action or raise :class:`IllegalAction` saying why."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() is None
+
+    # --- what each party may see ---------------------------------------------------------
+    @abstractmethod
+    def observation(self, player: int) -> Observation:
+        """Exactly what ``player`` may know, JSON-able.  The only view a bot ever gets."""
+
+    @abstractmethod
+    def public_view(self) -> Observation:
+        """What a spectator may see during the game (no hidden cards)."""
+
+    # --- results -------------------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Final scores per seat; raises :class:`GameNotOver` before the end."""
+
+    def ranking(self) -> list[int]:
+        """Rank per seat (1 = best, ties share).  Games with tie-breaks override."""
+        return competition_ranking(self.scores())
+
+    # --- search and bookkeeping ----------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> GameState:
+        """An independent deep copy, RNG included."""
+
+    @abstractmethod
+    def determinize(self, player: int, rng: Rng) -> GameState:
+        """A full state consistent with ``player``'s observation, hidden parts resampled.
+
+        Search bots use this with the official engine: the result has the same
+        observation for ``player`` but opponents' hidden cards and the order of
+        hidden stacks are drawn from what ``player`` has not seen.
+        """
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The complete state (hidden parts and RNG included) as JSON, for digests."""
+
+    @abstractmethod
+    def component_counts(self) -> dict[str, int]:
+        """Totals of every conserved component (cards, counters...); constant all game."""
+
+    def digest(self) -> str:
+        """sha256 of the canonical snapshot: equal digests mean identical states."""
+        return hashlib.sha256(canonical_json(self.snapshot()).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the registry knows about a game without starting one."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    variants: tuple[str, ...]
+    summary: str
+    factory: Callable[[int, int, str], GameState] = field(repr=False)
+    action_vocabulary: Callable[[int], list[Action]] = field(repr=False)
+    """Every action that can ever be legal at a table of N players (for fixed action spaces)."""
+
+    @property
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+    @property
+    def default_variant(self) -> str:
+        return self.variants[0]
+
+    def new_state(self, seed: int, num_players: int, variant: str | None = None) -> GameState:
+        """A fresh game; checks the arguments so every game reports bad setups alike."""
+        variant = self.default_variant if variant is None else variant
+        if num_players not in self.player_counts:
+            raise BadSetup(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, "
+                f"not {num_players}"
+            )
+        if variant not in self.variants:
+            raise BadSetup(
+                f"{self.name} has no variant {variant!r}; choose one of {', '.join(self.variants)}"
+            )
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0 or seed >= 2**63:
+            raise BadSetup(f"seed must be an integer in [0, 2**63), not {seed!r}")
+        return self.factory(seed, num_players, variant)

@@ -1,0 +1,596 @@
+"""Batavia's rules as a :class:`~engine.core.GameState`.
+
+Rulings (also in ``docs/games/batavia.md``; the rulebook wins where it is clear):
+
+* Seat 0 is "the oldest player": the first auctioneer and the first starter player.
+* Auction: the auctioneer's die roll turns over that many cards (added to any package
+  carried over).  Bids go clockwise from the auctioneer's left, minimum bid 1, each higher
+  than the last, no more than the bidder's notes; a pass is final for that auction; the
+  auction ends when one bidder is left (or everybody passed: the package is carried over
+  and the starter player does not change).  The winner pays the bid one note at a time to
+  the other players starting at his left.  Note counts are public.
+* Laying out is split into single-card decisions ``lay:XX`` ended by ``stop``; ``stop`` is
+  legal once the player holds at least one company's strict majority (Case 1 or Case 2),
+  and laying may only start when such a majority is reachable with the hand.
+* Seals follow the laid-out cards: a seal belongs to the player with strictly the most
+  laid-out cards of its company, otherwise it lies on the board.
+* Movement: ``move:XX`` for a seal with a trading post ahead; with none ahead the player
+  must take the Target Counter (``move:target``).  After the Target Counter is taken the
+  remaining players of the round may lay out only if they can end with a seal that has a
+  trading post ahead.
+* A player without crates still takes the counter but places no crate.
+* Exchange (``exchange``/``keep``) is offered only when the new counter's company was not
+  held before; it hands in one counter of every company held.  The Target taker cannot.
+* Pirates: after each move, while the laid-out cards number at least 21 (3 players) or 25
+  (4-5 players), all laid-out cards of the largest company (all tied largest) are
+  discarded; their seals return to the board.
+* Empty stack: the discards are shuffled into a new stack; with both empty, what exists is
+  drawn.  A round in which no card is drawn, won at auction or laid out ends the game.
+* The quick-start variant ``open`` deals the counters exactly as the standard game but
+  face up (the printed numbering of the quick-start layout is not in the text).
+* Final scoring lays out every hand and re-assigns seals (no pirates, no moves), then:
+  warehouse majorities (needs at least one crate; ties get the bracketed value), most notes
+  5 (tie: 2 each), Target Counter 4, 2 per seal, plus exchanged gold.  Equal totals share
+  the rank ("the win is split").
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
+from engine.games.batavia import components as K
+from engine.rng import Rng
+
+NC = len(K.COMPANIES)
+NCOM = len(K.COMMODITIES)
+START = -1
+TARGET = K.NUM_HEXES
+EMPTY = -1
+
+AUCTION, TURN, LAYING, MOVE, EXCHANGE, OVER = (
+    "auction", "turn", "laying", "move", "exchange", "over"
+)
+
+LAY = tuple(f"lay:{c}" for c in K.COMPANIES)
+MOVE_TO = tuple(f"move:{c}" for c in K.COMPANIES)
+MOVE_TARGET = "move:target"
+_MAX_NOTES = K.START_NOTES * 5
+BIDS = tuple(f"bid:{k}" for k in range(_MAX_NOTES + 1))
+COMPANY_INDEX = {c: i for i, c in enumerate(K.COMPANIES)}
+
+
+def action_vocabulary(num_players: int) -> list[str]:
+    """Every action that can be legal at a table of ``num_players`` (stable order)."""
+    bids = list(BIDS[1 : K.START_NOTES * num_players + 1])
+    return ["pass", *bids, "draw", *LAY, "stop", *MOVE_TO, MOVE_TARGET, "exchange", "keep"]
+
+
+def _by_company(counts: list[int]) -> dict[str, int]:
+    return {c: counts[i] for i, c in enumerate(K.COMPANIES)}
+
+
+class BataviaState(GameState):
+    game_name = "batavia"
+
+    def __init__(self, seed: int, num_players: int, variant: str) -> None:
+        n = num_players
+        self.num_players = n
+        self.variant = variant
+        self.seed = seed
+        self.rng = rng = Rng(seed)
+
+        # Trading posts: five company stacks shuffled, then each block of five takes the
+        # top counter of every stack, shuffled onto hexes 5k..5k+4.
+        stacks = []
+        for c in range(NC):
+            commodities = list(range(NCOM))
+            rng.shuffle(commodities)
+            stacks.append(commodities)
+        self.hexes: list[int] = []
+        for k in range(NCOM):
+            block = [c * NCOM + stacks[c][k] for c in range(NC)]
+            rng.shuffle(block)
+            self.hexes.extend(block)
+        self.open_upto = K.NUM_HEXES if variant == "open" else K.OPEN_HEXES_AT_START
+
+        self.deck: list[int] = [c for c in range(NC) for _ in range(K.SHIP_CARDS_PER_COMPANY[c])]
+        rng.shuffle(self.deck)
+        self.discards = [0] * NC
+        self.hands = [[0] * NC for _ in range(n)]
+        self.known = [[0] * NC for _ in range(n)]  # public lower bound of each hand
+        self.laid = [[0] * NC for _ in range(n)]
+        for p in range(n):
+            for _ in range(K.START_CARDS):
+                self.hands[p][self.deck.pop()] += 1
+        self.package = [0] * NC
+
+        self.positions = [START] * n
+        self.counters = [[0] * NC for _ in range(n)]  # trading posts held, per company
+        self.exchanged = 0  # trading posts handed in (removed from the game)
+        self.gold = [0] * n
+        self.notes = [K.START_NOTES] * n
+        self.crates = [K.START_CRATES] * n
+        self.squares: list[list[int]] = [[EMPTY] * NCOM for _ in range(NC)]  # [company][commodity]
+        self.target_holder: int | None = None
+        self.final: list[dict[str, int]] | None = None
+
+        self.round = 1
+        self.auctioneer = 0
+        self.starter = 0
+        self.turns_taken = 0
+        self.activity = False
+        self.phase = AUCTION
+        self.active = 0
+        self.die = 0
+        self.passed = [False] * n
+        self.high_bid = 0
+        self.high_bidder: int | None = None
+        self._legal: list[str] | None = None
+        self._start_auction()
+
+    # ------------------------------------------------------------------ interface
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.active
+
+    def legal_actions(self) -> list[str]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def apply(self, action: Any) -> None:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if not isinstance(action, str) or action not in self._legal:
+            raise IllegalAction(self._why_illegal(action))
+        self._legal = None
+        p = self.active
+        phase = self.phase
+        if phase == AUCTION:
+            self._bid_or_pass(p, action)
+        elif action == "draw":
+            self._draw_two(p)
+        elif action.startswith("lay:"):
+            self._lay(p, COMPANY_INDEX[action[4:]])
+        elif action == "stop":
+            self.phase = MOVE
+        elif action == MOVE_TARGET:
+            self.positions[p] = TARGET
+            self.target_holder = p
+            self._end_turn()
+        elif action.startswith("move:"):
+            self._move(p, COMPANY_INDEX[action[5:]])
+        elif action == "exchange":
+            self._exchange(p)
+            self._end_turn()
+        else:  # keep
+            self._end_turn()
+
+    def scores(self) -> list[int]:
+        if self.final is None:
+            raise GameNotOver("Batavia is scored when the round with the Target Counter ends")
+        return [row["total"] for row in self.final]
+
+    def ranking(self) -> list[int]:
+        return competition_ranking(self.scores())
+
+    def clone(self) -> BataviaState:
+        other = copy.copy(self)
+        for name in ("hexes", "deck", "discards", "package", "positions", "gold", "notes",
+                     "crates", "passed"):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("hands", "known", "laid", "counters", "squares"):
+            setattr(other, name, [list(row) for row in getattr(self, name)])
+        other.final = copy.deepcopy(self.final)
+        other.rng = self.rng.copy()
+        other._legal = None
+        return other
+
+    # ------------------------------------------------------------------ views
+    def _seal_holder(self, c: int) -> int | None:
+        best, holder = 0, None
+        for p in range(self.num_players):
+            v = self.laid[p][c]
+            if v > best:
+                best, holder = v, p
+            elif v == best:
+                holder = None
+        return holder
+
+    def _board_view(self) -> list[Any]:
+        view: list[Any] = []
+        for h, v in enumerate(self.hexes):
+            if v == EMPTY:
+                view.append(None)
+            elif h >= self.open_upto:
+                view.append("hidden")
+            else:
+                view.append([K.COMPANIES[v // NCOM], K.COMMODITIES[v % NCOM]])
+        return view
+
+    def public_view(self) -> Observation:
+        n = self.num_players
+        seals = [self._seal_holder(c) for c in range(NC)]
+        players = []
+        for p in range(n):
+            players.append({
+                "hand_size": sum(self.hands[p]),
+                "known_cards": _by_company(self.known[p]),
+                "laid": _by_company(self.laid[p]),
+                "seals": [K.COMPANIES[c] for c in range(NC) if seals[c] == p],
+                "position": self.positions[p],
+                "counters": _by_company(self.counters[p]),
+                "gold": self.gold[p],
+                "notes": self.notes[p],
+                "crates_left": self.crates[p],
+            })
+        laid_total = sum(map(sum, self.laid))
+        view: Observation = {
+            "game": self.game_name,
+            "variant": self.variant,
+            "num_players": n,
+            "round": self.round,
+            "phase": self.phase,
+            "current_player": self.current_player(),
+            "auctioneer": self.auctioneer,
+            "starter": self.starter,
+            "die": self.die,
+            "package": _by_company(self.package),
+            "auction": {
+                "high_bid": self.high_bid,
+                "high_bidder": self.high_bidder,
+                "passed": list(self.passed),
+            } if self.phase == AUCTION else None,
+            "deck_size": len(self.deck),
+            "discards": _by_company(self.discards),
+            "board": self._board_view(),
+            "target": TARGET,
+            "target_holder": self.target_holder,
+            "players": players,
+            "seals": {K.COMPANIES[c]: seals[c] for c in range(NC)},
+            "warehouses": {
+                K.COMMODITIES[m]: {
+                    K.COMPANIES[c]: (None if self.squares[c][m] == EMPTY else self.squares[c][m])
+                    for c in range(NC)
+                }
+                for m in range(NCOM)
+            },
+            "laid_total": laid_total,
+            "cannon": min(laid_total, K.CANNON_SCALE_TOP),
+            "pirate_threshold": K.PIRATE_THRESHOLD[n],
+            "final": copy.deepcopy(self.final),
+        }
+        return view
+
+    def observation(self, player: int) -> Observation:
+        view = self.public_view()
+        view["seat"] = player
+        view["hand"] = _by_company(self.hands[player])
+        return view
+
+    def snapshot(self) -> dict[str, Any]:
+        data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in ("rng", "_legal")}
+        data["rng"] = self.rng.state
+        return data
+
+    def component_counts(self) -> dict[str, int]:
+        on_board = sum(1 for v in self.hexes if v != EMPTY)
+        placed = sum(1 for row in self.squares for v in row if v != EMPTY)
+        cards = (len(self.deck) + sum(self.discards) + sum(self.package)
+                 + sum(map(sum, self.hands)) + sum(map(sum, self.laid)))
+        return {
+            "ship_cards": cards,
+            "trading_posts": on_board + sum(map(sum, self.counters)) + self.exchanged,
+            "promissory_notes": sum(self.notes),
+            "crates": sum(self.crates) + placed,
+        }
+
+    def determinize(self, player: int, rng: Rng) -> BataviaState:
+        state = self.clone()
+        # Cards: the stack and every opponent's unknown cards form one unseen pool.
+        pool = list(state.deck)
+        hidden_counts = []
+        for q in range(self.num_players):
+            if q == player:
+                hidden_counts.append(0)
+                continue
+            count = 0
+            for c in range(NC):
+                hidden = state.hands[q][c] - state.known[q][c]
+                pool.extend([c] * hidden)
+                state.hands[q][c] -= hidden
+                count += hidden
+            hidden_counts.append(count)
+        rng.shuffle(pool)
+        for q, count in enumerate(hidden_counts):
+            for _ in range(count):
+                state.hands[q][pool.pop()] += 1
+        state.deck = pool
+        # Face-down counters: whole blocks of five, one per company; which commodity of a
+        # company lies in which hidden block, and where in its block, is unknown.
+        hidden_blocks = [b for b in range(0, K.NUM_HEXES, K.BLOCK) if b >= state.open_upto]
+        if hidden_blocks:
+            per_company = [[state.hexes[h] % NCOM for b in hidden_blocks
+                            for h in range(b, b + K.BLOCK) if state.hexes[h] // NCOM == c]
+                           for c in range(NC)]
+            for commodities in per_company:
+                rng.shuffle(commodities)
+            for i, b in enumerate(hidden_blocks):
+                block = [c * NCOM + per_company[c][i] for c in range(NC)]
+                rng.shuffle(block)
+                state.hexes[b : b + K.BLOCK] = block
+        state.rng = Rng(rng.next_u64())  # future dice and shuffles are unknown too
+        return state
+
+    # ------------------------------------------------------------------ legality
+    def _max_other(self, p: int, c: int) -> int:
+        return max((self.laid[q][c] for q in range(self.num_players) if q != p), default=0)
+
+    def _next_counter(self, p: int, c: int) -> int | None:
+        hexes = self.hexes
+        for h in range(self.positions[p] + 1, K.NUM_HEXES):
+            v = hexes[h]
+            if v != EMPTY and v // NCOM == c:
+                return h
+        return None
+
+    def _can_start_laying(self, p: int) -> bool:
+        hand, laid = self.hands[p], self.laid[p]
+        for c in range(NC):
+            if laid[c] + hand[c] > self._max_other(p, c) and (
+                self.target_holder is None or self._next_counter(p, c) is not None
+            ):
+                return True
+        return False
+
+    def _seals_with_counter_ahead(self, p: int) -> list[int]:
+        return [c for c in range(NC)
+                if self._seal_holder(c) == p and self._next_counter(p, c) is not None]
+
+    def _can_stop(self, p: int) -> bool:
+        if self.target_holder is None:
+            return any(self._seal_holder(c) == p for c in range(NC))
+        return bool(self._seals_with_counter_ahead(p))
+
+    def _compute_legal(self) -> list[str]:
+        p = self.active
+        phase = self.phase
+        if phase == AUCTION:
+            return ["pass", *BIDS[self.high_bid + 1 : self.notes[p] + 1]]
+        if phase == TURN:
+            actions = ["draw"]
+            if self._can_start_laying(p):
+                actions.extend(LAY[c] for c in range(NC) if self.hands[p][c])
+            return actions
+        if phase == LAYING:
+            actions = [LAY[c] for c in range(NC) if self.hands[p][c]]
+            if self._can_stop(p):
+                actions.append("stop")
+            return actions
+        if phase == MOVE:
+            ahead = self._seals_with_counter_ahead(p)
+            return [MOVE_TO[c] for c in ahead] if ahead else [MOVE_TARGET]
+        if phase == EXCHANGE:
+            return ["exchange", "keep"]
+        return []
+
+    def _why_illegal(self, action: Any) -> str:
+        """A specific reason, because bot authors read these in their match logs."""
+        if self.phase == OVER:
+            return "the game is over"
+        p, phase, legal = self.active, self.phase, self._legal or []
+        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+        if not isinstance(action, str):
+            return f"Batavia actions are strings, not {type(action).__name__}; legal now: {shown}"
+        if phase == AUCTION:
+            if action.startswith("bid:") and action[4:].isdigit():
+                k = int(action[4:])
+                if k <= self.high_bid:
+                    return f"a bid must be higher than the current bid of {self.high_bid}"
+                return f"a bid of {k} exceeds your {self.notes[p]} promissory notes"
+            return f"the package is being auctioned: 'pass' or 'bid:N'; legal now: {shown}"
+        if action.startswith("lay:"):
+            company = action[4:]
+            if company not in COMPANY_INDEX:
+                return f"unknown company {company!r}; companies are {', '.join(K.COMPANIES)}"
+            if phase not in (TURN, LAYING):
+                return f"cards cannot be laid out in the {phase} step"
+            if not self.hands[p][COMPANY_INDEX[company]]:
+                return f"you hold no {company} ship cards"
+            if self.target_holder is not None:
+                return ("the Target Counter is taken: you may lay out only if you can win a "
+                        "seal with a trading post ahead; draw two cards instead")
+            return "you cannot reach a majority in any company with your hand; draw instead"
+        if action == "draw":
+            return "you have begun laying out cards this turn and cannot draw now"
+        if action == "stop":
+            if phase == LAYING:
+                if self.target_holder is not None:
+                    return "the Target Counter is taken: hold a seal with a trading post ahead first"
+                return "you hold no company's majority yet: lay out more cards"
+            return f"'stop' ends laying out cards; it is the {phase} step"
+        if action.startswith("move:"):
+            if phase != MOVE:
+                return f"the merchant moves after laying out cards; it is the {phase} step"
+            company = action[5:]
+            if company == "target":
+                return "one of your seals has a trading post ahead: you must move there"
+            if company not in COMPANY_INDEX:
+                return f"unknown company {company!r}; companies are {', '.join(K.COMPANIES)}"
+            if self._seal_holder(COMPANY_INDEX[company]) != p:
+                return f"you do not hold the {company} seal"
+            return f"there is no {company} trading post ahead of your merchant"
+        if action in ("exchange", "keep"):
+            return "exchange is offered only right after taking a counter of a company you did not hold"
+        return f"{action!r} is not a Batavia action; legal now: {shown}"
+
+    # ------------------------------------------------------------------ auction
+    def _draw_card(self) -> int | None:
+        if not self.deck:
+            if not any(self.discards):
+                return None
+            self.deck = [c for c in range(NC) for _ in range(self.discards[c])]
+            self.discards = [0] * NC
+            self.rng.shuffle(self.deck)
+        return self.deck.pop()
+
+    def _start_auction(self) -> None:
+        self.phase = AUCTION
+        self.activity = False
+        self.die = self.rng.randint(1, K.DIE_SIDES)
+        for _ in range(self.die):
+            card = self._draw_card()
+            if card is None:
+                break
+            self.package[card] += 1
+        n = self.num_players
+        self.passed = [False] * n
+        self.high_bid = 0
+        self.high_bidder = None
+        self.active = (self.auctioneer + 1) % n
+
+    def _bid_or_pass(self, p: int, action: str) -> None:
+        n = self.num_players
+        if action == "pass":
+            self.passed[p] = True
+        else:
+            self.high_bid = int(action[4:])
+            self.high_bidder = p
+        if all(self.passed):
+            self._start_turns()  # package carried over, starter unchanged
+            return
+        nxt = (p + 1) % n
+        while self.passed[nxt]:
+            nxt = (nxt + 1) % n
+        if nxt == self.high_bidder:
+            self._award_package(nxt)
+        else:
+            self.active = nxt
+
+    def _award_package(self, winner: int) -> None:
+        n = self.num_players
+        bid = self.high_bid
+        self.notes[winner] -= bid
+        others = [(winner + i) % n for i in range(1, n)]
+        for i in range(bid):
+            self.notes[others[i % len(others)]] += 1
+        for c in range(NC):
+            self.hands[winner][c] += self.package[c]
+            self.known[winner][c] += self.package[c]
+            if self.package[c]:
+                self.activity = True
+        self.package = [0] * NC
+        self.starter = winner
+        self._start_turns()
+
+    # ------------------------------------------------------------------ turns
+    def _start_turns(self) -> None:
+        self.turns_taken = 0
+        self.phase = TURN
+        self.active = self.starter
+
+    def _draw_two(self, p: int) -> None:
+        for _ in range(2):
+            card = self._draw_card()
+            if card is None:
+                break
+            self.hands[p][card] += 1
+            self.activity = True
+        self._end_turn()
+
+    def _lay(self, p: int, c: int) -> None:
+        self.phase = LAYING
+        self.hands[p][c] -= 1
+        self.laid[p][c] += 1
+        if self.known[p][c]:
+            self.known[p][c] -= 1
+        self.activity = True
+
+    def _move(self, p: int, c: int) -> None:
+        h = self._next_counter(p, c)
+        assert h is not None  # guaranteed by the legal list
+        commodity = self.hexes[h] % NCOM
+        self.hexes[h] = EMPTY
+        self.positions[p] = h
+        is_new_company = self.counters[p][c] == 0
+        self.counters[p][c] += 1
+        if self.crates[p]:
+            self.crates[p] -= 1
+            self.squares[c][commodity] = p
+        if self.open_upto < K.NUM_HEXES and h >= self.open_upto - K.BLOCK:
+            self.open_upto += K.BLOCK
+        if is_new_company:
+            self.phase = EXCHANGE
+        else:
+            self._end_turn()
+
+    def _exchange(self, p: int) -> None:
+        held = [c for c in range(NC) if self.counters[p][c]]
+        for c in held:
+            self.counters[p][c] -= 1
+        self.exchanged += len(held)
+        self.gold[p] += K.EXCHANGE_GOLD[len(held)]
+
+    def _pirates(self) -> None:
+        threshold = K.PIRATE_THRESHOLD[self.num_players]
+        while sum(map(sum, self.laid)) >= threshold:
+            totals = [sum(self.laid[p][c] for p in range(self.num_players)) for c in range(NC)]
+            largest = max(totals)
+            for c in range(NC):
+                if totals[c] == largest:
+                    for p in range(self.num_players):
+                        self.discards[c] += self.laid[p][c]
+                        self.laid[p][c] = 0
+
+    def _end_turn(self) -> None:
+        self._pirates()
+        self.turns_taken += 1
+        if self.turns_taken < self.num_players:
+            self.phase = TURN
+            self.active = (self.starter + self.turns_taken) % self.num_players
+            return
+        if self.target_holder is not None or not self.activity:
+            self._score()
+            return
+        self.round += 1
+        self.auctioneer = self.starter
+        self._start_auction()
+
+    # ------------------------------------------------------------------ scoring
+    def _score(self) -> None:
+        n = self.num_players
+        for p in range(n):
+            for c in range(NC):
+                self.laid[p][c] += self.hands[p][c]
+                self.hands[p][c] = 0
+                self.known[p][c] = 0
+        rows = [{"exchanges": self.gold[p], "warehouses": 0, "notes": 0, "target": 0,
+                 "seals": 0} for p in range(n)]
+        for m in range(NCOM):
+            crates = [0] * n
+            for c in range(NC):
+                owner = self.squares[c][m]
+                if owner != EMPTY:
+                    crates[owner] += 1
+            most = max(crates)
+            if most == 0:
+                continue
+            leaders = [p for p in range(n) if crates[p] == most]
+            sole, shared = K.WAREHOUSE_VALUES[m]
+            for p in leaders:
+                rows[p]["warehouses"] += sole if len(leaders) == 1 else shared
+        most_notes = max(self.notes)
+        note_leaders = [p for p in range(n) if self.notes[p] == most_notes]
+        for p in note_leaders:
+            rows[p]["notes"] = K.MOST_NOTES_GOLD[0 if len(note_leaders) == 1 else 1]
+        if self.target_holder is not None:
+            rows[self.target_holder]["target"] = K.TARGET_GOLD
+        for c in range(NC):
+            holder = self._seal_holder(c)
+            if holder is not None:
+                rows[holder]["seals"] += K.SEAL_GOLD
+        for row in rows:
+            row["total"] = sum(row.values())
+        self.final = rows
+        self.phase = OVER

@@ -1,0 +1,66 @@
+"""A small, fully specified pseudo-random generator owned by each game state.
+
+Python's :mod:`random` is reproducible for ``random()`` but its derived methods
+(``shuffle``, ``randrange``) have changed between releases.  A game log is only
+seed + actions, so every draw must be identical on every machine and every
+Python version: we implement SplitMix64 and our own rejection sampling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class Rng:
+    """SplitMix64: a 64-bit state, trivially cloned, serialised as one integer."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    @classmethod
+    def derive(cls, seed: int, *labels: str | int) -> Rng:
+        """An independent stream for ``seed`` and ``labels`` (e.g. a bot's own dice)."""
+        text = ":".join([str(seed), *map(str, labels)]).encode()
+        return cls(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
+
+    def copy(self) -> Rng:
+        return Rng(self.state)
+
+    def next_u64(self) -> int:
+        self.state = (self.state + _GOLDEN) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` without modulo bias."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def randint(self, low: int, high: int) -> int:
+        """Uniform integer in ``[low, high]`` (both ends included, like a die)."""
+        return low + self.below(high - low + 1)
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, seq: MutableSequence[T]) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(seq) - 1, 0, -1):
+            j = self.below(i + 1)
+            seq[i], seq[j] = seq[j], seq[i]

@@ -1,0 +1,35 @@
+"""Shared fixtures for engine tests: every registered game at every player count."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import GameState
+from engine.registry import all_games
+from engine.rng import Rng
+
+GAME_TABLES = [
+    (spec.name, n, variant)
+    for spec in all_games().values()
+    for n in spec.player_counts
+    for variant in spec.variants
+]
+
+
+def table_id(table: tuple[str, int, str]) -> str:
+    return f"{table[0]}-{table[1]}p-{table[2]}"
+
+
+@pytest.fixture(params=GAME_TABLES, ids=table_id)
+def table(request: pytest.FixtureRequest) -> tuple[str, int, str]:
+    return request.param
+
+
+def random_playout(state: GameState, rng: Rng, max_steps: int | None = None) -> list:
+    """Play uniformly random legal actions; returns the actions taken."""
+    actions = []
+    while not state.is_terminal() and (max_steps is None or len(actions) < max_steps):
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        actions.append(action)
+    return actions

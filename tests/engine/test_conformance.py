@@ -1,0 +1,170 @@
+"""One conformance suite over every registered game, player count and variant.
+
+In the spirit of OpenSpiel's game tests: whatever a game's rules, these properties
+hold, so a new game package gets them checked by being registered.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.core import GameNotOver, IllegalAction
+from engine.log import ReplayError, replay
+from engine.match import play_match
+from engine.registry import get_game
+from engine.rng import Rng
+from tests.engine.conftest import GAME_TABLES, random_playout, table_id
+
+PLAYOUTS = 12
+GARBAGE = [None, 42, 3.5, True, "", "no-such-action", ["x"], {"action": "x"}]
+
+
+def _random_policy(observation, legal, rng):
+    return rng.choice(legal)
+
+
+def test_random_playouts_reach_a_valid_end_with_components_conserved(table):
+    game, n, variant = table
+    spec = get_game(game)
+    for seed in range(PLAYOUTS):
+        state = spec.new_state(seed, n, variant)
+        expected = state.component_counts()
+        rng = Rng.derive(seed, "playout")
+        steps = 0
+        while not state.is_terminal():
+            with pytest.raises(GameNotOver):
+                state.scores()
+            state.apply(rng.choice(state.legal_actions()))
+            assert state.component_counts() == expected, f"seed {seed}, step {steps}"
+            steps += 1
+        scores, ranking = state.scores(), state.ranking()
+        assert len(scores) == n and len(ranking) == n
+        assert min(ranking) == 1 and all(1 <= r <= n for r in ranking)
+        assert state.legal_actions() == [] and state.current_player() is None
+
+
+def test_same_seed_and_actions_give_the_same_game(table):
+    game, n, variant = table
+    spec = get_game(game)
+    first = spec.new_state(7, n, variant)
+    actions = random_playout(first, Rng(99))
+    second = spec.new_state(7, n, variant)
+    for action in actions:
+        second.apply(action)
+    assert second.digest() == first.digest()
+    assert spec.new_state(7, n, variant).digest() == spec.new_state(7, n, variant).digest()
+    assert spec.new_state(7, n, variant).digest() != spec.new_state(8, n, variant).digest()
+
+
+def test_log_round_trip_and_tampering_is_refused(table):
+    game, n, variant = table
+    final, log = play_match(game, 11, [_random_policy] * n, variant=variant)
+    log = json.loads(json.dumps(log))  # what a file or database gives back
+    assert replay(log).digest() == final.digest()
+
+    truncated = {**log, "decisions": log["decisions"][:-1]}
+    with pytest.raises(ReplayError, match="before the game is over"):
+        replay(truncated)
+
+    wrong_result = json.loads(json.dumps(log))
+    wrong_result["result"]["scores"] = [s + 1 for s in wrong_result["result"]["scores"]]
+    with pytest.raises(ReplayError, match="does not reproduce"):
+        replay(wrong_result)
+
+    wrong_seat = json.loads(json.dumps(log))
+    wrong_seat["decisions"][0]["seat"] = (wrong_seat["decisions"][0]["seat"] + 1) % n
+    with pytest.raises(ReplayError, match="is to move"):
+        replay(wrong_seat)
+
+    for broken in (None, [], {"format": "x"}, {**log, "version": 99}, {**log, "game": "chess"}):
+        with pytest.raises(ReplayError):
+            replay(broken)
+
+
+def test_every_listed_action_applies_and_unlisted_ones_are_refused(table):
+    game, n, variant = table
+    spec = get_game(game)
+    vocabulary = spec.action_vocabulary(n)
+    state = spec.new_state(3, n, variant)
+    rng = Rng(5)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert legal, "a live state must offer at least one action"
+        assert len(legal) == len({json.dumps(a, sort_keys=True) for a in legal}), "duplicates"
+        for action in legal:
+            assert action in vocabulary, f"{action!r} missing from the action vocabulary"
+            state.clone().apply(action)
+        before = state.digest()
+        unlisted = [a for a in vocabulary if a not in legal][:6] + GARBAGE
+        for action in unlisted:
+            with pytest.raises(IllegalAction) as excinfo:
+                state.apply(action)
+            assert str(excinfo.value), "IllegalAction must say why"
+        assert state.digest() == before, "an illegal action must not change the state"
+        state.apply(rng.choice(legal))
+    with pytest.raises(IllegalAction):
+        state.apply(vocabulary[0])
+
+
+def test_clone_is_independent(table):
+    game, n, variant = table
+    state = get_game(game).new_state(4, n, variant)
+    random_playout(state, Rng(1), max_steps=20)
+    before = state.digest()
+    copy = state.clone()
+    random_playout(copy, Rng(2))
+    assert state.digest() == before
+
+
+def test_observations_are_json_and_name_the_seat(table):
+    game, n, variant = table
+    state = get_game(game).new_state(6, n, variant)
+    rng = Rng(6)
+    for _ in range(3):
+        random_playout(state, rng, max_steps=15)
+        for p in range(n):
+            text = json.dumps(state.observation(p), sort_keys=True)
+            assert json.loads(text)["seat"] == p
+        json.dumps(state.public_view())
+
+
+@pytest.mark.parametrize("table", GAME_TABLES, ids=table_id)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), sample=st.integers(0, 2**32))
+def test_hidden_information_never_reaches_an_observation(table, seed, steps, sample):
+    """Resampling everything a player cannot see leaves that player's view identical.
+
+    ``determinize`` redraws opponents' hidden cards and hidden stack orders; the
+    player's observation and the public view must not change.  The companion test
+    below proves the resampling really changes hidden state, so this one can fail.
+    """
+    game, n, variant = table
+    state = get_game(game).new_state(seed, n, variant)
+    random_playout(state, Rng(seed ^ 0x5EED), max_steps=steps)
+    for p in range(n):
+        other = state.determinize(p, Rng(sample + p))
+        assert other.observation(p) == state.observation(p)
+        assert other.public_view() == state.public_view()
+        assert other.component_counts() == state.component_counts()
+
+
+def test_determinize_really_resamples_hidden_state(table):
+    game, n, variant = table
+    state = get_game(game).new_state(21, n, variant)
+    random_playout(state, Rng(21), max_steps=10)
+    changed = {state.determinize(0, Rng(k)).digest() for k in range(8)} - {state.digest()}
+    assert changed, "determinize must redraw what the player cannot see"
+
+
+def test_determinized_states_play_on_legally(table):
+    game, n, variant = table
+    state = get_game(game).new_state(13, n, variant)
+    random_playout(state, Rng(13), max_steps=30)
+    for p in range(n):
+        other = state.determinize(p, Rng(p))
+        random_playout(other, Rng(100 + p))
+        assert other.is_terminal()
