@@ -62,7 +62,9 @@ def _require(condition: bool, message: str) -> None:
 def start_state(log: Any) -> GameState:
     """Validate a log's header and return the initial state it describes."""
     _require(isinstance(log, dict), "a game log must be a JSON object")
-    _require(log.get("format") == LOG_FORMAT, f"not a Monsoon game log (format must be {LOG_FORMAT!r})")
+    _require(
+        log.get("format") == LOG_FORMAT, f"not a Monsoon game log (format must be {LOG_FORMAT!r})"
+    )
     _require(
         log.get("version") == LOG_VERSION,
         f"unsupported log version {log.get('version')!r}; this engine reads version {LOG_VERSION}",
@@ -71,9 +73,7 @@ def start_state(log: Any) -> GameState:
         _require(key in log, f"log header lacks {key!r}")
     _require(isinstance(log["decisions"], list), "'decisions' must be a list")
     _require(isinstance(log["seats"], list), "'seats' must be a list")
-    _require(
-        len(log["seats"]) == log["num_players"], "'seats' must name one entry per player"
-    )
+    _require(len(log["seats"]) == log["num_players"], "'seats' must name one entry per player")
     try:
         spec = get_game(log["game"])
         return spec.new_state(log["seed"], log["num_players"], log["variant"])
@@ -104,14 +104,21 @@ def replay(log: Any, *, check_result: bool = True) -> GameState:
             state.apply(entry["action"])
         except IllegalAction as exc:
             raise ReplayError(f"decision {index} ({entry['action']!r}) is illegal: {exc}") from None
-    _require(state.is_terminal(), f"the log ends after {len(log['decisions'])} decisions, before the game is over")
+    _require(
+        state.is_terminal(),
+        f"the log ends after {len(log['decisions'])} decisions, before the game is over",
+    )
     if check_result:
         recorded = log.get("result")
         _require(isinstance(recorded, dict), "the log has no result block")
-        for key, value in (("scores", state.scores()), ("ranking", state.ranking()),
-                           ("digest", state.digest())):
+        for key, value in (
+            ("scores", state.scores()),
+            ("ranking", state.ranking()),
+            ("digest", state.digest()),
+        ):
             _require(
                 recorded.get(key) == value,
-                f"replay does not reproduce the log: {key} {value!r} != recorded {recorded.get(key)!r}",
+                f"replay does not reproduce the log: {key} {value!r} "
+                f"!= recorded {recorded.get(key)!r}",
             )
     return state

@@ -34,7 +34,9 @@ def play_match(
     """
     spec = get_game(game)
     state = spec.new_state(seed, len(policies), variant)
-    names = list(seat_names) if seat_names is not None else [f"seat{i}" for i in range(len(policies))]
+    names = (
+        list(seat_names) if seat_names is not None else [f"seat{i}" for i in range(len(policies))]
+    )
     log = new_log(game, state.variant, seed, names)
     bot_rngs = [Rng.derive(seed, "bot", seat) for seat in range(len(policies))]
     while (seat := state.current_player()) is not None:

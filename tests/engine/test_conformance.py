@@ -133,7 +133,9 @@ def test_observations_are_json_and_name_the_seat(table):
 
 
 @pytest.mark.parametrize("table", GAME_TABLES, ids=table_id)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), sample=st.integers(0, 2**32))
 def test_hidden_information_never_reaches_an_observation(table, seed, steps, sample):
     """Resampling everything a player cannot see leaves that player's view identical.

@@ -50,7 +50,12 @@ TARGET = K.NUM_HEXES
 EMPTY = -1
 
 AUCTION, TURN, LAYING, MOVE, EXCHANGE, OVER = (
-    "auction", "turn", "laying", "move", "exchange", "over"
+    "auction",
+    "turn",
+    "laying",
+    "move",
+    "exchange",
+    "over",
 )
 
 LAY = tuple(f"lay:{c}" for c in K.COMPANIES)
@@ -84,7 +89,7 @@ class BataviaState(GameState):
         # Trading posts: five company stacks shuffled, then each block of five takes the
         # top counter of every stack, shuffled onto hexes 5k..5k+4.
         stacks = []
-        for c in range(NC):
+        for _company in range(NC):
             commodities = list(range(NCOM))
             rng.shuffle(commodities)
             stacks.append(commodities)
@@ -177,8 +182,17 @@ class BataviaState(GameState):
 
     def clone(self) -> BataviaState:
         other = copy.copy(self)
-        for name in ("hexes", "deck", "discards", "package", "positions", "gold", "notes",
-                     "crates", "passed"):
+        for name in (
+            "hexes",
+            "deck",
+            "discards",
+            "package",
+            "positions",
+            "gold",
+            "notes",
+            "crates",
+            "passed",
+        ):
             setattr(other, name, list(getattr(self, name)))
         for name in ("hands", "known", "laid", "counters", "squares"):
             setattr(other, name, [list(row) for row in getattr(self, name)])
@@ -214,17 +228,19 @@ class BataviaState(GameState):
         seals = [self._seal_holder(c) for c in range(NC)]
         players = []
         for p in range(n):
-            players.append({
-                "hand_size": sum(self.hands[p]),
-                "known_cards": _by_company(self.known[p]),
-                "laid": _by_company(self.laid[p]),
-                "seals": [K.COMPANIES[c] for c in range(NC) if seals[c] == p],
-                "position": self.positions[p],
-                "counters": _by_company(self.counters[p]),
-                "gold": self.gold[p],
-                "notes": self.notes[p],
-                "crates_left": self.crates[p],
-            })
+            players.append(
+                {
+                    "hand_size": sum(self.hands[p]),
+                    "known_cards": _by_company(self.known[p]),
+                    "laid": _by_company(self.laid[p]),
+                    "seals": [K.COMPANIES[c] for c in range(NC) if seals[c] == p],
+                    "position": self.positions[p],
+                    "counters": _by_company(self.counters[p]),
+                    "gold": self.gold[p],
+                    "notes": self.notes[p],
+                    "crates_left": self.crates[p],
+                }
+            )
         laid_total = sum(map(sum, self.laid))
         view: Observation = {
             "game": self.game_name,
@@ -241,7 +257,9 @@ class BataviaState(GameState):
                 "high_bid": self.high_bid,
                 "high_bidder": self.high_bidder,
                 "passed": list(self.passed),
-            } if self.phase == AUCTION else None,
+            }
+            if self.phase == AUCTION
+            else None,
             "deck_size": len(self.deck),
             "discards": _by_company(self.discards),
             "board": self._board_view(),
@@ -277,8 +295,13 @@ class BataviaState(GameState):
     def component_counts(self) -> dict[str, int]:
         on_board = sum(1 for v in self.hexes if v != EMPTY)
         placed = sum(1 for row in self.squares for v in row if v != EMPTY)
-        cards = (len(self.deck) + sum(self.discards) + sum(self.package)
-                 + sum(map(sum, self.hands)) + sum(map(sum, self.laid)))
+        cards = (
+            len(self.deck)
+            + sum(self.discards)
+            + sum(self.package)
+            + sum(map(sum, self.hands))
+            + sum(map(sum, self.laid))
+        )
         return {
             "ship_cards": cards,
             "trading_posts": on_board + sum(map(sum, self.counters)) + self.exchanged,
@@ -311,9 +334,15 @@ class BataviaState(GameState):
         # company lies in which hidden block, and where in its block, is unknown.
         hidden_blocks = [b for b in range(0, K.NUM_HEXES, K.BLOCK) if b >= state.open_upto]
         if hidden_blocks:
-            per_company = [[state.hexes[h] % NCOM for b in hidden_blocks
-                            for h in range(b, b + K.BLOCK) if state.hexes[h] // NCOM == c]
-                           for c in range(NC)]
+            per_company = [
+                [
+                    state.hexes[h] % NCOM
+                    for b in hidden_blocks
+                    for h in range(b, b + K.BLOCK)
+                    if state.hexes[h] // NCOM == c
+                ]
+                for c in range(NC)
+            ]
             for commodities in per_company:
                 rng.shuffle(commodities)
             for i, b in enumerate(hidden_blocks):
@@ -345,8 +374,11 @@ class BataviaState(GameState):
         return False
 
     def _seals_with_counter_ahead(self, p: int) -> list[int]:
-        return [c for c in range(NC)
-                if self._seal_holder(c) == p and self._next_counter(p, c) is not None]
+        return [
+            c
+            for c in range(NC)
+            if self._seal_holder(c) == p and self._next_counter(p, c) is not None
+        ]
 
     def _can_stop(self, p: int) -> bool:
         if self.target_holder is None:
@@ -399,15 +431,19 @@ class BataviaState(GameState):
             if not self.hands[p][COMPANY_INDEX[company]]:
                 return f"you hold no {company} ship cards"
             if self.target_holder is not None:
-                return ("the Target Counter is taken: you may lay out only if you can win a "
-                        "seal with a trading post ahead; draw two cards instead")
+                return (
+                    "the Target Counter is taken: you may lay out only if you can win a "
+                    "seal with a trading post ahead; draw two cards instead"
+                )
             return "you cannot reach a majority in any company with your hand; draw instead"
         if action == "draw":
             return "you have begun laying out cards this turn and cannot draw now"
         if action == "stop":
             if phase == LAYING:
                 if self.target_holder is not None:
-                    return "the Target Counter is taken: hold a seal with a trading post ahead first"
+                    return (
+                        "the Target Counter is taken: hold a seal with a trading post ahead first"
+                    )
                 return "you hold no company's majority yet: lay out more cards"
             return f"'stop' ends laying out cards; it is the {phase} step"
         if action.startswith("move:"):
@@ -422,7 +458,10 @@ class BataviaState(GameState):
                 return f"you do not hold the {company} seal"
             return f"there is no {company} trading post ahead of your merchant"
         if action in ("exchange", "keep"):
-            return "exchange is offered only right after taking a counter of a company you did not hold"
+            return (
+                "exchange is offered only right after taking a counter of a company "
+                "you did not hold"
+            )
         return f"{action!r} is not a Batavia action; legal now: {shown}"
 
     # ------------------------------------------------------------------ auction
@@ -565,8 +604,10 @@ class BataviaState(GameState):
                 self.laid[p][c] += self.hands[p][c]
                 self.hands[p][c] = 0
                 self.known[p][c] = 0
-        rows = [{"exchanges": self.gold[p], "warehouses": 0, "notes": 0, "target": 0,
-                 "seals": 0} for p in range(n)]
+        rows = [
+            {"exchanges": self.gold[p], "warehouses": 0, "notes": 0, "target": 0, "seals": 0}
+            for p in range(n)
+        ]
         for m in range(NCOM):
             crates = [0] * n
             for c in range(NC):
