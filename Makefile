@@ -21,8 +21,10 @@ install: $(STAMP)
 lint: install
 	$(BIN)/ruff check .
 
+# The ladder's tests run against a real PostgreSQL (and the workers' against Redis):
+# scripts/ensure-services.sh installs/starts them and prints the DATABASE_URL to use.
 test: lint
-	$(BIN)/pytest
+	services=$$(scripts/ensure-services.sh) && export $$services && $(BIN)/pytest
 
 demo: install
 	$(BIN)/monsoon play batavia --seed 2026 --bot greedy --bot random --bot greedy --bot random \

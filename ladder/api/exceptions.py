@@ -1,0 +1,14 @@
+"""Turn the services' refusals into clear 4xx answers."""
+
+from __future__ import annotations
+
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from ladder.core.errors import ServiceError
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, ServiceError):
+        return Response({"detail": str(exc), "code": exc.code}, status=exc.status_code)
+    return exception_handler(exc, context)

@@ -1,0 +1,152 @@
+"""API serializers: shapes only; every write goes through a service."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ladder.bots.models import Bot, BotVersion
+from ladder.bots.selectors import can_see_private_details
+from ladder.ladders.models import Ladder
+from ladder.matches.models import Match, MatchSeat
+from ladder.ratings.models import RatingPoint
+
+
+class GameSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    summary = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    variants = serializers.ListField(child=serializers.CharField())
+    ladders = serializers.ListField(child=serializers.IntegerField(),
+                                    help_text="ladder ids, one per player count")
+
+
+class BotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+
+    class Meta:
+        model = Bot
+        fields = ["id", "name", "game", "description", "is_public", "owner", "created_at"]
+        read_only_fields = ["id", "owner", "created_at"]
+
+
+class BotUpdateSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Bot
+        fields = ["name", "description", "is_public"]
+        extra_kwargs = {"name": {"required": False}, "description": {"required": False},
+                        "is_public": {"required": False}}
+
+
+class BotVersionSerializer(serializers.ModelSerializer):
+    bot = serializers.IntegerField(source="bot_id", read_only=True)
+    failure_reason = serializers.SerializerMethodField(
+        help_text="why validation rejected the version (owner and staff only)")
+
+    class Meta:
+        model = BotVersion
+        fields = ["id", "bot", "number", "status", "kind", "size", "sha256", "command",
+                  "file_count", "unpacked_size", "uploaded_at", "validated_at", "failure_reason"]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_failure_reason(self, version: BotVersion) -> str | None:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        return version.failure_reason if can_see_private_details(user, version.bot) else None
+
+
+class UploadSerializer(serializers.Serializer):
+    artifact = serializers.FileField(
+        help_text="a .py file, or a .zip / .tar.gz with main.py or a monsoon.json manifest")
+
+
+class LadderSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Ladder
+        fields = ["id", "game", "num_players", "variant", "schedule_enabled", "schedule_weight",
+                  "target_games"]
+        read_only_fields = fields
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    bot = serializers.IntegerField(source="rating.bot_version.bot_id")
+    bot_name = serializers.CharField(source="rating.bot_version.bot.name")
+    owner = serializers.CharField(source="rating.bot_version.bot.owner.username")
+    version = serializers.IntegerField(source="rating.bot_version_id")
+    version_number = serializers.IntegerField(source="rating.bot_version.number")
+    rating = serializers.FloatField(source="rating.rating")
+    low = serializers.FloatField(source="rating.low")
+    high = serializers.FloatField(source="rating.high")
+    games = serializers.IntegerField(source="rating.games")
+    provisional = serializers.BooleanField(source="rating.provisional")
+
+
+class RatingPointSerializer(serializers.ModelSerializer):
+    version = serializers.IntegerField(source="bot_version_id")
+    version_number = serializers.IntegerField(source="bot_version.number")
+    kind = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RatingPoint
+        fields = ["ladder", "version", "version_number", "kind", "match", "fit", "rating",
+                  "low", "high", "games", "created_at"]
+
+    def get_kind(self, point: RatingPoint) -> str:
+        return "fit" if point.fit_id else "live"
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    bot = serializers.IntegerField(source="bot_version.bot_id")
+    bot_name = serializers.CharField(source="bot_version.bot.name")
+    version = serializers.IntegerField(source="bot_version_id")
+    version_number = serializers.IntegerField(source="bot_version.number")
+
+    class Meta:
+        model = MatchSeat
+        fields = ["seat", "bot", "bot_name", "version", "version_number", "score", "place",
+                  "forfeit_reason"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+    seed = serializers.SerializerMethodField(
+        help_text="published once the match is over (it determines every hidden card)")
+
+    class Meta:
+        model = Match
+        fields = ["id", "ladder", "game", "variant", "seed", "kind", "ranked", "status",
+                  "created_at", "queued_at", "started_at", "finished_at", "seats", "ranking",
+                  "scores", "rated"]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_seed(self, match: Match) -> int | None:
+        return match.seed if match.is_over else None
+
+
+class MatchDetailSerializer(MatchSerializer):
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "attempts", "status_reason", "requested_by"]
+        read_only_fields = fields
+
+
+class SeatStderrSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    bot_name = serializers.CharField()
+    stderr = serializers.CharField()
+
+
+class ChallengeSerializer(serializers.Serializer):
+    bots = serializers.ListField(
+        child=serializers.IntegerField(), min_length=1, max_length=16,
+        help_text="bot ids in seat order: at least one yours, the others public")
+
+
+class TokenSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    token = serializers.CharField()
+    is_organiser = serializers.BooleanField()

@@ -1,0 +1,19 @@
+from django.urls import include, path
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from ladder.api import views
+
+router = DefaultRouter()
+router.register("games", views.GameViewSet, basename="game")
+router.register("bots", views.BotViewSet, basename="bot")
+router.register("versions", views.BotVersionViewSet, basename="version")
+router.register("ladders", views.LadderViewSet, basename="ladder")
+router.register("matches", views.MatchViewSet, basename="match")
+router.register("challenges", views.ChallengeViewSet, basename="challenge")
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("me/", views.MeView.as_view(), name="me"),
+]

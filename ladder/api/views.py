@@ -1,0 +1,308 @@
+"""REST API views (``/api/v1/``): thin wrappers around selectors (reads) and services (writes)."""
+
+from __future__ import annotations
+
+import django_filters
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.pagination import CursorPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from engine.registry import all_games
+from ladder.accounts.selectors import is_organiser
+from ladder.accounts.services import api_token, rotate_token
+from ladder.api import serializers as s
+from ladder.bots import selectors as bot_selectors
+from ladder.bots import services as bot_services
+from ladder.bots.models import Bot, BotVersion
+from ladder.ladders.models import Ladder
+from ladder.matches import selectors as match_selectors
+from ladder.matches import services as match_services
+from ladder.matches.models import Match
+from ladder.ratings import selectors as rating_selectors
+
+
+class IsStaff(permissions.BasePermission):
+    def has_permission(self, request, view):
+        return bool(request.user and request.user.is_staff)
+
+
+class OwnerOrStaffWrites(permissions.BasePermission):
+    """Anyone reads what they can see; only the owner (or staff) changes a bot."""
+
+    def has_object_permission(self, request, view, obj):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return bot_selectors.can_see_private_details(request.user, obj)
+
+
+class GameViewSet(viewsets.ViewSet):
+    """The games of the engine registry, with their ladders."""
+
+    lookup_field = "name"
+    permission_classes = [permissions.AllowAny]
+
+    def _describe(self, spec, ladder_ids):
+        return {
+            "name": spec.name, "title": spec.title, "summary": spec.summary,
+            "min_players": spec.min_players, "max_players": spec.max_players,
+            "variants": list(spec.variants), "ladders": ladder_ids.get(spec.name, []),
+        }
+
+    def _ladder_ids(self):
+        ids: dict[str, list[int]] = {}
+        for pk, game in Ladder.objects.order_by("num_players").values_list("pk", "game"):
+            ids.setdefault(game, []).append(pk)
+        return ids
+
+    @extend_schema(responses=s.GameSerializer(many=True))
+    def list(self, request):
+        ids = self._ladder_ids()
+        return Response([self._describe(spec, ids) for spec in all_games().values()])
+
+    @extend_schema(responses=s.GameSerializer)
+    def retrieve(self, request, name=None):
+        spec = all_games().get(name)
+        if spec is None:
+            raise NotFound(f"no game named {name!r}")
+        return Response(self._describe(spec, self._ladder_ids()))
+
+
+class BotFilter(django_filters.FilterSet):
+    owner = django_filters.CharFilter(field_name="owner__username")
+
+    class Meta:
+        model = Bot
+        fields = ["game", "owner", "is_public"]
+
+
+class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                 mixins.UpdateModelMixin, viewsets.GenericViewSet):
+    """Bots: public ones for everybody, your own too; create and edit your own."""
+
+    serializer_class = s.BotSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, OwnerOrStaffWrites]
+    filterset_class = BotFilter
+    throttle_scope: str | None = None  # set per action (uploads)
+
+    def get_queryset(self):
+        return bot_selectors.visible_bots(self.request.user).order_by("name")
+
+    def get_serializer_class(self):
+        if self.action in ("update", "partial_update"):
+            return s.BotUpdateSerializer
+        return s.BotSerializer
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        serializer.instance = bot_services.create_bot(
+            self.request.user, name=data["name"], game=data["game"],
+            description=data.get("description", ""), is_public=data.get("is_public", True))
+
+    def update(self, request, *args, **kwargs):
+        bot = self.get_object()
+        serializer = s.BotUpdateSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        bot = bot_services.update_bot(bot, request.user, **serializer.validated_data)
+        return Response(s.BotSerializer(bot, context={"request": request}).data)
+
+    @extend_schema(responses=s.BotVersionSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def versions(self, request, pk=None):
+        bot = self.get_object()
+        versions = bot_selectors.visible_versions(request.user, bot)
+        return Response(s.BotVersionSerializer(versions, many=True,
+                                               context={"request": request}).data)
+
+    @extend_schema(request={"multipart/form-data": s.UploadSerializer},
+                   responses={201: s.BotVersionSerializer})
+    @action(detail=True, methods=["post"], parser_classes=[MultiPartParser, FormParser],
+            throttle_classes=[ScopedRateThrottle], throttle_scope="uploads")
+    def upload(self, request, pk=None):
+        """Upload a new version; it is validated in the sandbox before it plays."""
+        bot = self.get_object()
+        serializer = s.UploadSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        upload = serializer.validated_data["artifact"]
+        data = upload.read(bot_services.upload_limits().max_bytes + 1)
+        version = bot_services.upload_version(bot, request.user, filename=upload.name, data=data)
+        return Response(s.BotVersionSerializer(version, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=s.RatingPointSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def ratings(self, request, pk=None):
+        """Rating history of every version of the bot (optionally ``?ladder=ID``)."""
+        bot = self.get_object()
+        ladder = request.query_params.get("ladder")
+        points = rating_selectors.rating_history(
+            bot.pk, int(ladder) if ladder and ladder.isdigit() else None)
+        return Response(s.RatingPointSerializer(points, many=True).data)
+
+
+class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
+    """A bot version's status (and, for its owner, why it was rejected)."""
+
+    serializer_class = s.BotVersionSerializer
+
+    def get_queryset(self):
+        user = self.request.user
+        qs = BotVersion.objects.select_related("bot").filter(
+            bot__in=bot_selectors.visible_bots(user))
+        if user.is_authenticated and user.is_staff:
+            return qs
+        public_statuses = [BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED]
+        if user.is_authenticated:
+            from django.db.models import Q
+            return qs.filter(Q(status__in=public_statuses) | Q(bot__owner=user))
+        return qs.filter(status__in=public_statuses)
+
+
+class LadderViewSet(viewsets.ReadOnlyModelViewSet):
+    """One ladder per game and player count."""
+
+    queryset = Ladder.objects.all()
+    serializer_class = s.LadderSerializer
+    filterset_fields = ["game", "num_players"]
+    pagination_class = None
+
+    @extend_schema(responses=s.StandingSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        ladder = self.get_object()
+        return Response(s.StandingSerializer(rating_selectors.standings(ladder), many=True).data)
+
+
+class MatchFilter(django_filters.FilterSet):
+    bot = django_filters.NumberFilter(field_name="seats__bot_version__bot", distinct=True)
+    version = django_filters.NumberFilter(field_name="seats__bot_version")
+    since = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
+    until = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+
+    class Meta:
+        model = Match
+        fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since",
+                  "until"]
+
+
+class NewestFirst(CursorPagination):
+    """Cursor pagination: no COUNT over a large table, stable while new matches arrive."""
+
+    ordering = "-id"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+    """Matches with filters; logs once over; stderr for the bots' owners."""
+
+    filterset_class = MatchFilter
+    pagination_class = NewestFirst
+
+    def get_queryset(self):
+        return match_selectors.with_seats(Match.objects.all())
+
+    def get_serializer_class(self):
+        return s.MatchDetailSerializer if self.action == "retrieve" else s.MatchSerializer
+
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT,
+                              409: OpenApiResponse(description="the match is not over")})
+    @action(detail=True, methods=["get"])
+    def log(self, request, pk=None):
+        """The game log (JSON, gzip-encoded when the client accepts it), after the match."""
+        match = get_object_or_404(Match, pk=pk)
+        if not match_selectors.log_is_public(match):
+            return Response({"detail": "the log is published when the match is finished"},
+                            status=status.HTTP_409_CONFLICT)
+        data = match_selectors.compressed_log(match)
+        if data is None:
+            raise NotFound("this match has no stored log")
+        filename = f'attachment; filename="match-{match.pk}.json"'
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            response = HttpResponse(data, content_type="application/json")
+            response["Content-Encoding"] = "gzip"
+        else:
+            import gzip
+            response = HttpResponse(gzip.decompress(data), content_type="application/json")
+        response["Content-Disposition"] = filename
+        return response
+
+    @extend_schema(responses=s.SeatStderrSerializer(many=True))
+    @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
+    def stderr(self, request, pk=None):
+        """The stderr of the seats whose bots you own (staff: every seat)."""
+        match = self.get_object()
+        seats = [seat for seat in match.seats.all()
+                 if match_selectors.stderr_visible_to(request.user, seat)]
+        if not seats:
+            raise PermissionDenied("none of this match's bots is yours")
+        return Response([{"seat": seat.seat, "bot_name": seat.bot_version.bot.name,
+                          "stderr": seat.stderr} for seat in seats])
+
+    @extend_schema(request=None, responses=s.MatchDetailSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsStaff])
+    def cancel(self, request, pk=None):
+        match = self.get_object()
+        if not match_services.cancel_match(match.pk, f"cancelled by {request.user}"):
+            return Response({"detail": f"match {match.pk} is {match.status}; nothing to cancel"},
+                            status=status.HTTP_409_CONFLICT)
+        match.refresh_from_db()
+        return Response(s.MatchDetailSerializer(match).data)
+
+    @extend_schema(request=None, responses={201: s.MatchDetailSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[IsStaff])
+    def rerun(self, request, pk=None):
+        match = self.get_object()
+        again = match_services.rerun_match(match.pk, requested_by=request.user)
+        return Response(s.MatchDetailSerializer(again).data, status=status.HTTP_201_CREATED)
+
+
+class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Unranked matches you asked for: one of your bots against any public bots."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = s.MatchSerializer
+    pagination_class = NewestFirst
+
+    def get_queryset(self):
+        return match_selectors.with_seats(
+            Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=self.request.user))
+
+    def get_throttles(self):
+        if self.action == "create":
+            self.throttle_scope = "challenges"
+            return [ScopedRateThrottle()]
+        return super().get_throttles()
+
+    @extend_schema(request=s.ChallengeSerializer, responses={201: s.MatchDetailSerializer})
+    def create(self, request):
+        serializer = s.ChallengeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match = match_services.create_challenge(request.user, serializer.validated_data["bots"])
+        match = match_selectors.with_seats(Match.objects.filter(pk=match.pk)).get()
+        return Response(s.MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+class MeView(APIView):
+    """Who you are, your API token; POST rotates the token."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=s.TokenSerializer)
+    def get(self, request):
+        return Response({"username": request.user.username, "token": api_token(request.user),
+                         "is_organiser": is_organiser(request.user)})
+
+    @extend_schema(request=None, responses=s.TokenSerializer)
+    def post(self, request):
+        return Response({"username": request.user.username, "token": rotate_token(request.user),
+                         "is_organiser": is_organiser(request.user)})

@@ -1,0 +1,223 @@
+"""Writes for bots and bot versions: creation, uploads and the validation status machine.
+
+Version statuses move only forward::
+
+    pending -> validating -> active -> retired
+                          -> rejected
+
+Each step is a conditional UPDATE on the current status, so two workers validating the same
+version cannot both win, and a retried task finds the work already done.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from engine.registry import UnknownGame, get_game
+from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
+from ladder.bots.models import Bot, BotVersion
+from ladder.core.errors import Conflict, NotAllowed, ServiceError
+from ladder.core.hooks import after_commit, configured_hook
+
+Status = BotVersion.Status
+
+
+@dataclass(frozen=True)
+class ArtifactToValidate:
+    """Everything a validator needs, as plain data (validators know nothing of Django)."""
+
+    version_id: int
+    game: str
+    kind: str
+    command: list[str]
+    sha256: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class ValidationOutcome:
+    ok: bool
+    reason: str = ""
+
+
+Validator = Callable[[ArtifactToValidate], ValidationOutcome]
+
+
+def _check_game(game: str) -> str:
+    try:
+        return get_game(game).name
+    except UnknownGame as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def _check_owner(bot: Bot, user) -> None:
+    if not (user.is_staff or bot.owner_id == user.pk):
+        raise NotAllowed("only the bot's owner may change it")
+
+
+def create_bot(owner, *, name: str, game: str, description: str = "", is_public: bool = True) -> Bot:
+    game = _check_game(game)
+    if Bot.objects.filter(name__iexact=name).exists():
+        raise Conflict(f"a bot named {name!r} already exists")
+    try:
+        with transaction.atomic():
+            return Bot.objects.create(
+                owner=owner, name=name, game=game, description=description, is_public=is_public
+            )
+    except IntegrityError:
+        raise Conflict(f"a bot named {name!r} already exists") from None
+
+
+def update_bot(bot: Bot, user, *, name=None, description=None, is_public=None) -> Bot:
+    """Rename, describe or hide a bot.  Its game never changes: versions were built for it."""
+    _check_owner(bot, user)
+    if name is not None and name != bot.name:
+        if Bot.objects.filter(name__iexact=name).exclude(pk=bot.pk).exists():
+            raise Conflict(f"a bot named {name!r} already exists")
+        bot.name = name
+    if description is not None:
+        bot.description = description
+    if is_public is not None:
+        bot.is_public = is_public
+    bot.save()
+    return bot
+
+
+def upload_limits() -> UploadLimits:
+    return UploadLimits(
+        max_bytes=settings.MONSOON_UPLOAD_MAX_BYTES,
+        max_files=settings.MONSOON_UPLOAD_MAX_FILES,
+        max_unpacked_bytes=settings.MONSOON_UPLOAD_MAX_UNPACKED_BYTES,
+    )
+
+
+def upload_version(bot: Bot, user, *, filename: str, data: bytes) -> BotVersion:
+    """Check an upload and store it as the bot's next version, ``pending`` validation.
+
+    Nothing is written (no file, no row) unless every check passes.  The artifact is stored
+    under its sha256, so workers can cache it by content.
+    """
+    _check_owner(bot, user)
+    try:
+        info = inspect_upload(filename, data, upload_limits())
+    except UploadRejected as exc:
+        raise ServiceError(str(exc)) from None
+    if info.declared_game is not None and info.declared_game != bot.game:
+        raise ServiceError(
+            f"the manifest says the bot plays {info.declared_game!r} but {bot.name} is a "
+            f"{bot.game} bot"
+        )
+    digest = hashlib.sha256(data).hexdigest()
+    extension = {"py": "py", "zip": "zip", "tar.gz": "tar.gz"}[info.kind]
+    with transaction.atomic():
+        Bot.objects.select_for_update().get(pk=bot.pk)  # serialise version numbers per bot
+        number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
+        version = BotVersion(
+            bot=bot,
+            number=number,
+            kind=info.kind,
+            sha256=digest,
+            size=len(data),
+            command=info.command,
+            file_count=info.file_count,
+            unpacked_size=info.unpacked_size,
+        )
+        version.artifact.save(f"{digest}.{extension}", ContentFile(data), save=False)
+        stored_name = version.artifact.name
+        try:
+            version.save()
+        except Exception:
+            version.artifact.storage.delete(stored_name)
+            raise
+        after_commit("MONSOON_ENQUEUE_VALIDATION", version.pk)
+    return version
+
+
+def read_artifact(version: BotVersion) -> bytes:
+    with version.artifact.open("rb") as stream:
+        return stream.read()
+
+
+def begin_validation(version_id: int) -> bool:
+    """pending -> validating; False when another worker took it or it is past that stage."""
+    return bool(
+        BotVersion.objects.filter(pk=version_id, status=Status.PENDING).update(
+            status=Status.VALIDATING
+        )
+    )
+
+
+@transaction.atomic
+def finish_validation(version_id: int, outcome: ValidationOutcome) -> BotVersion:
+    """validating -> active (retiring the bot's previous active version) or rejected."""
+    version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version_id)
+    if version.status != Status.VALIDATING:
+        raise Conflict(f"{version.label} is {version.status}, not validating")
+    version.validated_at = timezone.now()
+    if outcome.ok:
+        version.status = Status.ACTIVE
+        version.failure_reason = ""
+        # Only the latest active version plays; an older upload validated late never supersedes
+        # a newer active one.
+        newer_active = BotVersion.objects.filter(
+            bot=version.bot_id, status=Status.ACTIVE, number__gt=version.number
+        ).exists()
+        if newer_active:
+            version.status = Status.RETIRED
+        else:
+            BotVersion.objects.filter(
+                bot=version.bot_id, status=Status.ACTIVE, number__lt=version.number
+            ).update(status=Status.RETIRED)
+    else:
+        version.status = Status.REJECTED
+        version.failure_reason = outcome.reason[:4000] or "validation failed"
+    version.save(update_fields=["status", "failure_reason", "validated_at"])
+    return version
+
+
+def release_validation(version_id: int) -> None:
+    """validating -> pending after an infrastructure failure, so the task can be retried."""
+    BotVersion.objects.filter(pk=version_id, status=Status.VALIDATING).update(
+        status=Status.PENDING
+    )
+
+
+def validate_version(version_id: int, validator: Validator | None = None) -> BotVersion | None:
+    """Run the smoke test of a pending version and record the outcome.
+
+    ``validator`` defaults to ``settings.MONSOON_VERSION_VALIDATOR`` (the sandboxed smoke match,
+    wired by the worker layer).  A validator that raises is an infrastructure failure: the version
+    goes back to ``pending`` and the exception propagates for the task to retry.  Returns
+    ``None`` when the version was not pending (already validated or being validated).
+    """
+    validator = validator or configured_hook("MONSOON_VERSION_VALIDATOR")
+    if validator is None:
+        raise ServiceError("no bot validator is configured (MONSOON_VERSION_VALIDATOR)")
+    if not begin_validation(version_id):
+        return None
+    try:
+        version = BotVersion.objects.select_related("bot").get(pk=version_id)
+        artifact = ArtifactToValidate(
+            version_id=version.pk,
+            game=version.bot.game,
+            kind=version.kind,
+            command=list(version.command),
+            sha256=version.sha256,
+            data=read_artifact(version),
+        )
+        if hashlib.sha256(artifact.data).hexdigest() != version.sha256:
+            outcome = ValidationOutcome(False, "the stored artifact does not match its sha256")
+        else:
+            outcome = validator(artifact)
+    except BaseException:
+        release_validation(version_id)
+        raise
+    return finish_validation(version_id, outcome)

@@ -1,0 +1,25 @@
+"""Errors the services raise on purpose; the API turns them into clear 4xx answers."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A request the domain refuses; the message is shown to the user as is."""
+
+    status_code = 400
+    code = "invalid"
+
+
+class NotAllowed(ServiceError):
+    status_code = 403
+    code = "not_allowed"
+
+
+class Conflict(ServiceError):
+    status_code = 409
+    code = "conflict"
+
+
+class RateLimited(ServiceError):
+    status_code = 429
+    code = "rate_limited"

@@ -1,0 +1,99 @@
+"""Matches, their seats and their logs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    """One game between bot versions, from scheduling to result.
+
+    Statuses: ``new`` (created, not yet handed to the workers), ``queued`` (sent to the queue),
+    ``running`` (claimed by a worker, with a lease), then ``finished`` (a result, possibly with
+    forfeits), ``failed`` (infrastructure failed too often: never a result) or ``cancelled``.
+    """
+
+    class Status(models.TextChoices):
+        NEW = "new", "new"
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+        FAILED = "failed", "failed"
+        CANCELLED = "cancelled", "cancelled"
+
+    class Kind(models.TextChoices):
+        LADDER = "ladder", "ladder"
+        CHALLENGE = "challenge", "challenge"
+        TOURNAMENT = "tournament", "tournament"
+
+    ladder = models.ForeignKey("ladders.Ladder", on_delete=models.PROTECT, related_name="matches")
+    game = models.CharField(max_length=40)
+    variant = models.CharField(max_length=40)
+    seed = models.BigIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.LADDER)
+    ranked = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.NEW)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="requested_matches",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True, help_text="who ran (or runs) it")
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    status_reason = models.TextField(blank=True, help_text="why it failed or was cancelled")
+    scores = models.JSONField(null=True, blank=True)
+    ranking = models.JSONField(null=True, blank=True, help_text="place per seat, forfeits last")
+    rated = models.BooleanField(default=False, help_text="whether ratings counted this result")
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["status", "id"]),
+            models.Index(fields=["ladder", "-id"]),
+            models.Index(fields=["game", "-id"]),
+            models.Index(fields=["finished_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game}, {self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.FAILED, self.Status.CANCELLED)
+
+
+class MatchSeat(models.Model):
+    """A bot version in one seat of a match, with its own outcome and (private) stderr."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.PROTECT, related_name="seats"
+    )
+    score = models.FloatField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    forfeit_reason = models.TextField(blank=True)
+    stderr = models.TextField(blank=True, help_text="shown to the bot's owner only")
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat")]
+        indexes = [models.Index(fields=["bot_version", "match"])]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id}"
+
+
+class MatchLog(models.Model):
+    """The game log (gzip-compressed JSON), kept apart so match lists stay light."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="log",
+                                 primary_key=True)
+    data = models.BinaryField()
+    size = models.PositiveIntegerField(help_text="bytes of the uncompressed JSON")

@@ -1,0 +1,63 @@
+"""Reads for matches: filtered lists, visibility of logs and stderr."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from ladder.matches.models import Match, MatchLog, MatchSeat
+
+
+def matches(
+    *,
+    game: str | None = None,
+    ladder_id: int | None = None,
+    bot_id: int | None = None,
+    version_id: int | None = None,
+    status: str | None = None,
+) -> QuerySet[Match]:
+    qs = Match.objects.all()
+    if game:
+        qs = qs.filter(game=game)
+    if ladder_id:
+        qs = qs.filter(ladder_id=ladder_id)
+    if status:
+        qs = qs.filter(status=status)
+    if version_id:
+        qs = qs.filter(seats__bot_version_id=version_id)
+    if bot_id:
+        qs = qs.filter(seats__bot_version__bot_id=bot_id).distinct()
+    return with_seats(qs)
+
+
+def with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
+    seats = MatchSeat.objects.select_related("bot_version__bot").order_by("seat")
+    return qs.prefetch_related(Prefetch("seats", queryset=seats))
+
+
+def log_is_public(match: Match) -> bool:
+    """Logs reveal hidden cards, so they are published only once the match is over."""
+    return match.status == Match.Status.FINISHED
+
+
+def match_log(match: Match) -> dict[str, Any] | None:
+    try:
+        stored = MatchLog.objects.get(match=match)
+    except MatchLog.DoesNotExist:
+        return None
+    return json.loads(gzip.decompress(bytes(stored.data)))
+
+
+def compressed_log(match: Match) -> bytes | None:
+    row = MatchLog.objects.filter(match=match).values_list("data", flat=True).first()
+    return bytes(row) if row is not None else None
+
+
+def stderr_visible_to(user, seat: MatchSeat) -> bool:
+    """A seat's stderr is its bot owner's business (and staff's)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or seat.bot_version.bot.owner_id == user.pk)

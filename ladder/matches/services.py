@@ -1,0 +1,291 @@
+"""Writes for matches: creation, the worker's claim, result recording, failures, cancels.
+
+The result record the match runner hands to :func:`record_result` is a plain dict::
+
+    {
+        "scores":   [12, 9, 9, 3],              # final score per seat
+        "ranking":  [1, 2, 2, 4],               # place per seat (1 = best, ties share),
+                                                #   forfeited seats already placed last
+        "forfeits": [None, None, None, "timeout after 2.0 s"],   # reason per seat or None
+        "log":      {...},                      # the game log (engine/log.py format)
+        "stderr":   ["", "", "", "Traceback ..."],  # per seat, shown to the owner only
+    }
+
+Recording is idempotent: the match row is locked, and a match that already has a result (or was
+cancelled) is left untouched; the outcome says so.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine.registry import get_game
+from ladder.bots.models import Bot, BotVersion
+from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
+from ladder.core.hooks import after_commit
+from ladder.ladders.models import Ladder
+from ladder.matches.models import Match, MatchLog, MatchSeat
+from ladder.ratings.services import rate_match, rating_places
+
+Status = Match.Status
+MAX_SEED = 2**63 - 1
+
+
+class InvalidResult(ServiceError):
+    """A result record that does not fit its match; nothing is recorded."""
+
+
+@dataclass(frozen=True)
+class RecordOutcome:
+    match_id: int
+    recorded: bool
+    message: str
+
+
+def new_seed(rng: random.Random | None = None) -> int:
+    return (rng or random.SystemRandom()).randint(0, MAX_SEED)
+
+
+def create_match(
+    ladder: Ladder,
+    versions: Sequence[BotVersion],
+    *,
+    kind: str = Match.Kind.LADDER,
+    ranked: bool = True,
+    requested_by=None,
+    seed: int | None = None,
+    variant: str | None = None,
+    queue: bool = True,
+) -> Match:
+    """A match with its seats in the given order, queued for the workers after commit."""
+    if len(versions) != ladder.num_players:
+        raise ServiceError(f"{ladder} needs {ladder.num_players} bots, not {len(versions)}")
+    for version in versions:
+        if version.bot.game != ladder.game:
+            raise ServiceError(f"{version.label} plays {version.bot.game}, not {ladder.game}")
+    spec = get_game(ladder.game)
+    variant = variant or ladder.variant
+    if variant not in spec.variants:
+        raise ServiceError(f"{ladder.game} has no variant {variant!r}")
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.create(
+            ladder=ladder, game=ladder.game, variant=variant,
+            seed=new_seed() if seed is None else seed, kind=kind, ranked=ranked,
+            requested_by=requested_by,
+            status=Status.QUEUED if queue else Status.NEW, queued_at=now if queue else None,
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(match=match, seat=i, bot_version=v) for i, v in enumerate(versions)
+        )
+        if queue:
+            after_commit("MONSOON_ENQUEUE_MATCH", match.pk)
+    return match
+
+
+def enqueue_match(match_id: int) -> bool:
+    """new -> queued (and hand it to the workers); False if it was not new."""
+    with transaction.atomic():
+        changed = Match.objects.filter(pk=match_id, status=Status.NEW).update(
+            status=Status.QUEUED, queued_at=timezone.now()
+        )
+        if changed:
+            after_commit("MONSOON_ENQUEUE_MATCH", match_id)
+    return bool(changed)
+
+
+def claim_match(match_id: int, worker: str, lease_seconds: int = 600) -> bool:
+    """queued -> running for exactly one worker (a conditional UPDATE)."""
+    now = timezone.now()
+    return bool(
+        Match.objects.filter(pk=match_id, status=Status.QUEUED).update(
+            status=Status.RUNNING, worker=worker[:200], started_at=now,
+            lease_expires_at=now + timedelta(seconds=lease_seconds),
+        )
+    )
+
+
+def _check_record(match: Match, record: Any) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        raise InvalidResult("a result record must be a dict")
+    n = match.seats.count()
+    scores, ranking = record.get("scores"), record.get("ranking")
+    forfeits = record.get("forfeits") or [None] * n
+    stderr = record.get("stderr") or [""] * n
+    for name, value in (("scores", scores), ("ranking", ranking), ("forfeits", forfeits),
+                        ("stderr", stderr)):
+        if not isinstance(value, list) or len(value) != n:
+            raise InvalidResult(f"'{name}' must be a list with one entry per seat ({n})")
+    if not all(isinstance(s, int | float) and not isinstance(s, bool) for s in scores):
+        raise InvalidResult("'scores' must be numbers")
+    if not all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= n for r in ranking):
+        raise InvalidResult(f"'ranking' must be places from 1 to {n}")
+    if not all(f is None or isinstance(f, str) for f in forfeits):
+        raise InvalidResult("'forfeits' entries must be a reason or None")
+    if not all(isinstance(s, str) for s in stderr):
+        raise InvalidResult("'stderr' entries must be text")
+    log = record.get("log")
+    if log is not None and not isinstance(log, dict):
+        raise InvalidResult("'log' must be a game log object")
+    return {"scores": scores, "ranking": ranking, "forfeits": forfeits, "stderr": stderr,
+            "log": log}
+
+
+def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
+    """Store a match's result and rate it; recording a match twice changes nothing.
+
+    The workers call this once the sandboxed match has ended (bot failures are forfeits inside the
+    record).  Raises :class:`InvalidResult` for a malformed record; returns an outcome saying
+    whether anything was recorded.
+    """
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except Match.DoesNotExist:
+            raise ServiceError(f"there is no match {match_id}") from None
+        if match.status == Status.FINISHED:
+            return RecordOutcome(match_id, False, f"match {match_id} already has a result")
+        if match.status in (Status.CANCELLED, Status.FAILED):
+            return RecordOutcome(match_id, False, f"match {match_id} is {match.status}; ignored")
+        clean = _check_record(match, record)
+        places = rating_places(clean["ranking"], clean["forfeits"])
+        cap = settings.MONSOON_STDERR_MAX_BYTES
+        seats = list(match.seats.order_by("seat"))
+        for seat in seats:
+            seat.score = clean["scores"][seat.seat]
+            seat.place = places[seat.seat]
+            seat.forfeit_reason = clean["forfeits"][seat.seat] or ""
+            seat.stderr = clean["stderr"][seat.seat][-cap:]
+        MatchSeat.objects.bulk_update(seats, ["score", "place", "forfeit_reason", "stderr"])
+        if clean["log"] is not None:
+            raw = json.dumps(clean["log"], separators=(",", ":")).encode()
+            MatchLog.objects.update_or_create(
+                match=match, defaults={"data": gzip.compress(raw, 6), "size": len(raw)}
+            )
+        match.status = Status.FINISHED
+        match.finished_at = timezone.now()
+        match.lease_expires_at = None
+        match.scores = clean["scores"]
+        match.ranking = places
+        match.save(update_fields=["status", "finished_at", "lease_expires_at", "scores",
+                                  "ranking"])
+        if match.ranked:
+            rate_match(match, places)
+    return RecordOutcome(match_id, True, f"match {match_id} recorded")
+
+
+def record_infrastructure_failure(match_id: int, reason: str) -> str:
+    """A run that died for reasons not the bots' (worker killed, storage error...).
+
+    Never a result: the match goes back to the queue until it has used its attempts, then
+    ``failed``.  Returns the new status.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status not in (Status.RUNNING, Status.QUEUED):
+            return match.status
+        match.attempts += 1
+        match.worker = ""
+        match.lease_expires_at = None
+        match.status_reason = reason[:2000]
+        if match.attempts >= settings.MONSOON_MATCH_MAX_ATTEMPTS:
+            match.status = Status.FAILED
+            match.finished_at = timezone.now()
+        else:
+            match.status = Status.QUEUED
+            match.queued_at = timezone.now()
+            after_commit("MONSOON_ENQUEUE_MATCH", match.pk)
+        match.save()
+        return match.status
+
+
+def requeue_expired_leases(now=None) -> list[int]:
+    """Running matches whose lease ran out count as an infrastructure failure each."""
+    now = now or timezone.now()
+    expired = list(
+        Match.objects.filter(status=Status.RUNNING, lease_expires_at__lt=now).values_list(
+            "pk", flat=True)
+    )
+    for match_id in expired:
+        record_infrastructure_failure(match_id, "the worker's lease expired")
+    return expired
+
+
+def cancel_match(match_id: int, reason: str = "cancelled by staff") -> bool:
+    """Cancel a match that has no result yet; a finished match keeps its result."""
+    changed = Match.objects.filter(
+        pk=match_id, status__in=[Status.NEW, Status.QUEUED, Status.RUNNING]
+    ).update(status=Status.CANCELLED, status_reason=reason, finished_at=timezone.now(),
+             lease_expires_at=None)
+    return bool(changed)
+
+
+def rerun_match(match_id: int, requested_by=None) -> Match:
+    """A fresh match with the same seats, seed and variant (the original keeps its history)."""
+    original = Match.objects.select_related("ladder").get(pk=match_id)
+    versions = [seat.bot_version for seat in original.seats.select_related("bot_version__bot")]
+    return create_match(
+        original.ladder, versions, kind=original.kind, ranked=original.ranked,
+        requested_by=requested_by or original.requested_by, seed=original.seed,
+        variant=original.variant,
+    )
+
+
+def create_challenge(user, bot_ids: Sequence[int], *, seed: int | None = None) -> Match:
+    """An unranked match between chosen bots: at least one the user's own, the others public.
+
+    Seats follow the order given.  Limited to ``MONSOON_CHALLENGES_PER_HOUR`` per user.
+    """
+    if not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to ask for a challenge")
+    if len(set(bot_ids)) != len(bot_ids):
+        raise ServiceError("a bot can take only one seat at a table")
+    bots = {b.pk: b for b in Bot.objects.filter(pk__in=bot_ids)}
+    missing = [i for i in bot_ids if i not in bots]
+    if missing:
+        raise ServiceError(f"no such bot: {', '.join(map(str, missing))}")
+    chosen = [bots[i] for i in bot_ids]
+    if not any(b.owner_id == user.pk for b in chosen):
+        raise NotAllowed("a challenge must include one of your own bots")
+    for bot in chosen:
+        if bot.owner_id != user.pk and not bot.is_public:
+            raise NotAllowed(f"{bot.name} is private")
+    games = {b.game for b in chosen}
+    if len(games) != 1:
+        raise ServiceError("all bots of a challenge must play the same game")
+    game = games.pop()
+    ladder = Ladder.objects.filter(game=game, num_players=len(chosen)).first()
+    if ladder is None:
+        spec = get_game(game)
+        raise ServiceError(
+            f"{game} is for {spec.min_players}-{spec.max_players} players, not {len(chosen)}"
+        )
+    versions = []
+    for bot in chosen:
+        version = (
+            bot.versions.filter(status=BotVersion.Status.ACTIVE).select_related("bot")
+            .order_by("-number").first()
+        )
+        if version is None:
+            raise Conflict(f"{bot.name} has no active version yet")
+        versions.append(version)
+    since = timezone.now() - timedelta(hours=1)
+    recent = Match.objects.filter(
+        kind=Match.Kind.CHALLENGE, requested_by=user, created_at__gte=since
+    ).count()
+    if recent >= settings.MONSOON_CHALLENGES_PER_HOUR:
+        raise RateLimited(
+            f"at most {settings.MONSOON_CHALLENGES_PER_HOUR} challenges an hour; try again later"
+        )
+    return create_match(ladder, versions, kind=Match.Kind.CHALLENGE, ranked=False,
+                        requested_by=user, seed=seed)

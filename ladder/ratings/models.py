@@ -1,0 +1,77 @@
+"""Ratings per bot version per ladder, their history, and the record of each refit."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Rating(models.Model):
+    """The current rating of one bot version on one ladder (Elo scale).
+
+    ``mu``/``sd`` are the model's natural units (the matchmaker's uncertainty); ``rating``,
+    ``low`` and ``high`` are the shown Elo figure and its 95% interval.  ``source`` says whether
+    the last refit set it or live updates have moved it since.
+    """
+
+    class Source(models.TextChoices):
+        LIVE = "live", "live update"
+        FIT = "fit", "history-wide fit"
+
+    ladder = models.ForeignKey("ladders.Ladder", on_delete=models.CASCADE, related_name="ratings")
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField(default=0.0)
+    sd = models.FloatField()
+    rating = models.FloatField()
+    low = models.FloatField()
+    high = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    provisional = models.BooleanField(default=True)
+    source = models.CharField(max_length=4, choices=Source.choices, default=Source.LIVE)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "bot_version"], name="one_rating_per_ladder")
+        ]
+        indexes = [models.Index(fields=["ladder", "-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.bot_version} on {self.ladder}: {self.rating:.0f}"
+
+
+class RatingFit(models.Model):
+    """One history-wide refit of a ladder."""
+
+    ladder = models.ForeignKey("ladders.Ladder", on_delete=models.CASCADE, related_name="fits")
+    matches = models.PositiveIntegerField()
+    versions = models.PositiveIntegerField()
+    bootstrap_samples = models.PositiveIntegerField()
+    seconds = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+
+class RatingPoint(models.Model):
+    """One point of a version's rating history: after a match (live) or a refit."""
+
+    ladder = models.ForeignKey("ladders.Ladder", on_delete=models.CASCADE, related_name="+")
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="rating_points"
+    )
+    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="rating_points")
+    fit = models.ForeignKey(RatingFit, null=True, blank=True, on_delete=models.CASCADE,
+                            related_name="points")
+    rating = models.FloatField()
+    low = models.FloatField()
+    high = models.FloatField()
+    games = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["bot_version", "ladder", "id"])]

@@ -1,0 +1,237 @@
+"""The Plackett-Luce rating model on the Elo scale (pure numpy: no Django, no I/O).
+
+Each bot has a strength ``theta`` (natural units).  A table's finishing order is drawn by picking
+the winner with probability ``exp(theta_i) / sum(exp(theta))`` among those left, then second
+among the rest, and so on.  For two players this is exactly Elo's expectation::
+
+    P(a beats b) = 1 / (1 + 10 ** ((R_b - R_a) / 400))   with   R = 1500 + 400 / ln(10) * theta
+
+Shared places use Breslow's rule: every tied player "wins" the stage among all players placed at
+or below the tie, which for two players is Elo's half point.
+
+The fit is a maximum a posteriori estimate over the whole match history (a Gaussian prior keeps a
+bot that won or lost everything finite), found by Newton's method, so it does not depend on the
+order of matches.  Its 95% interval comes from a bootstrap over matches.  Between refits a
+one-step Bayesian update per match (the same likelihood, Gaussian beliefs) gives live ratings.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+ELO_SCALE = 400.0 / math.log(10.0)
+ELO_BASE = 1500.0
+PRIOR_SD = 2.0  # natural units: about 350 Elo
+DRIFT_SD = 0.02  # per match, for live updates: skill may change a little
+MAX_NEWTON_STEPS = 50
+
+
+def to_elo(theta: np.ndarray | float) -> np.ndarray | float:
+    return ELO_BASE + ELO_SCALE * theta
+
+
+def to_theta(elo: np.ndarray | float) -> np.ndarray | float:
+    return (elo - ELO_BASE) / ELO_SCALE
+
+
+def elo_expected(rating_a: float, rating_b: float) -> float:
+    """Classic Elo: the expected score of ``a`` against ``b``."""
+    return 1.0 / (1.0 + 10.0 ** ((rating_b - rating_a) / 400.0))
+
+
+def order_probability(ratings: list[float], order: list[int]) -> float:
+    """Probability that seats finish in ``order`` (best first) given Elo-scale ratings."""
+    strengths = [math.exp(to_theta(r)) for r in ratings]
+    probability = 1.0
+    remaining = list(order)
+    while len(remaining) > 1:
+        winner = remaining[0]
+        probability *= strengths[winner] / sum(strengths[i] for i in remaining)
+        remaining = remaining[1:]
+    return probability
+
+
+@dataclass
+class Matches:
+    """A ladder's history in array form: one row per match, one column per seat.
+
+    ``players[m, s]`` is the index of the bot in seat ``s`` of match ``m``; ``ranks[m, s]`` its
+    place (1 = best, ties share).  All matches of one ladder have the same table size.
+    """
+
+    players: np.ndarray  # (M, n) int
+    ranks: np.ndarray  # (M, n) int
+    num_players: int  # number of distinct bots (indices 0..num_players-1)
+
+    def __post_init__(self) -> None:
+        self.players = np.asarray(self.players, dtype=np.int64)
+        self.ranks = np.asarray(self.ranks, dtype=np.int64)
+        if self.players.shape != self.ranks.shape or self.players.ndim != 2:
+            raise ValueError("players and ranks must be (matches, seats) arrays of one shape")
+        # risk[m, j, k]: is seat k still unplaced when seat j's place is decided?
+        self.risk = self.ranks[:, None, :] >= self.ranks[:, :, None]
+
+    def __len__(self) -> int:
+        return self.players.shape[0]
+
+    def subset(self, rows: np.ndarray) -> Matches:
+        return Matches(self.players[rows], self.ranks[rows], self.num_players)
+
+
+def _stage_probabilities(theta: np.ndarray, data: Matches) -> tuple[np.ndarray, np.ndarray]:
+    """q[m, j, k]: probability seat k takes stage j; and log of each stage's denominator."""
+    seat_theta = theta[data.players]
+    shift = seat_theta.max(axis=1, keepdims=True)
+    expo = np.exp(seat_theta - shift)  # (M, n)
+    weighted = data.risk * expo[:, None, :]  # (M, n, n)
+    denom = weighted.sum(axis=2)  # (M, n)
+    q = weighted / denom[:, :, None]
+    return q, np.log(denom) + shift
+
+
+def log_likelihood(
+    theta: np.ndarray, data: Matches, weights: np.ndarray | None = None
+) -> float:
+    """Log-probability of every observed finishing order (no prior)."""
+    _, log_denom = _stage_probabilities(theta, data)
+    per_match = (theta[data.players] - log_denom).sum(axis=1)
+    if weights is not None:
+        per_match = per_match * weights
+    return float(per_match.sum())
+
+
+def _objective(theta, data, weights, prior_var) -> float:
+    return log_likelihood(theta, data, weights) - float(theta @ theta) / (2 * prior_var)
+
+
+def _gradient_hessian(
+    theta: np.ndarray, data: Matches, weights: np.ndarray | None, prior_var: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Gradient of the log-posterior and the Hessian of its negative (positive definite)."""
+    size = data.num_players
+    q, _ = _stage_probabilities(theta, data)
+    taken = q.sum(axis=1)  # (M, n): expected stage wins of each seat
+    seat_grad = 1.0 - taken
+    block = -np.einsum("mjk,mjl->mkl", q, q)  # (M, n, n)
+    n = data.players.shape[1]
+    block[:, np.arange(n), np.arange(n)] += taken
+    if weights is not None:
+        seat_grad = seat_grad * weights[:, None]
+        block = block * weights[:, None, None]
+    grad = np.bincount(data.players.ravel(), seat_grad.ravel(), minlength=size)
+    flat = (data.players[:, :, None] * size + data.players[:, None, :]).ravel()
+    hessian = np.bincount(flat, block.ravel(), minlength=size * size).reshape(size, size)
+    grad -= theta / prior_var
+    hessian[np.diag_indices(size)] += 1.0 / prior_var
+    return grad, hessian
+
+
+def fit(
+    data: Matches,
+    *,
+    weights: np.ndarray | None = None,
+    start: np.ndarray | None = None,
+    prior_sd: float = PRIOR_SD,
+    tol: float = 1e-7,
+    max_steps: int = MAX_NEWTON_STEPS,
+) -> np.ndarray:
+    """Maximum a posteriori strengths (natural units) by damped Newton steps."""
+    prior_var = prior_sd**2
+    theta = np.zeros(data.num_players) if start is None else np.array(start, dtype=float)
+    if len(data) == 0:
+        return theta
+    current = _objective(theta, data, weights, prior_var)
+    for _ in range(max_steps):
+        grad, hessian = _gradient_hessian(theta, data, weights, prior_var)
+        step = np.linalg.solve(hessian, grad)
+        scale = 1.0
+        while True:
+            candidate = theta + scale * step
+            value = _objective(candidate, data, weights, prior_var)
+            if value >= current - 1e-12 or scale < 1e-4:
+                break
+            scale /= 2
+        theta, current = candidate, value
+        if np.max(np.abs(scale * step)) < tol:
+            break
+    return theta
+
+
+@dataclass
+class FitResult:
+    theta: np.ndarray  # point estimate, natural units
+    low: np.ndarray  # 2.5% bootstrap quantile
+    high: np.ndarray  # 97.5% bootstrap quantile
+    sd: np.ndarray  # bootstrap standard deviation
+    games: np.ndarray  # matches played per bot
+
+    @property
+    def elo(self) -> np.ndarray:
+        return to_elo(self.theta)
+
+
+def fit_with_interval(
+    data: Matches,
+    *,
+    samples: int = 100,
+    seed: int = 0,
+    prior_sd: float = PRIOR_SD,
+    bootstrap_steps: int = 2,
+) -> FitResult:
+    """The full-history fit plus a 95% interval from a bootstrap over matches.
+
+    Each bootstrap replicate reweights matches by how often they were drawn (multinomial) and
+    refits starting from the full fit; ``bootstrap_steps`` Newton steps from there are enough
+    because the replicate's optimum is close (a one-step bootstrap is already second order).
+    """
+    theta = fit(data, prior_sd=prior_sd)
+    games = np.bincount(data.players.ravel(), minlength=data.num_players)
+    if len(data) == 0 or samples <= 0:
+        sd = np.full(data.num_players, prior_sd)
+        return FitResult(theta, theta - 1.96 * sd, theta + 1.96 * sd, sd, games)
+    rng = np.random.default_rng(seed)
+    replicates = np.empty((samples, data.num_players))
+    count = len(data)
+    for b in range(samples):
+        weights = np.bincount(rng.integers(0, count, count), minlength=count).astype(float)
+        replicates[b] = fit(
+            data, weights=weights, start=theta, prior_sd=prior_sd, max_steps=bootstrap_steps
+        )
+    low, high = np.percentile(replicates, [2.5, 97.5], axis=0)
+    return FitResult(theta, low, high, replicates.std(axis=0), games)
+
+
+def live_update(
+    mu: np.ndarray, sd: np.ndarray, ranks: np.ndarray, *, drift_sd: float = DRIFT_SD
+) -> tuple[np.ndarray, np.ndarray]:
+    """One match's Bayesian update of Gaussian beliefs (mu, sd in natural units), per seat.
+
+    One Newton step of the match's Plackett-Luce likelihood from the prior belief (the
+    Laplace approximation), the way Weng and Lin's online ranking works; the result feeds the
+    matchmaker until the next full refit replaces it.
+    """
+    mu = np.asarray(mu, dtype=float)
+    var = np.asarray(sd, dtype=float) ** 2 + drift_sd**2
+    ranks = np.asarray(ranks)
+    risk = ranks[None, :] >= ranks[:, None]
+    expo = np.exp(mu - mu.max())
+    weighted = risk * expo[None, :]
+    q = weighted / weighted.sum(axis=1, keepdims=True)
+    taken = q.sum(axis=0)
+    grad = 1.0 - taken
+    curvature = taken - (q * q).sum(axis=0)
+    new_var = 1.0 / (1.0 / var + curvature)
+    return mu + new_var * grad, np.sqrt(new_var)
+
+
+def spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman rank correlation (no tie correction: strengths are continuous)."""
+    ra = np.argsort(np.argsort(a)).astype(float)
+    rb = np.argsort(np.argsort(b)).astype(float)
+    ra -= ra.mean()
+    rb -= rb.mean()
+    denominator = math.sqrt(float(ra @ ra) * float(rb @ rb))
+    return float(ra @ rb) / denominator if denominator else 0.0

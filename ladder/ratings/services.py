@@ -1,0 +1,162 @@
+"""Writes for ratings: the live update after each match and the history-wide refit.
+
+Both take a row lock on the ladder, so a refit and the live updates of matches finishing while it
+runs are applied in one order: the refit's result, then the live updates of every match it did not
+see.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+from django.conf import settings
+from django.db import transaction
+
+from ladder.ladders.models import Ladder
+from ladder.matches.models import Match, MatchSeat
+from ladder.ratings import plackett_luce as pl
+from ladder.ratings.models import Rating, RatingFit, RatingPoint
+
+PROVISIONAL_WIDTH = 250.0  # Elo: an interval wider than this is not yet a rating to trust
+PROVISIONAL_MIN_GAMES = 5
+
+
+def rating_places(ranking: Sequence[int], forfeits: Sequence[str | None]) -> list[int]:
+    """Places for rating purposes: forfeited seats share last place, the others keep their order.
+
+    ``ranking`` is the match's place per seat (1 = best); a seat with a forfeit reason counts
+    as beaten by every seat that did not forfeit, whatever its score.
+    """
+    n = len(ranking)
+    forfeited = [bool(reason) for reason in forfeits]
+    places = []
+    for seat in range(n):
+        if forfeited[seat]:
+            places.append(1 + sum(1 for other in range(n) if not forfeited[other]))
+        else:
+            better = sum(
+                1 for other in range(n) if not forfeited[other] and ranking[other] < ranking[seat]
+            )
+            places.append(1 + better)
+    return places
+
+
+def is_provisional(low: float, high: float, games: int) -> bool:
+    return games < PROVISIONAL_MIN_GAMES or high - low > PROVISIONAL_WIDTH
+
+
+def _interval(mu: float, sd: float) -> tuple[float, float, float]:
+    elo = float(pl.to_elo(mu))
+    half = 1.96 * sd * pl.ELO_SCALE
+    return elo, elo - half, elo + half
+
+
+def new_rating(ladder: Ladder, version_id: int) -> Rating:
+    elo, low, high = _interval(0.0, pl.PRIOR_SD)
+    return Rating(ladder=ladder, bot_version_id=version_id, mu=0.0, sd=pl.PRIOR_SD, rating=elo,
+                  low=low, high=high, games=0, provisional=True)
+
+
+def _live_update(ladder: Ladder, match: Match, places: list[int]) -> None:
+    seats = list(match.seats.order_by("seat").values_list("bot_version_id", flat=True))
+    existing = {
+        r.bot_version_id: r
+        for r in Rating.objects.select_for_update()
+        .filter(ladder=ladder, bot_version_id__in=seats)
+        .order_by("bot_version_id")
+    }
+    ratings = [existing.get(v) or new_rating(ladder, v) for v in seats]
+    mu, sd = pl.live_update(
+        np.array([r.mu for r in ratings]), np.array([r.sd for r in ratings]), np.array(places)
+    )
+    points = []
+    for rating, new_mu, new_sd in zip(ratings, mu, sd, strict=True):
+        rating.mu, rating.sd = float(new_mu), float(new_sd)
+        rating.rating, rating.low, rating.high = _interval(rating.mu, rating.sd)
+        rating.games += 1
+        rating.provisional = is_provisional(rating.low, rating.high, rating.games)
+        rating.source = Rating.Source.LIVE
+        rating.save()
+        points.append(RatingPoint(ladder=ladder, bot_version_id=rating.bot_version_id, match=match,
+                                  rating=rating.rating, low=rating.low, high=rating.high,
+                                  games=rating.games))
+    RatingPoint.objects.bulk_create(points)
+
+
+def rate_match(match: Match, places: list[int]) -> None:
+    """Live update for a just-recorded ranked match (call inside the recording transaction)."""
+    ladder = Ladder.objects.select_for_update().get(pk=match.ladder_id)
+    _live_update(ladder, match, places)
+    Match.objects.filter(pk=match.pk).update(rated=True)
+
+
+def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
+    """Rated matches' seats as parallel lists (match id, version id, place), seat order."""
+    rows = (
+        MatchSeat.objects.filter(match__ladder=ladder, match__rated=True)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "bot_version_id", "place")
+    )
+    match_ids, version_ids, places = [], [], []
+    for match_id, version_id, place in rows.iterator(chunk_size=20000):
+        match_ids.append(match_id)
+        version_ids.append(version_id)
+        places.append(place)
+    return match_ids, version_ids, places
+
+
+def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -> RatingFit:
+    """Refit every rating of a ladder over its whole history and replace the live ratings."""
+    started = time.perf_counter()
+    ladder = Ladder.objects.get(pk=ladder_id)
+    samples = settings.MONSOON_BOOTSTRAP_SAMPLES if samples is None else samples
+    match_ids, version_ids, places = _history(ladder)
+    n = ladder.num_players
+    seen = set(match_ids[::n])
+    versions = sorted(set(version_ids))
+    index = {v: i for i, v in enumerate(versions)}
+    players = np.array([index[v] for v in version_ids], dtype=np.int64).reshape(-1, n)
+    ranks = np.array(places, dtype=np.int64).reshape(-1, n)
+    result = pl.fit_with_interval(
+        pl.Matches(players, ranks, len(versions)), samples=samples, seed=seed
+    )
+    with transaction.atomic():
+        ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
+        fit = RatingFit.objects.create(
+            ladder=ladder, matches=len(seen), versions=len(versions), bootstrap_samples=samples,
+            seconds=0.0,
+        )
+        current = {r.bot_version_id: r for r in Rating.objects.filter(ladder=ladder)}
+        to_update, to_create, points = [], [], []
+        for i, version_id in enumerate(versions):
+            rating = current.get(version_id) or new_rating(ladder, version_id)
+            rating.mu = float(result.theta[i])
+            rating.sd = max(float(result.sd[i]), 1e-6)
+            rating.rating = float(pl.to_elo(result.theta[i]))
+            rating.low = float(pl.to_elo(result.low[i]))
+            rating.high = float(pl.to_elo(result.high[i]))
+            rating.games = int(result.games[i])
+            rating.provisional = is_provisional(rating.low, rating.high, rating.games)
+            rating.source = Rating.Source.FIT
+            (to_update if rating.pk else to_create).append(rating)
+            points.append(RatingPoint(ladder=ladder, bot_version_id=version_id, fit=fit,
+                                      rating=rating.rating, low=rating.low, high=rating.high,
+                                      games=rating.games))
+        fields = ["mu", "sd", "rating", "low", "high", "games", "provisional", "source"]
+        Rating.objects.bulk_update(to_update, fields, batch_size=1000)
+        Rating.objects.bulk_create(to_create, batch_size=1000)
+        RatingPoint.objects.bulk_create(points, batch_size=1000)
+        # Matches rated while the fit ran: replay their live updates on top of it.
+        late = (
+            Match.objects.filter(ladder=ladder, rated=True)
+            .exclude(pk__in=seen)
+            .order_by("finished_at", "pk")
+        )
+        for match in late:
+            _live_update(ladder, match, list(match.seats.order_by("seat").values_list(
+                "place", flat=True)))
+        fit.seconds = time.perf_counter() - started
+        fit.save(update_fields=["seconds"])
+    return fit

@@ -1,0 +1,17 @@
+"""Settings for the test suite: production settings with test-only secrets and PostgreSQL.
+
+``DEBUG`` stays off so the tests exercise the production code paths.
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/monsoon_test")
+os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
+os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
+
+from ladder.settings import *  # noqa: E402, F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MEDIA_ROOT = BASE_DIR / "test-artifacts" / "media"  # noqa: F405

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Make PostgreSQL and Redis reachable on 127.0.0.1 for the test suite, from nothing if need be:
+# installs them with apt when missing, starts them when stopped, creates the test role/database.
+# Prints nothing but progress on stderr; safe to run again and again.
+set -euo pipefail
+
+PG_HOST=127.0.0.1
+PG_PORT=5432
+PG_USER=${PG_USER:-postgres}
+PG_DB=${PG_DB:-monsoon_test}
+
+say() { echo "ensure-services: $*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_install() {
+    say "installing $*"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+pg_ready() { pg_isready -q -h "$PG_HOST" -p "$PG_PORT" 2>/dev/null; }
+
+ensure_postgres() {
+    if ! command -v pg_isready >/dev/null 2>&1 || ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+        apt_install postgresql
+    fi
+    if ! pg_ready; then
+        local version
+        version=$(ls /etc/postgresql | sort -V | tail -1)
+        say "starting PostgreSQL $version"
+        as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+        for _ in $(seq 1 30); do pg_ready && break; sleep 1; done
+    fi
+    pg_ready || { say "PostgreSQL did not come up on $PG_HOST:$PG_PORT"; exit 1; }
+    # Trust auth for local users is this machine's setup; a fresh install uses peer auth on the
+    # socket, so fall back to the postgres system user to create what the tests need.
+    local psql_cmd=(psql -h "$PG_HOST" -p "$PG_PORT" -U "$PG_USER" -d postgres -tAq)
+    if ! "${psql_cmd[@]}" -c "select 1" >/dev/null 2>&1; then
+        say "enabling trust auth for local TCP connections (test machine only)"
+        local hba
+        hba=$(as_root su postgres -c "psql -tAq -c 'show hba_file'")
+        if ! grep -q "monsoon-test" "$hba"; then
+            as_root sed -i "1i host all all 127.0.0.1/32 trust # monsoon-test" "$hba"
+            as_root su postgres -c "psql -tAq -c 'select pg_reload_conf()'" >/dev/null
+        fi
+    fi
+    if ! "${psql_cmd[@]}" -c "select 1 from pg_database where datname='$PG_DB'" | grep -q 1; then
+        say "creating database $PG_DB"
+        "${psql_cmd[@]}" -c "create database $PG_DB"
+    fi
+}
+
+ensure_redis() {
+    if redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+        return
+    fi
+    command -v redis-server >/dev/null 2>&1 || apt_install redis-server
+    say "starting Redis"
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
+    for _ in $(seq 1 20); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && return; sleep 0.5; done
+    say "Redis did not come up"; exit 1
+}
+
+ensure_postgres
+ensure_redis
+echo "DATABASE_URL=postgres://$PG_USER@$PG_HOST:$PG_PORT/$PG_DB"
