@@ -140,7 +140,8 @@ def _zip_members(data: bytes, limits: UploadLimits) -> dict[str, bytes]:
             mode = info.external_attr >> 16
             if stat.S_ISLNK(mode):
                 raise UploadRejected(f"archive member {name!r} is a symbolic link")
-            if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            # Many zip tools store only permission bits (no file type): those are plain files.
+            if stat.S_IFMT(mode) not in (0, stat.S_IFREG, stat.S_IFDIR):
                 raise UploadRejected(f"archive member {name!r} is not a regular file")
             if info.is_dir():
                 continue

@@ -1,0 +1,112 @@
+"""The bot version status machine with an injected validator."""
+
+from __future__ import annotations
+
+import pytest
+
+from ladder.bots import services
+from ladder.bots.models import BotVersion
+from ladder.core.errors import ServiceError
+from tests.ladder.conftest import GOOD_BOT, accept, make_bot
+
+Status = BotVersion.Status
+
+
+def upload(bot, source=GOOD_BOT):
+    return services.upload_version(bot, bot.owner, filename="main.py", data=source)
+
+
+def test_upload_is_pending_with_hash_and_size(alice):
+    bot = make_bot(alice, "clove")
+    version = upload(bot)
+    assert (version.number, version.status, version.size) == (1, Status.PENDING, len(GOOD_BOT))
+    assert version.sha256 == __import__("hashlib").sha256(GOOD_BOT).hexdigest()
+    assert services.read_artifact(version) == GOOD_BOT
+    assert version.command == ["python3", "main.py"]
+
+
+def test_validation_activates_and_retires_the_previous_version(alice):
+    bot = make_bot(alice, "clove")
+    first = services.validate_version(upload(bot).pk, accept)
+    assert first.status == Status.ACTIVE
+    second = services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, accept)
+    first.refresh_from_db()
+    assert (second.number, second.status, first.status) == (2, Status.ACTIVE, Status.RETIRED)
+
+
+def test_rejection_keeps_the_reason_and_the_active_version(alice):
+    bot = make_bot(alice, "clove")
+    first = services.validate_version(upload(bot).pk, accept)
+    seen = []
+
+    def reject(artifact):
+        seen.append(artifact)
+        return services.ValidationOutcome(False, "seat 0 forfeited: timeout after 2.0 s")
+
+    second = services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, reject)
+    first.refresh_from_db()
+    assert second.status == Status.REJECTED
+    assert second.failure_reason == "seat 0 forfeited: timeout after 2.0 s"
+    assert first.status == Status.ACTIVE
+    assert seen[0].data == GOOD_BOT + b"# v2\n" and seen[0].game == "batavia"
+
+
+def test_validator_crash_returns_version_to_pending(alice):
+    bot = make_bot(alice, "clove")
+    version = upload(bot)
+
+    def broken(artifact):
+        raise ConnectionError("sandbox host unreachable")
+
+    with pytest.raises(ConnectionError):
+        services.validate_version(version.pk, broken)
+    version.refresh_from_db()
+    assert version.status == Status.PENDING
+
+
+def test_validating_twice_is_a_no_op(alice):
+    bot = make_bot(alice, "clove")
+    version = upload(bot)
+    services.validate_version(version.pk, accept)
+    calls = []
+    assert services.validate_version(version.pk, lambda a: calls.append(a)) is None
+    assert calls == []
+
+
+def test_late_validation_of_an_older_upload_does_not_supersede_a_newer_one(alice):
+    bot = make_bot(alice, "clove")
+    old, new = upload(bot), upload(bot, GOOD_BOT + b"# v2\n")
+    services.validate_version(new.pk, accept)
+    old = services.validate_version(old.pk, accept)
+    new.refresh_from_db()
+    assert (old.status, new.status) == (Status.RETIRED, Status.ACTIVE)
+
+
+def test_no_validator_configured_is_a_clear_error(alice, settings):
+    settings.MONSOON_VERSION_VALIDATOR = ""
+    version = upload(make_bot(alice, "clove"))
+    with pytest.raises(ServiceError, match="MONSOON_VERSION_VALIDATOR"):
+        services.validate_version(version.pk)
+
+
+def test_configured_validator_and_enqueue_hook(alice, settings, django_capture_on_commit_callbacks):
+    settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
+    settings.MONSOON_ENQUEUE_VALIDATION = "tests.ladder.test_versions:remember"
+    REMEMBERED.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        version = upload(make_bot(alice, "clove"))
+    assert REMEMBERED == [version.pk]
+    assert services.validate_version(version.pk).status == Status.ACTIVE
+
+
+REMEMBERED: list[int] = []
+
+
+def remember(version_id: int) -> None:
+    REMEMBERED.append(version_id)
+
+
+def test_only_the_owner_uploads(alice, bob):
+    bot = make_bot(alice, "clove")
+    with pytest.raises(ServiceError, match="owner"):
+        services.upload_version(bot, bob, filename="main.py", data=GOOD_BOT)
