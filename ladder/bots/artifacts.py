@@ -192,14 +192,10 @@ def _tar_members(data: bytes, limits: UploadLimits) -> dict[str, bytes]:
     # Tar headers take 512 bytes per member on top of the content.
     cap = limits.max_unpacked_bytes + 1024 * (limits.max_files + 2)
     raw = _gunzip_capped(data, cap)
-    try:
-        archive = tarfile.open(fileobj=io.BytesIO(raw), mode="r:")
-    except (tarfile.TarError, OSError):
-        raise UploadRejected("the file is not a readable .tar.gz archive") from None
     budget = _Budget(limits)
     members: dict[str, bytes] = {}
-    with archive:
-        try:
+    try:
+        with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as archive:
             for info in archive:
                 name = _safe_member_name(info.name)
                 if info.issym() or info.islnk():
@@ -211,8 +207,8 @@ def _tar_members(data: bytes, limits: UploadLimits) -> dict[str, bytes]:
                 budget.add_file(name, info.size)
                 stream = archive.extractfile(info)
                 members[name] = stream.read() if stream is not None else b""
-        except tarfile.TarError as exc:
-            raise UploadRejected(f"the .tar.gz archive is damaged: {exc}") from None
+    except tarfile.TarError as exc:
+        raise UploadRejected(f"the file is not a readable .tar.gz archive: {exc}") from None
     return members
 
 
@@ -249,9 +245,8 @@ def _finish(members: dict[str, bytes], kind: str) -> ArtifactInfo:
     if MANIFEST_NAME in members:
         command, game = _read_manifest(members)
         script = next((arg for arg in command if arg.endswith(".py")), None)
-        if script is not None:
-            if _safe_member_name(script) not in members:
-                raise UploadRejected(f"{MANIFEST_NAME} runs {script!r}, which is not in the archive")
+        if script is not None and _safe_member_name(script) not in members:
+            raise UploadRejected(f"{MANIFEST_NAME} runs {script!r}, which is not in the archive")
     elif DEFAULT_ENTRY in members:
         command, game = ["python3", DEFAULT_ENTRY], None
     else:

@@ -9,7 +9,9 @@ from django.db import models
 class Bot(models.Model):
     """A named bot for one game, owned by a user.  Its versions hold the code."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bots")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bots"
+    )
     name = models.SlugField(max_length=40, unique=True)
     game = models.CharField(max_length=40)
     description = models.TextField(blank=True, max_length=2000)
@@ -49,7 +51,7 @@ class BotVersion(models.Model):
     kind = models.CharField(max_length=8, choices=Kind.choices)
     sha256 = models.CharField(max_length=64)
     size = models.PositiveIntegerField(help_text="bytes of the uploaded artifact")
-    command = models.JSONField(help_text="how the sandbox starts the bot (argv inside the artifact)")
+    command = models.JSONField(help_text="how the sandbox starts the bot (argv in the artifact)")
     file_count = models.PositiveIntegerField(default=1)
     unpacked_size = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)

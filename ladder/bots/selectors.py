@@ -19,7 +19,9 @@ def visible_bots(user) -> QuerySet[Bot]:
 
 def can_see_private_details(user, bot: Bot) -> bool:
     """Owner and staff see rejection reasons, stderr and pending uploads."""
-    return bool(getattr(user, "is_authenticated", False) and (user.is_staff or user.pk == bot.owner_id))
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or user.pk == bot.owner_id)
 
 
 def visible_versions(user, bot: Bot) -> QuerySet[BotVersion]:

@@ -63,7 +63,9 @@ def _check_owner(bot: Bot, user) -> None:
         raise NotAllowed("only the bot's owner may change it")
 
 
-def create_bot(owner, *, name: str, game: str, description: str = "", is_public: bool = True) -> Bot:
+def create_bot(
+    owner, *, name: str, game: str, description: str = "", is_public: bool = True
+) -> Bot:
     game = _check_game(game)
     if Bot.objects.filter(name__iexact=name).exists():
         raise Conflict(f"a bot named {name!r} already exists")

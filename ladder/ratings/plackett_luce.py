@@ -173,6 +173,20 @@ class FitResult:
         return to_elo(self.theta)
 
 
+def posterior_sd(data: Matches, theta: np.ndarray, prior_sd: float = PRIOR_SD) -> np.ndarray:
+    """Standard deviations from the curvature of the log-posterior at ``theta`` (Laplace).
+
+    Results only say how bots compare, so the uncertainty of a common shift of every rating
+    (fixed by the prior alone) is projected out: these are the deviations of each bot's
+    strength relative to the ladder's mean.
+    """
+    _, hessian = _gradient_hessian(theta, data, None, prior_sd**2)
+    cov = np.linalg.inv(hessian)
+    centred = cov - cov.mean(axis=0, keepdims=True)
+    centred -= centred.mean(axis=1, keepdims=True)
+    return np.sqrt(np.clip(np.diag(centred), 0.0, None))
+
+
 def fit_with_interval(
     data: Matches,
     *,
@@ -186,22 +200,31 @@ def fit_with_interval(
     Each bootstrap replicate reweights matches by how often they were drawn (multinomial) and
     refits starting from the full fit; ``bootstrap_steps`` Newton steps from there are enough
     because the replicate's optimum is close (a one-step bootstrap is already second order).
+
+    A bootstrap cannot see uncertainty the data never shows: a bot that won every game wins
+    every game in every resample, so its percentile interval collapses.  The interval is
+    therefore never narrower than the posterior's own (Laplace) 95% interval.
     """
     theta = fit(data, prior_sd=prior_sd)
     games = np.bincount(data.players.ravel(), minlength=data.num_players)
-    if len(data) == 0 or samples <= 0:
+    if len(data) == 0:
         sd = np.full(data.num_players, prior_sd)
         return FitResult(theta, theta - 1.96 * sd, theta + 1.96 * sd, sd, games)
-    rng = np.random.default_rng(seed)
-    replicates = np.empty((samples, data.num_players))
-    count = len(data)
-    for b in range(samples):
-        weights = np.bincount(rng.integers(0, count, count), minlength=count).astype(float)
-        replicates[b] = fit(
-            data, weights=weights, start=theta, prior_sd=prior_sd, max_steps=bootstrap_steps
-        )
-    low, high = np.percentile(replicates, [2.5, 97.5], axis=0)
-    return FitResult(theta, low, high, replicates.std(axis=0), games)
+    laplace = posterior_sd(data, theta, prior_sd)
+    low, high, sd = theta - 1.96 * laplace, theta + 1.96 * laplace, laplace
+    if samples > 0:
+        rng = np.random.default_rng(seed)
+        replicates = np.empty((samples, data.num_players))
+        count = len(data)
+        for b in range(samples):
+            weights = np.bincount(rng.integers(0, count, count), minlength=count).astype(float)
+            replicates[b] = fit(
+                data, weights=weights, start=theta, prior_sd=prior_sd, max_steps=bootstrap_steps
+            )
+        boot_low, boot_high = np.percentile(replicates, [2.5, 97.5], axis=0)
+        low, high = np.minimum(low, boot_low), np.maximum(high, boot_high)
+        sd = np.maximum(sd, replicates.std(axis=0))
+    return FitResult(theta, low, high, sd, games)
 
 
 def live_update(

@@ -59,7 +59,9 @@ def new_rating(ladder: Ladder, version_id: int) -> Rating:
                   low=low, high=high, games=0, provisional=True)
 
 
-def _live_update(ladder: Ladder, match: Match, places: list[int]) -> None:
+def _live_update(
+    ladder: Ladder, match: Match, places: list[int], *, record_points: bool = True
+) -> None:
     seats = list(match.seats.order_by("seat").values_list("bot_version_id", flat=True))
     existing = {
         r.bot_version_id: r
@@ -82,7 +84,8 @@ def _live_update(ladder: Ladder, match: Match, places: list[int]) -> None:
         points.append(RatingPoint(ladder=ladder, bot_version_id=rating.bot_version_id, match=match,
                                   rating=rating.rating, low=rating.low, high=rating.high,
                                   games=rating.games))
-    RatingPoint.objects.bulk_create(points)
+    if record_points:
+        RatingPoint.objects.bulk_create(points)
 
 
 def rate_match(match: Match, places: list[int]) -> None:
@@ -130,6 +133,15 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
         )
         current = {r.bot_version_id: r for r in Rating.objects.filter(ladder=ladder)}
         to_update, to_create, points = [], [], []
+        for version_id, rating in current.items():
+            if version_id not in index:
+                # Rated only by matches the fit did not see: start again from the prior, the
+                # replay below counts those matches once.
+                fresh = new_rating(ladder, version_id)
+                rating.mu, rating.sd, rating.games = fresh.mu, fresh.sd, 0
+                rating.rating, rating.low, rating.high = fresh.rating, fresh.low, fresh.high
+                rating.provisional, rating.source = True, Rating.Source.LIVE
+                to_update.append(rating)
         for i, version_id in enumerate(versions):
             rating = current.get(version_id) or new_rating(ladder, version_id)
             rating.mu = float(result.theta[i])
@@ -155,8 +167,8 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
             .order_by("finished_at", "pk")
         )
         for match in late:
-            _live_update(ladder, match, list(match.seats.order_by("seat").values_list(
-                "place", flat=True)))
+            places = list(match.seats.order_by("seat").values_list("place", flat=True))
+            _live_update(ladder, match, places, record_points=False)
         fit.seconds = time.perf_counter() - started
         fit.save(update_fields=["seconds"])
     return fit

@@ -62,8 +62,9 @@ def lying_zip() -> bytes:
     start = data.find(b"data.txt") - 30
     assert data[start + 22:start + 26] == big
     data[start + 22:start + 26] = small
-    central = data.find(b"PK\x01\x02", start)
-    central = data.find(b"PK\x01\x02", central + 4) if data[central + 46:central + 54] != b"data.txt" else central
+    central = data.find(b"PK\x01\x02")  # the central directory, entry by entry
+    while data[central + 46:central + 54] != b"data.txt":
+        central = data.find(b"PK\x01\x02", central + 4)
     data[central + 24:central + 28] = small
     return bytes(data)
 

@@ -95,7 +95,7 @@ def test_configured_validator_and_enqueue_hook(alice, settings, django_capture_o
     REMEMBERED.clear()
     with django_capture_on_commit_callbacks(execute=True):
         version = upload(make_bot(alice, "clove"))
-    assert REMEMBERED == [version.pk]
+    assert [version.pk] == REMEMBERED
     assert services.validate_version(version.pk).status == Status.ACTIVE
 
 

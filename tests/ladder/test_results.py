@@ -1,0 +1,135 @@
+"""Recording results: idempotent, validated, forfeits last, infrastructure failures re-queued."""
+
+from __future__ import annotations
+
+import copy
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from engine.log import replay
+from ladder.matches import selectors
+from ladder.matches import services as match_services
+from ladder.matches.models import Match
+from ladder.matches.services import InvalidResult
+from ladder.ratings.models import Rating, RatingPoint
+from tests.ladder.conftest import engine_result, ladder_for, make_active_version, make_bot
+
+
+@pytest.fixture
+def table(alice, bob, olivia):
+    versions = [make_active_version(make_bot(owner, f"spice-{owner.username}"))
+                for owner in (alice, bob, olivia)]
+    return match_services.create_match(ladder_for(players=3), versions, seed=42)
+
+
+def test_recording_twice_changes_nothing_and_says_so(table):
+    record = engine_result(table, ["greedy", "random", "random"])
+    first = match_services.record_result(table.pk, record)
+    table.refresh_from_db()
+    snapshot = (table.finished_at, table.scores, table.ranking)
+    ratings = list(Rating.objects.order_by("pk").values_list("rating", "games"))
+    second = match_services.record_result(table.pk, copy.deepcopy(record))
+    table.refresh_from_db()
+    assert first.recorded and not second.recorded
+    assert "already has a result" in second.message
+    assert (table.finished_at, table.scores, table.ranking) == snapshot
+    assert list(Rating.objects.order_by("pk").values_list("rating", "games")) == ratings
+    assert RatingPoint.objects.count() == 3
+
+
+def test_recorded_result_keeps_scores_places_log_and_stderr(table):
+    record = engine_result(table)
+    record["stderr"] = ["", "debug: thinking\n", ""]
+    match_services.record_result(table.pk, record)
+    table.refresh_from_db()
+    assert table.status == Match.Status.FINISHED and table.rated
+    seats = list(table.seats.order_by("seat"))
+    assert [s.score for s in seats] == record["scores"]
+    assert [s.place for s in seats] == record["ranking"]
+    assert seats[1].stderr == "debug: thinking\n"
+    log = selectors.match_log(table)
+    assert log == record["log"]
+    replay(log)  # the stored log still reproduces the game
+
+
+def test_forfeit_is_last_place_for_ratings(table):
+    record = engine_result(table)
+    best = record["ranking"].index(1)
+    record["forfeits"][best] = "illegal action 'bid:99'"
+    match_services.record_result(table.pk, record)
+    seat = table.seats.get(seat=best)
+    assert seat.place == 3 and seat.forfeit_reason == "illegal action 'bid:99'"
+    ratings = {r.bot_version_id: r.rating for r in Rating.objects.all()}
+    assert ratings[seat.bot_version_id] == min(ratings.values())
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda r: r.update(scores=[1, 2]), "one entry per seat"),
+        (lambda r: r.update(ranking=[1, 2, 7]), "places from 1 to 3"),
+        (lambda r: r.update(scores=["a", 1, 2]), "numbers"),
+        (lambda r: r.update(forfeits=[None, 3, None]), "reason or None"),
+        (lambda r: r.update(log="not a log"), "game log"),
+    ],
+)
+def test_malformed_record_is_refused_and_nothing_changes(table, mutate, message):
+    record = engine_result(table)
+    mutate(record)
+    with pytest.raises(InvalidResult, match=message):
+        match_services.record_result(table.pk, record)
+    table.refresh_from_db()
+    assert table.status == Match.Status.QUEUED and not Rating.objects.exists()
+
+
+def test_cancelled_match_ignores_a_late_result(table):
+    assert match_services.cancel_match(table.pk)
+    outcome = match_services.record_result(table.pk, engine_result(table))
+    assert not outcome.recorded and "cancelled" in outcome.message
+    assert not Rating.objects.exists()
+
+
+def test_unranked_match_is_not_rated(alice, bob, olivia):
+    versions = [make_active_version(make_bot(o, f"mace-{o.username}"))
+                for o in (alice, bob, olivia)]
+    match = match_services.create_match(ladder_for(players=3), versions, ranked=False,
+                                        kind=Match.Kind.CHALLENGE)
+    assert match_services.record_result(match.pk, engine_result(match)).recorded
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and not match.rated
+    assert not Rating.objects.exists()
+
+
+def test_only_one_worker_claims_a_match(table):
+    assert match_services.claim_match(table.pk, "worker-a")
+    assert not match_services.claim_match(table.pk, "worker-b")
+    table.refresh_from_db()
+    assert table.worker == "worker-a" and table.status == Match.Status.RUNNING
+
+
+def test_infrastructure_failure_requeues_then_fails(table, settings):
+    settings.MONSOON_MATCH_MAX_ATTEMPTS = 2
+    match_services.claim_match(table.pk, "worker-a")
+    assert match_services.record_infrastructure_failure(table.pk, "worker lost") == "queued"
+    match_services.claim_match(table.pk, "worker-b")
+    assert match_services.record_infrastructure_failure(table.pk, "worker lost") == "failed"
+    table.refresh_from_db()
+    assert table.attempts == 2 and table.status_reason == "worker lost"
+    assert not match_services.record_result(table.pk, engine_result(table)).recorded
+
+
+def test_expired_lease_is_requeued(table):
+    match_services.claim_match(table.pk, "worker-a", lease_seconds=1)
+    assert match_services.requeue_expired_leases(timezone.now() + timedelta(seconds=5)) == [
+        table.pk]
+    table.refresh_from_db()
+    assert table.status == Match.Status.QUEUED and table.attempts == 1
+
+
+def test_rerun_copies_seats_and_seed(table):
+    again = match_services.rerun_match(table.pk)
+    assert again.pk != table.pk and again.seed == table.seed
+    assert list(again.seats.values_list("bot_version_id", flat=True)) == list(
+        table.seats.values_list("bot_version_id", flat=True))
