@@ -107,7 +107,8 @@ def upload_version(bot: Bot, user, *, filename: str, data: bytes) -> BotVersion:
     Nothing is written (no file, no row) unless every check passes.  The artifact is stored
     under its sha256, so workers can cache it by content.
     """
-    _check_owner(bot, user)
+    if bot.owner_id != user.pk:
+        raise NotAllowed("only the bot's owner may upload versions of it")
     try:
         info = inspect_upload(filename, data, upload_limits())
     except UploadRejected as exc:

@@ -91,18 +91,22 @@ def pick_table(ladder: Ladder, pool: list[Candidate], rng: random.Random) -> lis
     if len({c.bot_id for c in pool}) < need:
         return None
     first = _neediest(pool, ladder.target_games, rng)
-    table = [first]
     others = [c for c in pool if c.bot_id != first.bot_id]
+    # Avoid a second bot of one owner while enough bots of other owners exist.
+    other_owners = {c.owner_id for c in others if c.owner_id != first.owner_id}
+    if len(other_owners) >= need - 1:
+        others = [c for c in others if c.owner_id != first.owner_id]
+    others.sort(key=lambda c: (abs(c.mu - first.mu), c.version.pk))
+    nearest = others[: max(NEAREST_K, need - 1)]
+    table = [first]
     while len(table) < need:
-        seated_bots = {c.bot_id for c in table}
-        seated_owners = {c.owner_id for c in table}
-        open_ = [c for c in others if c.bot_id not in seated_bots]
-        fresh_owners = [c for c in open_ if c.owner_id not in seated_owners]
-        # Avoid a second bot of one owner while enough bots of other owners remain.
-        pool_now = fresh_owners if len(fresh_owners) >= need - len(table) else open_
-        pool_now.sort(key=lambda c: (abs(c.mu - first.mu), c.version.pk))
-        nearest = pool_now[: max(NEAREST_K, need - 1)]
-        table.append(rng.choice(nearest))
+        owners = {c.owner_id for c in table}
+        open_ = [c for c in nearest if c not in table]
+        fresh = [c for c in open_ if c.owner_id not in owners]
+        if not fresh and len(other_owners - owners) > 0:
+            # The nearest are all of seated owners: take the nearest bot of a new owner.
+            fresh = [c for c in others if c.owner_id not in owners][:1]
+        table.append(rng.choice(fresh or open_))
     rng.shuffle(table)
     return table
 

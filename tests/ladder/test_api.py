@@ -1,0 +1,392 @@
+"""Every endpoint of /api/v1/, with the permission matrix for the five personas."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from ladder.bots import services as bot_services
+from ladder.bots.models import Bot, BotVersion
+from ladder.matches import services as match_services
+from ladder.matches.models import Match
+from ladder.ratings.services import refit_ladder
+from tests.ladder.conftest import (
+    GOOD_BOT,
+    client_for,
+    engine_result,
+    ladder_for,
+    make_active_version,
+    make_bot,
+)
+
+PERSONAS = ["anonymous", "owner", "other", "organiser", "staff"]
+
+
+def expect(matrix: dict[str, int]) -> list[tuple[str, int]]:
+    assert set(matrix) == set(PERSONAS)
+    return list(matrix.items())
+
+
+def upload_file(data: bytes = GOOD_BOT, name: str = "main.py") -> io.BytesIO:
+    handle = io.BytesIO(data)
+    handle.name = name
+    return handle
+
+
+@pytest.fixture
+def world(alice, bob, olivia, sam):
+    """alice's public 'saffron' and private 'vanilla', bob's 'cinnamon', a finished match."""
+    saffron = make_active_version(make_bot(alice, "saffron")).bot
+    vanilla = make_bot(alice, "vanilla", public=False)
+    cinnamon = make_active_version(make_bot(bob, "cinnamon")).bot
+    house = make_active_version(make_bot(sam, "house-bot")).bot
+    rejected = bot_services.upload_version(saffron, alice, filename="main.py",
+                                           data=GOOD_BOT + b"# v2\n")
+    bot_services.validate_version(
+        rejected.pk, lambda artifact: bot_services.ValidationOutcome(False, "crashed on turn 3"))
+    versions = [b.versions.filter(status="active").get() for b in (saffron, cinnamon, house)]
+    finished = match_services.create_match(ladder_for(players=3), versions, seed=11)
+    record = engine_result(finished)
+    record["stderr"] = ["alice's secret debug", "bob's secret debug", "house debug"]
+    match_services.record_result(finished.pk, record)
+    waiting = match_services.create_match(ladder_for(players=3), versions, seed=12)
+    return {"saffron": saffron, "vanilla": vanilla, "cinnamon": cinnamon, "house": house,
+            "rejected": rejected, "finished": finished, "waiting": waiting}
+
+
+# --- games ----------------------------------------------------------------------------------
+
+def test_games_list_and_detail(personas, world):
+    client = personas["anonymous"]
+    games = client.get("/api/v1/games/").json()
+    batavia = next(g for g in games if g["name"] == "batavia")
+    assert (batavia["min_players"], batavia["max_players"]) == (3, 5)
+    assert len(batavia["ladders"]) == 3
+    assert client.get("/api/v1/games/batavia/").json()["title"] == batavia["title"]
+    assert client.get("/api/v1/games/chess/").status_code == 404
+
+
+# --- bots -----------------------------------------------------------------------------------
+
+def test_bot_list_shows_public_bots_and_your_own(personas, world):
+    def names(persona, query=""):
+        response = personas[persona].get(f"/api/v1/bots/{query}")
+        assert response.status_code == 200
+        return {b["name"] for b in response.json()["results"]}
+
+    public = {"saffron", "cinnamon", "house-bot"}
+    assert names("anonymous") == public
+    assert names("other") == public
+    assert names("owner") == public | {"vanilla"}
+    assert names("staff") == public | {"vanilla"}
+    assert names("anonymous", "?owner=bob") == {"cinnamon"}
+
+
+@pytest.mark.parametrize("persona, status", expect(
+    {"anonymous": 404, "owner": 200, "other": 404, "organiser": 404, "staff": 200}))
+def test_private_bot_detail(personas, world, persona, status):
+    assert personas[persona].get(f"/api/v1/bots/{world['vanilla'].pk}/").status_code == status
+
+
+@pytest.mark.parametrize("persona, status", expect(
+    {"anonymous": 401, "owner": 201, "other": 201, "organiser": 201, "staff": 201}))
+def test_create_bot(personas, world, persona, status):
+    response = personas[persona].post(
+        "/api/v1/bots/", {"name": f"nutmeg-{persona}", "game": "batavia",
+                          "description": "a careful trader"}, format="json")
+    assert response.status_code == status, response.content
+    if status == 201:
+        assert response.json()["owner"] == {"owner": "alice", "other": "bob",
+                                            "organiser": "olivia", "staff": "sam"}[persona]
+
+
+def test_create_bot_with_a_taken_name_is_a_conflict(personas, world):
+    response = personas["other"].post("/api/v1/bots/", {"name": "SAFFRON", "game": "batavia"})
+    assert response.status_code == 409
+    assert "already exists" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("persona, status", expect(
+    {"anonymous": 401, "owner": 200, "other": 403, "organiser": 403, "staff": 200}))
+def test_update_bot(personas, world, persona, status):
+    bot = world["saffron"]
+    response = personas[persona].patch(f"/api/v1/bots/{bot.pk}/",
+                                       {"description": "now with pepper"}, format="json")
+    assert response.status_code == status, response.content
+    bot.refresh_from_db()
+    assert (bot.description == "now with pepper") == (status == 200)
+
+
+def test_bot_game_cannot_be_changed(personas, world):
+    bot = world["saffron"]
+    personas["owner"].patch(f"/api/v1/bots/{bot.pk}/", {"game": "borneo"}, format="json")
+    bot.refresh_from_db()
+    assert bot.game == "batavia"
+
+
+# --- versions and uploads -------------------------------------------------------------------
+
+@pytest.mark.parametrize("persona, status", expect(
+    {"anonymous": 401, "owner": 201, "other": 403, "organiser": 403, "staff": 403}))
+def test_upload_version(personas, world, persona, status):
+    bot = world["saffron"]
+    before = BotVersion.objects.count()
+    response = personas[persona].post(f"/api/v1/bots/{bot.pk}/upload/",
+                                      {"artifact": upload_file()}, format="multipart")
+    assert response.status_code == status, response.content
+    assert BotVersion.objects.count() == before + (status == 201)
+    if status == 201:
+        body = response.json()
+        assert (body["number"], body["status"], body["size"]) == (3, "pending", len(GOOD_BOT))
+
+
+def test_upload_without_a_file_is_a_clear_400(personas, world):
+    response = personas["owner"].post(f"/api/v1/bots/{world['saffron'].pk}/upload/", {},
+                                      format="multipart")
+    assert response.status_code == 400
+    assert "artifact" in response.json()
+
+
+def test_uploads_are_throttled(personas, world, monkeypatch):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/hour",
+                                                                "challenges": "2/hour"})
+    cache.clear()
+    url = f"/api/v1/bots/{world['saffron'].pk}/upload/"
+    codes = [personas["owner"].post(url, {"artifact": upload_file()}, format="multipart")
+             .status_code for _ in range(3)]
+    assert codes == [201, 201, 429]
+    cache.clear()
+
+
+@pytest.mark.parametrize("persona, sees_rejected, sees_reason", [
+    ("anonymous", False, False), ("owner", True, True), ("other", False, False),
+    ("organiser", False, False), ("staff", True, True)])
+def test_version_list_and_failure_reason(personas, world, persona, sees_rejected, sees_reason):
+    response = personas[persona].get(f"/api/v1/bots/{world['saffron'].pk}/versions/")
+    assert response.status_code == 200
+    by_number = {v["number"]: v for v in response.json()}
+    assert (2 in by_number) == sees_rejected
+    if sees_rejected:
+        assert by_number[2]["status"] == "rejected"
+        assert (by_number[2]["failure_reason"] == "crashed on turn 3") == sees_reason
+    assert by_number[1]["failure_reason"] in (None, "")
+
+
+@pytest.mark.parametrize("persona, status", expect(
+    {"anonymous": 404, "owner": 200, "other": 404, "organiser": 404, "staff": 200}))
+def test_rejected_version_detail(personas, world, persona, status):
+    response = personas[persona].get(f"/api/v1/versions/{world['rejected'].pk}/")
+    assert response.status_code == status
+    if status == 200:
+        assert response.json()["failure_reason"] == "crashed on turn 3"
+
+
+def test_active_version_detail_is_public(personas, world):
+    version = world["cinnamon"].versions.get()
+    body = personas["anonymous"].get(f"/api/v1/versions/{version.pk}/").json()
+    assert body["status"] == "active" and body["sha256"] == version.sha256
+    assert body["failure_reason"] is None
+
+
+# --- ladders, standings, rating history -----------------------------------------------------
+
+def test_ladders_and_standings(personas, world):
+    client = personas["anonymous"]
+    ladders = client.get("/api/v1/ladders/?game=batavia").json()
+    assert [lad["num_players"] for lad in ladders] == [3, 4, 5]
+    ladder = ladder_for(players=3)
+    refit_ladder(ladder.pk, samples=10)
+    assert client.get(f"/api/v1/ladders/{ladder.pk}/").json()["game"] == "batavia"
+    table = client.get(f"/api/v1/ladders/{ladder.pk}/standings/").json()
+    assert [row["rank"] for row in table] == [1, 2, 3]
+    assert {row["bot_name"] for row in table} == {"saffron", "cinnamon", "house-bot"}
+    for row in table:
+        assert row["low"] <= row["rating"] <= row["high"]
+        assert row["games"] == 1 and row["provisional"] is True
+    assert table[0]["rating"] >= table[1]["rating"] >= table[2]["rating"]
+
+
+def test_rating_history(personas, world):
+    refit_ladder(ladder_for(players=3).pk, samples=5)
+    points = personas["anonymous"].get(
+        f"/api/v1/bots/{world['cinnamon'].pk}/ratings/").json()
+    assert [p["kind"] for p in points] == ["live", "fit"]
+    assert points[0]["match"] == world["finished"].pk
+    other_ladder = ladder_for(players=4).pk
+    assert personas["anonymous"].get(
+        f"/api/v1/bots/{world['cinnamon'].pk}/ratings/?ladder={other_ladder}").json() == []
+
+
+# --- matches ----------------------------------------------------------------------------------
+
+def ids(response):
+    assert response.status_code == 200, response.content
+    return [m["id"] for m in response.json()["results"]]
+
+
+def test_match_list_filters_and_pagination(personas, world, django_assert_max_num_queries):
+    client = personas["anonymous"]
+    finished, waiting = world["finished"].pk, world["waiting"].pk
+    with django_assert_max_num_queries(4):
+        assert ids(client.get("/api/v1/matches/")) == [waiting, finished]
+    assert ids(client.get("/api/v1/matches/?status=finished")) == [finished]
+    assert ids(client.get(f"/api/v1/matches/?bot={world['cinnamon'].pk}")) == [waiting, finished]
+    assert ids(client.get(f"/api/v1/matches/?bot={world['vanilla'].pk}")) == []
+    assert ids(client.get("/api/v1/matches/?game=borneo")) == []
+    assert ids(client.get(f"/api/v1/matches/?ladder={ladder_for(players=4).pk}")) == []
+    assert ids(client.get("/api/v1/matches/?since=2000-01-01T00:00:00Z")) == [waiting, finished]
+    assert ids(client.get("/api/v1/matches/?until=2000-01-01T00:00:00Z")) == []
+    page = client.get("/api/v1/matches/?page_size=1").json()
+    assert [m["id"] for m in page["results"]] == [waiting]
+    assert ids(client.get(page["next"])) == [finished]
+    assert client.get("/api/v1/matches/?status=bogus").status_code == 400
+
+
+def test_match_detail_hides_the_seed_until_the_end(personas, world):
+    client = personas["anonymous"]
+    done = client.get(f"/api/v1/matches/{world['finished'].pk}/").json()
+    assert done["seed"] == 11 and done["status"] == "finished"
+    assert [s["bot_name"] for s in done["seats"]] == ["saffron", "cinnamon", "house-bot"]
+    assert all(s["place"] in (1, 2, 3) for s in done["seats"])
+    assert "stderr" not in json.dumps(done)
+    assert client.get(f"/api/v1/matches/{world['waiting'].pk}/").json()["seed"] is None
+
+
+def test_match_log_download(personas, world):
+    client = personas["anonymous"]
+    response = client.get(f"/api/v1/matches/{world['finished'].pk}/log/")
+    assert response.status_code == 200
+    log = json.loads(response.content)
+    world["finished"].refresh_from_db()
+    assert log["seed"] == 11 and log["result"]["scores"] == world["finished"].scores
+    compressed = client.get(f"/api/v1/matches/{world['finished'].pk}/log/",
+                            HTTP_ACCEPT_ENCODING="gzip")
+    assert compressed["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(compressed.content)) == log
+    waiting = client.get(f"/api/v1/matches/{world['waiting'].pk}/log/")
+    assert waiting.status_code == 409 and "finished" in waiting.json()["detail"]
+
+
+@pytest.mark.parametrize("persona, status, visible", [
+    ("anonymous", 401, []),
+    ("owner", 200, ["alice's secret debug"]),
+    ("other", 200, ["bob's secret debug"]),
+    ("organiser", 403, []),
+    ("staff", 200, ["alice's secret debug", "bob's secret debug", "house debug"]),
+])
+def test_stderr_only_for_owners(personas, world, persona, status, visible):
+    response = personas[persona].get(f"/api/v1/matches/{world['finished'].pk}/stderr/")
+    assert response.status_code == status
+    if status == 200:
+        assert [s["stderr"] for s in response.json()] == visible
+
+
+@pytest.mark.parametrize("persona, status", expect(
+    {"anonymous": 401, "owner": 403, "other": 403, "organiser": 403, "staff": 200}))
+def test_cancel_match(personas, world, persona, status):
+    response = personas[persona].post(f"/api/v1/matches/{world['waiting'].pk}/cancel/")
+    assert response.status_code == status
+    world["waiting"].refresh_from_db()
+    assert (world["waiting"].status == "cancelled") == (status == 200)
+
+
+def test_cancelling_a_finished_match_is_a_conflict(personas, world):
+    response = personas["staff"].post(f"/api/v1/matches/{world['finished'].pk}/cancel/")
+    assert response.status_code == 409
+
+
+@pytest.mark.parametrize("persona, status", expect(
+    {"anonymous": 401, "owner": 403, "other": 403, "organiser": 403, "staff": 201}))
+def test_rerun_match(personas, world, persona, status):
+    before = Match.objects.count()
+    response = personas[persona].post(f"/api/v1/matches/{world['finished'].pk}/rerun/")
+    assert response.status_code == status
+    assert Match.objects.count() == before + (status == 201)
+
+
+# --- challenges -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("persona, status", expect(
+    {"anonymous": 401, "owner": 201, "other": 201, "organiser": 403, "staff": 201}))
+def test_create_challenge(personas, world, persona, status):
+    # saffron (alice) vs cinnamon (bob) vs house-bot (sam): only owners of a seat may ask, so
+    # olivia, who owns none of them, is refused.
+    table = [world["saffron"].pk, world["cinnamon"].pk, world["house"].pk]
+    response = personas[persona].post("/api/v1/challenges/", {"bots": table}, format="json")
+    assert response.status_code == status, response.content
+    if status == 201:
+        body = response.json()
+        assert (body["kind"], body["ranked"], body["status"]) == ("challenge", False, "queued")
+
+
+def test_challenge_list_is_your_own(personas, world):
+    table = [world["saffron"].pk, world["cinnamon"].pk, world["house"].pk]
+    made = personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json").json()
+    assert [m["id"] for m in personas["owner"].get("/api/v1/challenges/").json()["results"]] == [
+        made["id"]]
+    assert personas["other"].get("/api/v1/challenges/").json()["results"] == []
+    assert personas["anonymous"].get("/api/v1/challenges/").status_code == 401
+
+
+def test_challenge_with_bad_input(personas, world):
+    response = personas["owner"].post("/api/v1/challenges/", {"bots": "saffron"}, format="json")
+    assert response.status_code == 400
+    response = personas["owner"].post(
+        "/api/v1/challenges/", {"bots": [world["saffron"].pk, world["cinnamon"].pk]},
+        format="json")
+    assert response.status_code == 400 and "3-5 players" in response.json()["detail"]
+
+
+# --- authentication -------------------------------------------------------------------------
+
+def test_token_and_session_authentication(world, alice):
+    client = APIClient()
+    response = client.post("/api/v1/auth/token/",
+                           {"username": "alice", "password": "alice-password-1"})
+    token = response.json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    me = client.get("/api/v1/me/").json()
+    assert me == {"username": "alice", "token": token, "is_organiser": False}
+    rotated = client.post("/api/v1/me/").json()["token"]
+    assert rotated != token
+    assert client.get("/api/v1/me/").status_code == 401  # the old token is gone
+    session = APIClient()
+    assert session.login(username="alice", password="alice-password-1")
+    assert session.get("/api/v1/me/").json()["token"] == rotated
+    wrong = APIClient().post("/api/v1/auth/token/", {"username": "alice", "password": "nope"})
+    assert wrong.status_code == 400
+
+
+def test_session_writes_need_csrf(world, alice):
+    session = APIClient(enforce_csrf_checks=True)
+    session.login(username="alice", password="alice-password-1")
+    response = session.post("/api/v1/bots/", {"name": "pepper", "game": "batavia"})
+    assert response.status_code == 403 and "CSRF" in response.json()["detail"]
+    assert not Bot.objects.filter(name="pepper").exists()
+
+
+def test_organiser_flag(personas, world):
+    assert personas["organiser"].get("/api/v1/me/").json()["is_organiser"] is True
+    assert personas["staff"].get("/api/v1/me/").json()["is_organiser"] is True
+    assert personas["other"].get("/api/v1/me/").json()["is_organiser"] is False
+
+
+# --- schema and docs ----------------------------------------------------------------------------
+
+def test_openapi_schema_and_docs(db):
+    client = client_for(None)
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    paths = json.loads(schema.content)["paths"]
+    for path in ("/api/v1/ladders/{id}/standings/", "/api/v1/bots/{id}/upload/",
+                 "/api/v1/matches/{id}/log/", "/api/v1/challenges/", "/api/v1/games/"):
+        assert path in paths
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200 and b"swagger" in docs.content.lower()

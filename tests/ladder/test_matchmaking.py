@@ -1,0 +1,135 @@
+"""Matchmaking rules: neediest first, nearest opponents, no same-bot or same-owner tables."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from django.core.management import call_command
+
+from ladder.accounts.services import create_user
+from ladder.ladders.models import Ladder
+from ladder.matches import matchmaking
+from ladder.matches.models import Match
+from ladder.ratings.models import Rating
+from tests.ladder.conftest import ladder_for, make_active_version, make_bot
+
+
+@pytest.fixture
+def only_three_player_batavia(db):
+    Ladder.objects.exclude(game="batavia", num_players=3).update(schedule_enabled=False)
+    return ladder_for(players=3)
+
+
+def field_of(owner_names, bots_each=1):
+    versions = []
+    for name in owner_names:
+        owner = create_user(name)
+        for i in range(bots_each):
+            versions.append(make_active_version(make_bot(owner, f"{name}-{i}")))
+    return versions
+
+
+def seats_of(match_id):
+    return list(Match.objects.get(pk=match_id).seats.select_related("bot_version__bot"))
+
+
+def test_fills_queue_to_capacity_and_no_further(only_three_player_batavia):
+    field_of(["ann", "ben", "cat", "dan", "eve"])
+    created = matchmaking.fill_queue(capacity=4, rng=random.Random(1))
+    assert len(created) == 4
+    assert matchmaking.fill_queue(capacity=4, rng=random.Random(2)) == []
+    assert all(m.ranked and m.status == Match.Status.QUEUED for m in Match.objects.all())
+
+
+def test_never_two_versions_of_one_bot_and_avoids_same_owner(only_three_player_batavia):
+    versions = field_of(["ann", "ben", "cat", "dan"], bots_each=2)
+    # Give one bot a retired version too: it must never sit beside its successor.
+    make_active_version(versions[0].bot, b"print('v2')\n")
+    for match_id in matchmaking.fill_queue(capacity=30, rng=random.Random(3)):
+        seats = seats_of(match_id)
+        bots = [s.bot_version.bot_id for s in seats]
+        owners = [s.bot_version.bot.owner_id for s in seats]
+        assert len(set(bots)) == 3
+        assert len(set(owners)) == 3  # four owners exist, so never two of one owner
+
+
+def test_same_owner_allowed_when_not_enough_owners(only_three_player_batavia):
+    field_of(["ann", "ben"], bots_each=2)
+    created = matchmaking.fill_queue(capacity=5, rng=random.Random(4))
+    assert len(created) == 5
+    for match_id in created:
+        assert len({s.bot_version.bot_id for s in seats_of(match_id)}) == 3
+
+
+def test_only_latest_active_version_of_public_bots_plays(only_three_player_batavia):
+    versions = field_of(["ann", "ben", "cat", "dan"])
+    newer = make_active_version(versions[0].bot, b"print('v2')\n")
+    hidden = versions[1].bot
+    hidden.is_public = False
+    hidden.save()
+    played = Counter()
+    for match_id in matchmaking.fill_queue(capacity=10, rng=random.Random(5)):
+        played.update(s.bot_version_id for s in seats_of(match_id))
+    assert versions[0].pk not in played and newer.pk in played
+    assert versions[1].pk not in played
+
+
+def test_newest_most_uncertain_version_goes_first(only_three_player_batavia):
+    ladder = only_three_player_batavia
+    versions = field_of(["ann", "ben", "cat", "dan", "eve", "fay", "gus"])
+    for v in versions[:-1]:
+        Rating.objects.create(ladder=ladder, bot_version=v, mu=0.0, sd=0.3, rating=1500,
+                              low=1400, high=1600, games=ladder.target_games)
+    newcomer = versions[-1]
+    for seed in range(5):
+        Match.objects.all().delete()
+        first = matchmaking.fill_queue(capacity=1, rng=random.Random(seed))
+        assert newcomer.pk in [s.bot_version_id for s in seats_of(first[0])]
+
+
+def test_opponents_come_from_the_nearest_in_rating(only_three_player_batavia):
+    ladder = only_three_player_batavia
+    versions = field_of([f"p{i:02d}" for i in range(16)])
+    for i, v in enumerate(versions):
+        # The newcomer (last) is rated near the bottom; everyone else has played enough.
+        games = 0 if v is versions[-1] else ladder.target_games
+        Rating.objects.create(ladder=ladder, bot_version=v, mu=i * 0.5 if games else 0.1,
+                              sd=0.2, rating=1500, low=1400, high=1600, games=games)
+    # Nearest to mu=0.1 are p00..p05 (mu 0, 0.5, ..., 2.5): opponents must come from them.
+    allowed = {v.pk for v in versions[:matchmaking.NEAREST_K]}
+    for seed in range(10):
+        Match.objects.all().delete()
+        [match_id] = matchmaking.fill_queue(capacity=1, rng=random.Random(seed))
+        others = {s.bot_version_id for s in seats_of(match_id)} - {versions[-1].pk}
+        assert others <= allowed
+
+
+def test_seats_are_shuffled(only_three_player_batavia):
+    versions = field_of(["ann", "ben", "cat"])
+    first_seat = Counter()
+    for match_id in matchmaking.fill_queue(capacity=30, rng=random.Random(6)):
+        first_seat[seats_of(match_id)[0].bot_version_id] += 1
+    assert set(first_seat) == {v.pk for v in versions}
+
+
+def test_ladder_settings_choose_player_counts(db):
+    Ladder.objects.update(schedule_enabled=False)
+    Ladder.objects.filter(game="batavia", num_players=4).update(schedule_enabled=True)
+    field_of(["ann", "ben", "cat", "dan", "eve"])
+    created = matchmaking.fill_queue(capacity=3, rng=random.Random(7))
+    assert len(created) == 3
+    assert {Match.objects.get(pk=m).ladder.num_players for m in created} == {4}
+
+
+def test_too_few_bots_schedules_nothing(only_three_player_batavia):
+    field_of(["ann", "ben"])
+    assert matchmaking.fill_queue(capacity=3, rng=random.Random(8)) == []
+
+
+def test_management_command(only_three_player_batavia, capsys):
+    field_of(["ann", "ben", "cat"])
+    call_command("matchmake", capacity=2, seed=1)
+    assert "2 match(es) queued" in capsys.readouterr().out
+    assert Match.objects.count() == 2
