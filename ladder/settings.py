@@ -191,6 +191,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "ladder.matches.models.Match.Status",
+        "MatchKindEnum": "ladder.matches.models.Match.Kind",
+        "VersionStatusEnum": "ladder.bots.models.BotVersion.Status",
+        "VersionKindEnum": "ladder.bots.models.BotVersion.Kind",
+    },
 }
 
 # --- Monsoon ------------------------------------------------------------------------------------

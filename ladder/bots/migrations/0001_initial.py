@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
                 ('kind', models.CharField(choices=[('py', 'single Python file'), ('zip', 'zip archive'), ('tar.gz', 'gzipped tar archive')], max_length=8)),
                 ('sha256', models.CharField(max_length=64)),
                 ('size', models.PositiveIntegerField(help_text='bytes of the uploaded artifact')),
-                ('command', models.JSONField(help_text='how the sandbox starts the bot (argv inside the artifact)')),
+                ('command', models.JSONField(help_text='how the sandbox starts the bot (argv in the artifact)')),
                 ('file_count', models.PositiveIntegerField(default=1)),
                 ('unpacked_size', models.PositiveIntegerField(default=0)),
                 ('status', models.CharField(choices=[('pending', 'pending validation'), ('validating', 'validating'), ('active', 'active'), ('rejected', 'rejected'), ('retired', 'retired')], default='pending', max_length=12)),

@@ -1,0 +1,112 @@
+"""Project-level checks: settings refuse unsafe production setups, migrations, schema, admin."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from ladder.matches.models import Match
+from tests.ladder.conftest import (
+    client_for,
+    engine_result,
+    ladder_for,
+    make_active_version,
+    make_bot,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD_KEY = "k" * 50
+
+
+def load_settings(**env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}}
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", "import ladder.settings as s; print(s.DATABASES['default']"
+                               "['ENGINE'], s.DEBUG)"],
+        cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60,
+    )
+
+
+@pytest.mark.parametrize("env, complaint", [
+    ({}, "SECRET_KEY must be set"),
+    ({"SECRET_KEY": "short"}, "SECRET_KEY must be set"),
+    ({"SECRET_KEY": GOOD_KEY}, "ALLOWED_HOSTS must list"),
+    ({"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS must list"),
+    ({"DEBUG": "maybe"}, "DEBUG must be a boolean"),
+])
+def test_production_settings_refuse_unsafe_defaults(env, complaint):
+    result = load_settings(**env)
+    assert result.returncode != 0
+    assert complaint in result.stderr
+
+
+def test_settings_from_environment():
+    ok = load_settings(SECRET_KEY=GOOD_KEY, ALLOWED_HOSTS="monsoon.example",
+                       DATABASE_URL="postgres://u@db:5432/monsoon")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.split() == ["django.db.backends.postgresql", "False"]
+    dev = load_settings(DEBUG="1")
+    assert dev.stdout.split() == ["django.db.backends.sqlite3", "True"]
+
+
+def test_models_and_migrations_agree(db):
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_openapi_schema_validates_without_warnings(db, tmp_path):
+    call_command("spectacular", "--validate", "--fail-on-warn", file=str(tmp_path / "s.yaml"))
+    assert "standings" in (tmp_path / "s.yaml").read_text()
+
+
+def test_ladders_exist_for_every_game_and_player_count(db):
+    from engine.registry import all_games
+    from ladder.ladders.models import Ladder
+
+    expected = {(g.name, n) for g in all_games().values() for n in g.player_counts}
+    assert set(Ladder.objects.values_list("game", "num_players")) == expected
+
+
+@pytest.fixture
+def admin_world(alice, bob, olivia, sam):
+    sam.is_superuser = True
+    sam.save()
+    versions = [make_active_version(make_bot(u, f"admin-{u.username}"))
+                for u in (alice, bob, olivia)]
+    from ladder.matches.services import create_match, record_result
+    done = create_match(ladder_for(players=3), versions, seed=5)
+    record_result(done.pk, engine_result(done))
+    waiting = create_match(ladder_for(players=3), versions, seed=6)
+    return {"done": done, "waiting": waiting, "version": versions[0]}
+
+
+def test_admin_pages_for_staff(admin_world, sam, alice):
+    staff = client_for(None)
+    staff.force_login(sam)
+    for url in ["/admin/", "/admin/bots/bot/", "/admin/bots/botversion/",
+                f"/admin/bots/botversion/{admin_world['version'].pk}/change/",
+                "/admin/matches/match/", f"/admin/matches/match/{admin_world['done'].pk}/change/",
+                "/admin/ladders/ladder/", "/admin/ratings/rating/", "/admin/ratings/ratingfit/"]:
+        assert staff.get(url).status_code == 200, url
+    user = client_for(None)
+    user.force_login(alice)
+    assert user.get("/admin/matches/match/").status_code == 302  # to the admin login
+
+
+def test_admin_actions_cancel_and_rerun(admin_world, sam):
+    staff = client_for(None)
+    staff.force_login(sam)
+    waiting, done = admin_world["waiting"], admin_world["done"]
+    staff.post("/admin/matches/match/", {"action": "cancel", "_selected_action": [waiting.pk]})
+    waiting.refresh_from_db()
+    assert waiting.status == Match.Status.CANCELLED
+    before = Match.objects.count()
+    staff.post("/admin/matches/match/", {"action": "rerun", "_selected_action": [done.pk]})
+    assert Match.objects.count() == before + 1
+    assert Match.objects.order_by("-pk").first().seed == done.seed
