@@ -72,7 +72,10 @@ class Matches:
         if self.players.shape != self.ranks.shape or self.players.ndim != 2:
             raise ValueError("players and ranks must be (matches, seats) arrays of one shape")
         # risk[m, j, k]: is seat k still unplaced when seat j's place is decided?
-        self.risk = self.ranks[:, None, :] >= self.ranks[:, :, None]
+        self.risk = (self.ranks[:, None, :] >= self.ranks[:, :, None]).astype(float)
+        # Where each seat pair's curvature lands in the flattened (bots x bots) Hessian.
+        size = self.num_players
+        self.pair_index = (self.players[:, :, None] * size + self.players[:, None, :]).ravel()
 
     def __len__(self) -> int:
         return self.players.shape[0]
@@ -86,9 +89,8 @@ def _stage_probabilities(theta: np.ndarray, data: Matches) -> tuple[np.ndarray, 
     seat_theta = theta[data.players]
     shift = seat_theta.max(axis=1, keepdims=True)
     expo = np.exp(seat_theta - shift)  # (M, n)
-    weighted = data.risk * expo[:, None, :]  # (M, n, n)
-    denom = weighted.sum(axis=2)  # (M, n)
-    q = weighted / denom[:, :, None]
+    denom = np.einsum("mjk,mk->mj", data.risk, expo)  # (M, n)
+    q = data.risk * (expo[:, None, :] / denom[:, :, None])  # (M, n, n)
     return q, np.log(denom) + shift
 
 
@@ -103,30 +105,61 @@ def log_likelihood(
     return float(per_match.sum())
 
 
-def _objective(theta, data, weights, prior_var) -> float:
-    return log_likelihood(theta, data, weights) - float(theta @ theta) / (2 * prior_var)
-
-
-def _gradient_hessian(
+def _evaluate(
     theta: np.ndarray, data: Matches, weights: np.ndarray | None, prior_var: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Gradient of the log-posterior and the Hessian of its negative (positive definite)."""
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Log-posterior, its gradient, and the Hessian of its negative (positive definite)."""
     size = data.num_players
-    q, _ = _stage_probabilities(theta, data)
+    q, log_denom = _stage_probabilities(theta, data)
+    per_match = (theta[data.players] - log_denom).sum(axis=1)
     taken = q.sum(axis=1)  # (M, n): expected stage wins of each seat
     seat_grad = 1.0 - taken
-    block = -np.einsum("mjk,mjl->mkl", q, q)  # (M, n, n)
+    block = -np.einsum("mjk,mjl->mkl", q, q, optimize=True)  # (M, n, n)
     n = data.players.shape[1]
     block[:, np.arange(n), np.arange(n)] += taken
     if weights is not None:
+        per_match = per_match * weights
         seat_grad = seat_grad * weights[:, None]
         block = block * weights[:, None, None]
+    value = float(per_match.sum()) - float(theta @ theta) / (2 * prior_var)
     grad = np.bincount(data.players.ravel(), seat_grad.ravel(), minlength=size)
-    flat = (data.players[:, :, None] * size + data.players[:, None, :]).ravel()
-    hessian = np.bincount(flat, block.ravel(), minlength=size * size).reshape(size, size)
+    hessian = np.bincount(data.pair_index, block.ravel(), minlength=size * size).reshape(size, size)
     grad -= theta / prior_var
     hessian[np.diag_indices(size)] += 1.0 / prior_var
+    return value, grad, hessian
+
+
+def _gradient_hessian(theta, data, weights, prior_var) -> tuple[np.ndarray, np.ndarray]:
+    _, grad, hessian = _evaluate(theta, data, weights, prior_var)
     return grad, hessian
+
+
+def _solve_spd(matrix: np.ndarray, rhs: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
+    """Solve ``matrix @ x = rhs`` for a symmetric positive definite matrix.
+
+    Conjugate gradients with a Jacobi preconditioner: the Hessian is diagonally dominant (a bot's
+    own curvature outweighs what it shares with any one opponent), so this converges in a few
+    dozen cheap matrix-vector products, far faster than a dense factorisation for 1,000 bots.
+    """
+    inverse_diagonal = 1.0 / np.diag(matrix)
+    x = np.zeros_like(rhs)
+    residual = rhs.copy()
+    z = inverse_diagonal * residual
+    direction = z.copy()
+    rz = float(residual @ z)
+    target = rtol * float(rhs @ rhs)
+    for _ in range(4 * len(rhs)):
+        if float(residual @ residual) <= target:
+            return x
+        product = matrix @ direction
+        alpha = rz / float(direction @ product)
+        x += alpha * direction
+        residual -= alpha * product
+        z = inverse_diagonal * residual
+        rz_next = float(residual @ z)
+        direction = z + (rz_next / rz) * direction
+        rz = rz_next
+    return np.linalg.solve(matrix, rhs)
 
 
 def fit(
@@ -135,26 +168,29 @@ def fit(
     weights: np.ndarray | None = None,
     start: np.ndarray | None = None,
     prior_sd: float = PRIOR_SD,
-    tol: float = 1e-7,
+    tol: float = 1e-5,
     max_steps: int = MAX_NEWTON_STEPS,
 ) -> np.ndarray:
-    """Maximum a posteriori strengths (natural units) by damped Newton steps."""
+    """Maximum a posteriori strengths (natural units) by damped Newton steps.
+
+    The log-posterior is concave, so Newton's method converges in a handful of steps; a step
+    that would lower it is halved.  ``tol`` is in natural units (1e-5 is 0.002 Elo).
+    """
     prior_var = prior_sd**2
     theta = np.zeros(data.num_players) if start is None else np.array(start, dtype=float)
     if len(data) == 0:
         return theta
-    current = _objective(theta, data, weights, prior_var)
+    value, grad, hessian = _evaluate(theta, data, weights, prior_var)
     for _ in range(max_steps):
-        grad, hessian = _gradient_hessian(theta, data, weights, prior_var)
-        step = np.linalg.solve(hessian, grad)
+        step = _solve_spd(hessian, grad)
         scale = 1.0
         while True:
             candidate = theta + scale * step
-            value = _objective(candidate, data, weights, prior_var)
-            if value >= current - 1e-12 or scale < 1e-4:
+            new_value, new_grad, new_hessian = _evaluate(candidate, data, weights, prior_var)
+            if new_value >= value - 1e-9 * abs(value) or scale < 1e-4:
                 break
             scale /= 2
-        theta, current = candidate, value
+        theta, value, grad, hessian = candidate, new_value, new_grad, new_hessian
         if np.max(np.abs(scale * step)) < tol:
             break
     return theta
