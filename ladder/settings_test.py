@@ -13,5 +13,6 @@ os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
 
 from ladder.settings import *  # noqa: F403
 
+MONSOON_API_CACHE_SECONDS = 0  # tests read their own writes at once
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = BASE_DIR / "test-artifacts" / "media"  # noqa: F405

@@ -15,7 +15,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.pagination import CursorPagination
+from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -25,6 +25,7 @@ from engine.registry import all_games
 from ladder.accounts.selectors import is_organiser
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
+from ladder.api.caching import public_cache
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
@@ -173,6 +174,11 @@ class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
         return qs.filter(status__in=public_statuses)
 
 
+class StandingsPages(LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 1000
+
+
 class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     """One ladder per game and player count."""
 
@@ -181,15 +187,22 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_fields = ["game", "num_players"]
     pagination_class = None
 
-    @extend_schema(responses=s.StandingSerializer(many=True))
+    @extend_schema(responses=s.StandingSerializer(many=True),
+                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
     @action(detail=True, methods=["get"])
+    @public_cache
     def standings(self, request, pk=None):
+        """Rank, rating, 95% interval, games and provisional mark; ``limit``/``offset`` pages."""
         ladder = self.get_object()
-        return Response(s.StandingSerializer(rating_selectors.standings(ladder), many=True).data)
+        paginator = StandingsPages()
+        page = paginator.paginate_queryset(
+            rating_selectors.standings_rows(ladder), request, view=self)
+        rows = rating_selectors.with_ranks(page, first_rank=paginator.offset + 1)
+        return paginator.get_paginated_response(rows)
 
 
 class MatchFilter(django_filters.FilterSet):
-    bot = django_filters.NumberFilter(field_name="seats__bot_version__bot", distinct=True)
+    bot = django_filters.NumberFilter(method="played_by", label="bot id")
     version = django_filters.NumberFilter(field_name="seats__bot_version")
     since = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
     until = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
@@ -198,6 +211,9 @@ class MatchFilter(django_filters.FilterSet):
         model = Match
         fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since",
                   "until"]
+
+    def played_by(self, queryset, name, value):
+        return queryset.filter(pk__in=match_selectors.matches_of_bot(value))
 
 
 class NewestFirst(CursorPagination):
@@ -220,6 +236,13 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_serializer_class(self):
         return s.MatchDetailSerializer if self.action == "retrieve" else s.MatchSerializer
+
+    @public_cache
+    def list(self, request, *args, **kwargs):
+        """Newest first, 50 a page (``page_size`` up to 200), cursor-paginated."""
+        rows = match_selectors.list_rows(self.filter_queryset(Match.objects.all()))
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(match_selectors.attach_seats(list(page)))
 
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT,
                               409: OpenApiResponse(description="the match is not over")})

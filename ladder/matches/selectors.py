@@ -6,7 +6,7 @@ import gzip
 import json
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
 from ladder.matches.models import Match, MatchLog, MatchSeat
 
@@ -29,8 +29,43 @@ def matches(
     if version_id:
         qs = qs.filter(seats__bot_version_id=version_id)
     if bot_id:
-        qs = qs.filter(seats__bot_version__bot_id=bot_id).distinct()
+        qs = qs.filter(pk__in=matches_of_bot(bot_id))
     return with_seats(qs)
+
+
+LIST_FIELDS = ("id", "game", "variant", "seed", "kind", "ranked", "status", "created_at",
+               "queued_at", "started_at", "finished_at", "ranking", "scores", "rated")
+OVER = {Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED}
+
+
+def list_rows(qs: QuerySet[Match]) -> QuerySet:
+    """Matches as plain rows for lists (no model instances: lists are the hot path)."""
+    return qs.values(*LIST_FIELDS, "ladder_id")
+
+
+def attach_seats(rows: list[dict]) -> list[dict]:
+    """Add each row's seats (one query for the page) and hide seeds of unfinished matches."""
+    by_match: dict[int, list[dict]] = {row["id"]: [] for row in rows}
+    seats = (
+        MatchSeat.objects.filter(match_id__in=list(by_match))
+        .order_by("match_id", "seat")
+        .values("match_id", "seat", "score", "place", "forfeit_reason",
+                bot=F("bot_version__bot_id"), bot_name=F("bot_version__bot__name"),
+                version=F("bot_version_id"), version_number=F("bot_version__number"))
+    )
+    for seat in seats:
+        by_match[seat.pop("match_id")].append(seat)
+    for row in rows:
+        row["ladder"] = row.pop("ladder_id")
+        row["seats"] = by_match[row["id"]]
+        if row["status"] not in OVER:
+            row["seed"] = None
+    return rows
+
+
+def matches_of_bot(bot_id: int) -> QuerySet:
+    """Ids of the matches a bot played (any version), for filtering without DISTINCT."""
+    return MatchSeat.objects.filter(bot_version__bot_id=bot_id).values("match_id")
 
 
 def with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
@@ -17,13 +17,13 @@ class Standing:
     rating: Rating
 
 
-def standings(ladder: Ladder) -> list[Standing]:
-    """The ladder's table: the playing version of each public bot, best first.
+def standings_queryset(ladder: Ladder) -> QuerySet[Rating]:
+    """The ladder's table, best first: the playing version of each public bot.
 
     Only the latest active version of a bot is ranked; retired versions keep their ratings in the
     history but leave the table.
     """
-    rows = (
+    return (
         Rating.objects.filter(
             ladder=ladder,
             bot_version__status=BotVersion.Status.ACTIVE,
@@ -32,7 +32,45 @@ def standings(ladder: Ladder) -> list[Standing]:
         .select_related("bot_version__bot__owner")
         .order_by("-rating", "bot_version_id")
     )
-    return [Standing(rank=i + 1, rating=r) for i, r in enumerate(rows)]
+
+
+STANDING_FIELDS = {
+    "bot": "bot_version__bot_id",
+    "bot_name": "bot_version__bot__name",
+    "owner": "bot_version__bot__owner__username",
+    "version": "bot_version_id",
+    "version_number": "bot_version__number",
+    "rating": "rating",
+    "low": "low",
+    "high": "high",
+    "games": "games",
+    "provisional": "provisional",
+}
+
+
+def standings_rows(ladder: Ladder) -> QuerySet:
+    """The table as plain rows (one query, no model instances): what the API serves."""
+    same = [k for k, v in STANDING_FIELDS.items() if k == v]
+    renamed = {k: F(v) for k, v in STANDING_FIELDS.items() if k != v}
+    return standings_queryset(ladder).values(*same, **renamed)
+
+
+def with_ranks(rows, first_rank: int = 1) -> list[dict]:
+    out = []
+    for i, row in enumerate(rows):
+        row = {"rank": first_rank + i, **row}
+        for key in ("rating", "low", "high"):
+            row[key] = round(row[key], 1)
+        out.append(row)
+    return out
+
+
+def ranked(rows, first_rank: int = 1) -> list[Standing]:
+    return [Standing(rank=first_rank + i, rating=r) for i, r in enumerate(rows)]
+
+
+def standings(ladder: Ladder) -> list[Standing]:
+    return ranked(standings_queryset(ladder))
 
 
 def rating_history(bot_id: int, ladder_id: int | None = None) -> QuerySet[RatingPoint]:

@@ -204,13 +204,18 @@ def test_ladders_and_standings(personas, world):
     ladder = ladder_for(players=3)
     refit_ladder(ladder.pk, samples=10)
     assert client.get(f"/api/v1/ladders/{ladder.pk}/").json()["game"] == "batavia"
-    table = client.get(f"/api/v1/ladders/{ladder.pk}/standings/").json()
+    body = client.get(f"/api/v1/ladders/{ladder.pk}/standings/").json()
+    assert body["count"] == 3
+    table = body["results"]
     assert [row["rank"] for row in table] == [1, 2, 3]
     assert {row["bot_name"] for row in table} == {"saffron", "cinnamon", "house-bot"}
     for row in table:
         assert row["low"] <= row["rating"] <= row["high"]
         assert row["games"] == 1 and row["provisional"] is True
     assert table[0]["rating"] >= table[1]["rating"] >= table[2]["rating"]
+    page = client.get(f"/api/v1/ladders/{ladder.pk}/standings/?limit=1&offset=1").json()
+    assert [(r["rank"], r["bot_name"]) for r in page["results"]] == [
+        (2, table[1]["bot_name"])]
 
 
 def test_rating_history(personas, world):
@@ -390,3 +395,15 @@ def test_openapi_schema_and_docs(db):
         assert path in paths
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+
+
+def test_public_lists_are_cached_briefly(personas, world, settings):
+    settings.MONSOON_API_CACHE_SECONDS = 60
+    cache.clear()
+    client = personas["anonymous"]
+    first = ids(client.get("/api/v1/matches/"))
+    extra = match_services.rerun_match(world["finished"].pk)
+    assert ids(client.get("/api/v1/matches/")) == first  # served from cache
+    assert ids(client.get("/api/v1/matches/?status=queued"))[0] == extra.pk  # other query
+    cache.clear()
+    assert ids(client.get("/api/v1/matches/"))[0] == extra.pk
