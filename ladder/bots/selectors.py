@@ -32,6 +32,13 @@ def visible_versions(user, bot: Bot) -> QuerySet[BotVersion]:
     return qs.filter(status__in=[BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED])
 
 
+def artifact_bytes(version_id: int) -> bytes:
+    """The stored artifact of a version, from whatever storage is configured."""
+    version = BotVersion.objects.only("artifact").get(pk=version_id)
+    with version.artifact.open("rb") as stream:
+        return stream.read()
+
+
 def latest_active_version(bot: Bot) -> BotVersion | None:
     return bot.versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number").first()
 

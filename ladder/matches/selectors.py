@@ -73,6 +73,42 @@ def with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
     return qs.prefetch_related(Prefetch("seats", queryset=seats))
 
 
+def match_spec(match_id: int) -> dict[str, Any]:
+    """Everything a worker needs to run a match, as plain data (workers know no models).
+
+    Each seat names its bot version's artifact by storage name and sha256, so a worker can fetch
+    it once and cache it by content (``ladder.bots.selectors.artifact_bytes`` reads it).
+    """
+    match = Match.objects.get(pk=match_id)
+    seats = (
+        MatchSeat.objects.filter(match=match).order_by("seat")
+        .values("seat", "bot_version_id", "bot_version__bot__name", "bot_version__number",
+                "bot_version__sha256", "bot_version__kind", "bot_version__command",
+                "bot_version__artifact")
+    )
+    return {
+        "match_id": match.pk,
+        "game": match.game,
+        "variant": match.variant,
+        "seed": match.seed,
+        "num_players": match.ladder.num_players,
+        "ranked": match.ranked,
+        "status": match.status,
+        "seats": [
+            {
+                "seat": s["seat"],
+                "version_id": s["bot_version_id"],
+                "name": f"{s['bot_version__bot__name']} v{s['bot_version__number']}",
+                "sha256": s["bot_version__sha256"],
+                "kind": s["bot_version__kind"],
+                "command": s["bot_version__command"],
+                "artifact": s["bot_version__artifact"],
+            }
+            for s in seats
+        ],
+    }
+
+
 def log_is_public(match: Match) -> bool:
     """Logs reveal hidden cards, so they are published only once the match is over."""
     return match.status == Match.Status.FINISHED

@@ -110,6 +110,14 @@ def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
     return match_ids, version_ids, places
 
 
+def refit_all_ladders(*, samples: int | None = None) -> list[RatingFit]:
+    """Refit every ladder that has rated matches (the periodic beat task's body)."""
+    ladder_ids = (
+        Match.objects.filter(rated=True).values_list("ladder_id", flat=True).distinct()
+    )
+    return [refit_ladder(ladder_id, samples=samples) for ladder_id in sorted(set(ladder_ids))]
+
+
 def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -> RatingFit:
     """Refit every rating of a ladder over its whole history and replace the live ratings."""
     started = time.perf_counter()

@@ -407,3 +407,12 @@ def test_public_lists_are_cached_briefly(personas, world, settings):
     assert ids(client.get("/api/v1/matches/?status=queued"))[0] == extra.pk  # other query
     cache.clear()
     assert ids(client.get("/api/v1/matches/"))[0] == extra.pk
+
+
+def test_challenge_rate_limit_is_a_429(personas, world, settings):
+    settings.MONSOON_CHALLENGES_PER_HOUR = 1
+    table = [world["saffron"].pk, world["cinnamon"].pk, world["house"].pk]
+    codes = [personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json")
+             for _ in range(2)]
+    assert [c.status_code for c in codes] == [201, 429]
+    assert "at most 1 challenges an hour" in codes[1].json()["detail"]

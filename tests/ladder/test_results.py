@@ -133,3 +133,30 @@ def test_rerun_copies_seats_and_seed(table):
     assert again.pk != table.pk and again.seed == table.seed
     assert list(again.seats.values_list("bot_version_id", flat=True)) == list(
         table.seats.values_list("bot_version_id", flat=True))
+
+
+def test_match_spec_gives_workers_plain_data(table):
+    from ladder.bots.selectors import artifact_bytes
+    from ladder.matches.selectors import match_spec
+
+    spec = match_spec(table.pk)
+    assert (spec["game"], spec["seed"], spec["num_players"]) == ("batavia", 42, 3)
+    assert [s["seat"] for s in spec["seats"]] == [0, 1, 2]
+    first = spec["seats"][0]
+    assert first["name"] == "spice-alice v1" and first["command"] == ["python3", "main.py"]
+    data = artifact_bytes(first["version_id"])
+    assert __import__("hashlib").sha256(data).hexdigest() == first["sha256"]
+    json_safe = __import__("json").dumps(spec)
+    assert "spice-bob" in json_safe
+
+
+def test_refit_all_ladders_and_command(table, capsys):
+    from django.core.management import call_command
+
+    from ladder.ratings.services import refit_all_ladders
+
+    match_services.record_result(table.pk, engine_result(table))
+    fits = refit_all_ladders(samples=3)
+    assert [(f.ladder.num_players, f.matches) for f in fits] == [(3, 1)]
+    call_command("refit_ratings", samples=3)
+    assert "1 matches, 3 versions" in capsys.readouterr().out
