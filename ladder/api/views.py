@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
+
 import django_filters
+from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -140,7 +143,12 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         serializer = s.UploadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         upload = serializer.validated_data["artifact"]
-        data = upload.read(bot_services.upload_limits().max_bytes + 1)
+        limit = bot_services.upload_limits().max_bytes
+        if upload.size > limit:  # refuse before reading it into memory
+            return Response(
+                {"detail": f"the upload is {upload.size} bytes; the limit is {limit} bytes",
+                 "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+        data = upload.read(limit + 1)
         version = bot_services.upload_version(bot, request.user, filename=upload.name, data=data)
         return Response(s.BotVersionSerializer(version, context={"request": request}).data,
                         status=status.HTTP_201_CREATED)
@@ -169,7 +177,6 @@ class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
             return qs
         public_statuses = [BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED]
         if user.is_authenticated:
-            from django.db.models import Q
             return qs.filter(Q(status__in=public_statuses) | Q(bot__owner=user))
         return qs.filter(status__in=public_statuses)
 
@@ -261,7 +268,6 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
             response = HttpResponse(data, content_type="application/json")
             response["Content-Encoding"] = "gzip"
         else:
-            import gzip
             response = HttpResponse(gzip.decompress(data), content_type="application/json")
         response["Content-Disposition"] = filename
         return response

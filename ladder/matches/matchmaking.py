@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Count, Q
 
 from ladder.bots.models import BotVersion
@@ -119,8 +120,27 @@ def waiting_ranked_matches() -> int:
     return Match.objects.filter(Q(status__in=WAITING), ranked=True, kind=Match.Kind.LADDER).count()
 
 
+MATCHMAKER_LOCK = 0x4D4F4E53  # "MONS": one matchmaker at a time (PostgreSQL advisory lock)
+
+
+def _only_matchmaker() -> bool:
+    """Take the matchmaker's transaction-scoped lock; False if another run holds it."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [MATCHMAKER_LOCK])
+        return bool(cursor.fetchone()[0])
+
+
+@transaction.atomic
 def fill_queue(capacity: int | None = None, rng: random.Random | None = None) -> list[int]:
-    """Create ranked matches until ``capacity`` wait in the queue; returns the new match ids."""
+    """Create ranked matches until ``capacity`` wait in the queue; returns the new match ids.
+
+    Runs in one transaction under an advisory lock, so a beat task and a manual run never
+    overfill the queue together; the matches reach the workers when it commits.
+    """
+    if not _only_matchmaker():
+        return []
     rng = rng or random.Random()
     capacity = settings.MONSOON_QUEUE_TARGET if capacity is None else capacity
     missing = capacity - waiting_ranked_matches()

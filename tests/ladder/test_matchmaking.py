@@ -133,3 +133,31 @@ def test_management_command(only_three_player_batavia, capsys):
     call_command("matchmake", capacity=2, seed=1)
     assert "2 match(es) queued" in capsys.readouterr().out
     assert Match.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_second_matchmaker_waits_its_turn():
+    import threading
+
+    from django.db import connection, transaction
+
+    Ladder.objects.exclude(game="batavia", num_players=3).update(schedule_enabled=False)
+    field_of(["ann", "ben", "cat"])
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_lock():
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [matchmaking.MATCHMAKER_LOCK])
+            held.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    held.wait(10)
+    try:
+        assert matchmaking.fill_queue(capacity=3, rng=random.Random(1)) == []
+    finally:
+        release.set()
+        holder.join()
+    assert len(matchmaking.fill_queue(capacity=3, rng=random.Random(1))) == 3
