@@ -134,6 +134,15 @@ class MatchDetailSerializer(MatchSerializer):
         read_only_fields = fields
 
 
+class HeadToHeadSerializer(serializers.Serializer):
+    opponent = serializers.IntegerField()
+    opponent_name = serializers.CharField()
+    matches = serializers.IntegerField()
+    ahead = serializers.IntegerField()
+    behind = serializers.IntegerField()
+    tied = serializers.IntegerField()
+
+
 class SeatStderrSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     bot_name = serializers.CharField()

@@ -153,6 +153,13 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         return Response(s.BotVersionSerializer(version, context={"request": request}).data,
                         status=status.HTTP_201_CREATED)
 
+    @extend_schema(responses=s.HeadToHeadSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="head-to-head")
+    def head_to_head(self, request, pk=None):
+        """Finished matches against each opponent bot: ahead, behind, tied."""
+        bot = self.get_object()
+        return Response(match_selectors.head_to_head(bot.pk))
+
     @extend_schema(responses=s.RatingPointSerializer(many=True))
     @action(detail=True, methods=["get"])
     def ratings(self, request, pk=None):

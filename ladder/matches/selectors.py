@@ -6,6 +6,7 @@ import gzip
 import json
 from typing import Any
 
+from django.db import connection
 from django.db.models import F, Prefetch, QuerySet
 
 from ladder.matches.models import Match, MatchLog, MatchSeat
@@ -107,6 +108,36 @@ def match_spec(match_id: int) -> dict[str, Any]:
             for s in seats
         ],
     }
+
+
+HEAD_TO_HEAD_SQL = """
+    SELECT ob.id, ob.name,
+           COUNT(*),
+           SUM(CASE WHEN mine.place < theirs.place THEN 1 ELSE 0 END),
+           SUM(CASE WHEN mine.place > theirs.place THEN 1 ELSE 0 END),
+           SUM(CASE WHEN mine.place = theirs.place THEN 1 ELSE 0 END)
+    FROM matches_matchseat mine
+    JOIN bots_botversion mv ON mv.id = mine.bot_version_id
+    JOIN matches_match m ON m.id = mine.match_id
+    JOIN matches_matchseat theirs ON theirs.match_id = mine.match_id AND theirs.id <> mine.id
+    JOIN bots_botversion tv ON tv.id = theirs.bot_version_id
+    JOIN bots_bot ob ON ob.id = tv.bot_id
+    WHERE mv.bot_id = %s AND m.status = 'finished' AND tv.bot_id <> %s
+    GROUP BY ob.id, ob.name
+    ORDER BY COUNT(*) DESC, ob.name
+"""
+
+
+def head_to_head(bot_id: int) -> list[dict[str, Any]]:
+    """Per opponent bot: finished matches together and how often this bot placed ahead."""
+    with connection.cursor() as cursor:
+        cursor.execute(HEAD_TO_HEAD_SQL, [bot_id, bot_id])
+        rows = cursor.fetchall()
+    return [
+        {"opponent": r[0], "opponent_name": r[1], "matches": r[2], "ahead": int(r[3]),
+         "behind": int(r[4]), "tied": int(r[5])}
+        for r in rows
+    ]
 
 
 def log_is_public(match: Match) -> bool:

@@ -416,3 +416,17 @@ def test_challenge_rate_limit_is_a_429(personas, world, settings):
              for _ in range(2)]
     assert [c.status_code for c in codes] == [201, 429]
     assert "at most 1 challenges an hour" in codes[1].json()["detail"]
+
+
+def test_head_to_head(personas, world):
+    finished = world["finished"]
+    places = {s.bot_version.bot.name: s.place
+              for s in finished.seats.select_related("bot_version__bot")}
+    rows = personas["anonymous"].get(
+        f"/api/v1/bots/{world['saffron'].pk}/head-to-head/").json()
+    assert {r["opponent_name"] for r in rows} == {"cinnamon", "house-bot"}
+    for row in rows:
+        mine, theirs = places["saffron"], places[row["opponent_name"]]
+        assert row["matches"] == 1  # the waiting match does not count
+        assert (row["ahead"], row["behind"], row["tied"]) == (
+            int(mine < theirs), int(mine > theirs), int(mine == theirs))
