@@ -246,7 +246,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     pagination_class = NewestFirst
 
     def get_queryset(self):
-        return match_selectors.with_seats(Match.objects.all())
+        return match_selectors.with_seats(match_selectors.visible_matches(self.request.user))
 
     def get_serializer_class(self):
         return s.MatchDetailSerializer if self.action == "retrieve" else s.MatchSerializer
@@ -254,7 +254,9 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     @public_cache
     def list(self, request, *args, **kwargs):
         """Newest first, 50 a page (``page_size`` up to 200), cursor-paginated."""
-        rows = match_selectors.list_rows(self.filter_queryset(Match.objects.all()))
+        # The list is the same for everyone (and cached so): your own private experiments are
+        # under /challenges/.
+        rows = match_selectors.list_rows(self.filter_queryset(match_selectors.public_matches()))
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(match_selectors.attach_seats(list(page)))
 
@@ -263,7 +265,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
         """The game log (JSON, gzip-encoded when the client accepts it), after the match."""
-        match = get_object_or_404(Match, pk=pk)
+        match = get_object_or_404(match_selectors.visible_matches(request.user), pk=pk)
         if not match_selectors.log_is_public(match):
             return Response({"detail": "the log is published when the match is finished"},
                             status=status.HTTP_409_CONFLICT)

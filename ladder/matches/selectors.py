@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from ladder.matches.models import Match, MatchLog, MatchSeat
 
@@ -37,6 +37,28 @@ def matches(
 LIST_FIELDS = ("id", "game", "variant", "seed", "kind", "ranked", "status", "created_at",
                "queued_at", "started_at", "finished_at", "ranking", "scores", "rated")
 OVER = {Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED}
+
+
+def visible_matches(user) -> QuerySet[Match]:
+    """Every match, except challenges with a private bot, which only their players' owners see.
+
+    Private bots are never challenged by others, so such a challenge is their owner's
+    experiment; public lists (cached for everyone alike) never show it.
+    """
+    qs = Match.objects.all()
+    if getattr(user, "is_staff", False):
+        return qs
+    private = MatchSeat.objects.filter(bot_version__bot__is_public=False).values("match_id")
+    hidden = Q(kind=Match.Kind.CHALLENGE) & Q(pk__in=private)
+    if getattr(user, "is_authenticated", False):
+        own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
+        hidden &= ~Q(pk__in=own)
+    return qs.exclude(hidden)
+
+
+def public_matches() -> QuerySet[Match]:
+    """What anonymous visitors (and the shared list cache) see."""
+    return visible_matches(None)
 
 
 def list_rows(qs: QuerySet[Match]) -> QuerySet:

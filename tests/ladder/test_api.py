@@ -430,3 +430,19 @@ def test_head_to_head(personas, world):
         assert row["matches"] == 1  # the waiting match does not count
         assert (row["ahead"], row["behind"], row["tied"]) == (
             int(mine < theirs), int(mine > theirs), int(mine == theirs))
+
+
+def test_challenges_with_private_bots_stay_private(personas, world, alice, bob):
+    vanilla = world["vanilla"]
+    make_active_version(vanilla)
+    table = [vanilla.pk, world["cinnamon"].pk, world["house"].pk]
+    made = personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json").json()
+    for persona in ("anonymous", "other", "organiser", "owner"):
+        assert made["id"] not in ids(personas[persona].get("/api/v1/matches/"))
+    for persona, status in (("anonymous", 404), ("organiser", 404), ("owner", 200),
+                            ("other", 200), ("staff", 200)):
+        # bob (other) owns cinnamon, seated in it: he may see the match he played.
+        assert personas[persona].get(f"/api/v1/matches/{made['id']}/").status_code == status
+    assert personas["anonymous"].get(f"/api/v1/matches/{made['id']}/log/").status_code == 404
+    assert [m["id"] for m in personas["owner"].get("/api/v1/challenges/").json()["results"]] == [
+        made["id"]]
