@@ -139,19 +139,15 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
             ladder=ladder, matches=len(seen), versions=len(versions), bootstrap_samples=samples,
             seconds=0.0,
         )
-        current = {r.bot_version_id: r for r in Rating.objects.filter(ladder=ladder)}
-        to_update, to_create, points = [], [], []
-        for version_id, rating in current.items():
-            if version_id not in index:
-                # Rated only by matches the fit did not see: start again from the prior, the
-                # replay below counts those matches once.
-                fresh = new_rating(ladder, version_id)
-                rating.mu, rating.sd, rating.games = fresh.mu, fresh.sd, 0
-                rating.rating, rating.low, rating.high = fresh.rating, fresh.low, fresh.high
-                rating.provisional, rating.source = True, Rating.Source.LIVE
-                to_update.append(rating)
+        # Ratings have no dependants: replacing the ladder's rows wholesale is one DELETE and one
+        # INSERT instead of a thousand UPDATEs.  Versions rated only by matches the fit did not
+        # see start again from the prior; the replay below counts those matches once.
+        others = set(Rating.objects.filter(ladder=ladder).values_list("bot_version_id", flat=True))
+        Rating.objects.filter(ladder=ladder).delete()
+        rows = [new_rating(ladder, v) for v in sorted(others - set(index))]
+        points = []
         for i, version_id in enumerate(versions):
-            rating = current.get(version_id) or new_rating(ladder, version_id)
+            rating = new_rating(ladder, version_id)
             rating.mu = float(result.theta[i])
             rating.sd = max(float(result.sd[i]), 1e-6)
             rating.rating = float(pl.to_elo(result.theta[i]))
@@ -160,20 +156,17 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
             rating.games = int(result.games[i])
             rating.provisional = is_provisional(rating.low, rating.high, rating.games)
             rating.source = Rating.Source.FIT
-            (to_update if rating.pk else to_create).append(rating)
+            rows.append(rating)
             points.append(RatingPoint(ladder=ladder, bot_version_id=version_id, fit=fit,
                                       rating=rating.rating, low=rating.low, high=rating.high,
                                       games=rating.games))
-        fields = ["mu", "sd", "rating", "low", "high", "games", "provisional", "source"]
-        Rating.objects.bulk_update(to_update, fields, batch_size=1000)
-        Rating.objects.bulk_create(to_create, batch_size=1000)
-        RatingPoint.objects.bulk_create(points, batch_size=1000)
+        Rating.objects.bulk_create(rows, batch_size=2000)
+        RatingPoint.objects.bulk_create(points, batch_size=2000)
         # Matches rated while the fit ran: replay their live updates on top of it.
-        late = (
-            Match.objects.filter(ladder=ladder, rated=True)
-            .exclude(pk__in=seen)
-            .order_by("finished_at", "pk")
+        rated_now = set(
+            Match.objects.filter(ladder=ladder, rated=True).values_list("pk", flat=True)
         )
+        late = Match.objects.filter(pk__in=sorted(rated_now - seen)).order_by("finished_at", "pk")
         for match in late:
             places = list(match.seats.order_by("seat").values_list("place", flat=True))
             _live_update(ladder, match, places, record_points=False)
