@@ -16,3 +16,11 @@ from ladder.settings import *  # noqa: F403
 MONSOON_API_CACHE_SECONDS = 0  # tests read their own writes at once
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = BASE_DIR / "test-artifacts" / "media"  # noqa: F405
+
+# One test database per checkout: several worktrees (or CI and a developer) on one PostgreSQL
+# server never drop each other's test database.
+import hashlib  # noqa: E402
+
+DATABASES["default"]["TEST"] = {  # noqa: F405
+    "NAME": "test_monsoon_" + hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:10],  # noqa: F405
+}

@@ -142,7 +142,9 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
         # Ratings have no dependants: replacing the ladder's rows wholesale is one DELETE and one
         # INSERT instead of a thousand UPDATEs.  Versions rated only by matches the fit did not
         # see start again from the prior; the replay below counts those matches once.
-        others = set(Rating.objects.filter(ladder=ladder).values_list("bot_version_id", flat=True))
+        sources = dict(
+            Rating.objects.filter(ladder=ladder).values_list("bot_version_id", "source"))
+        others = set(sources)
         Rating.objects.filter(ladder=ladder).delete()
         rows = [new_rating(ladder, v) for v in sorted(others - set(index))]
         points = []
@@ -157,6 +159,8 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
             rating.provisional = is_provisional(rating.low, rating.high, rating.games)
             rating.source = Rating.Source.FIT
             rows.append(rating)
+            if sources.get(version_id) == Rating.Source.FIT:
+                continue  # no match since the last fit: its history needs no new point
             points.append(RatingPoint(ladder=ladder, bot_version_id=version_id, fit=fit,
                                       rating=rating.rating, low=rating.low, high=rating.high,
                                       games=rating.games))

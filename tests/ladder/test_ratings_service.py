@@ -109,3 +109,15 @@ def test_standings_show_only_the_playing_version_of_public_bots(field):
     names = [s.rating.bot_version.bot.name for s in selectors.standings(ladder_for(players=3))]
     assert names == ["bot-cat"]
     assert newer.status == BotVersion.Status.ACTIVE
+
+
+def test_refit_adds_history_points_only_for_versions_that_played_since(field):
+    play(field, ["ann", "ben", "cat"], ["ann", "ben", "cat"])
+    ladder = ladder_for(players=3)
+    refit_ladder(ladder.pk, samples=0)
+    assert RatingPoint.objects.filter(fit__isnull=False).count() == 3
+    refit_ladder(ladder.pk, samples=0)
+    assert RatingPoint.objects.filter(fit__isnull=False).count() == 3
+    play(field, ["ann", "ben", "dan"], ["dan", "ann", "ben"], seed=3)
+    refit_ladder(ladder.pk, samples=0)
+    assert RatingPoint.objects.filter(fit__isnull=False).count() == 6
