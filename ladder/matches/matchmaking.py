@@ -79,9 +79,10 @@ def candidates(ladder: Ladder) -> list[Candidate]:
 
 
 def _neediest(pool: list[Candidate], target: int, rng: random.Random) -> Candidate:
-    """Furthest behind the game target; among equals the newest and most uncertain."""
+    """Furthest behind the game target (played + scheduled); among equals the most uncertain,
+    then the newest.  Past the target this keeps spreading games evenly."""
     def key(c: Candidate) -> tuple:
-        return (min(c.games, target) - target, -c.sd, -c.version.pk, rng.random())
+        return (c.games - target, -c.sd, -c.version.pk, rng.random())
 
     return min(pool, key=key)
 

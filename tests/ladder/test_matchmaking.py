@@ -161,3 +161,17 @@ def test_a_second_matchmaker_waits_its_turn():
         release.set()
         holder.join()
     assert len(matchmaking.fill_queue(capacity=3, rng=random.Random(1))) == 3
+
+
+def test_games_spread_evenly_once_everyone_reached_the_target(only_three_player_batavia):
+    ladder = only_three_player_batavia
+    versions = field_of(["ann", "ben", "cat", "dan", "eve", "fay"])
+    for v in versions:
+        Rating.objects.create(ladder=ladder, bot_version=v, mu=0.0, sd=0.3, rating=1500,
+                              low=1400, high=1600, games=ladder.target_games + 10)
+    seats = Counter()
+    for match_id in matchmaking.fill_queue(capacity=12, rng=random.Random(2)):
+        seats.update(s.bot_version_id for s in seats_of(match_id))
+    # 36 seats over six bots: each is first at a table twice, opponents are random among the
+    # nearest; without the rotation one bot would sit at all 12 tables.
+    assert len(seats) == 6 and max(seats.values()) <= 9 and min(seats.values()) >= 4
