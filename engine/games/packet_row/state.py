@@ -19,16 +19,10 @@ Rulings (also in ``docs/games/packet_row.md``; the rulebook wins where it is cle
   cash a money card; after the round's refill every player, in turn order from that
   round's harbour master, gets an end-of-round window (``done`` ends it) when he can fulfil
   a contract.  After the last round that window is the final fulfilment.
-* Fulfilling is decided in steps (module :mod:`.feasibility` keeps every step finishable):
-  ``contract:...`` starts a shipment with one contract; more contracts may be added
-  (``contract:...``) until ``sail``.  Then each destination of the shipment, in the order
-  GB FR NL SE ES DE, gets a ship: ``ship:D`` (own ship of that destination) or
-  ``captain:X`` (a captain and a ship of destination X).  Then goods cover the summed
-  demand per goods type: ``goods:G:N`` (a card with N of G), ``trade:G:N:T`` (that card
-  with a trader, counting as T), ``gold1:G``/``gold2:G`` (a single/double nugget as G).  A
-  card is offered only while its type (or the traded type) is still owed; the last card
-  may overshoot and the excess is lost.  When nothing is owed the shipment is paid.  A
-  step with a single possible choice is taken automatically.
+* Fulfilling is decided in small steps (``contract:...``, ``sail``, ``ship:D`` /
+  ``captain:X``, ``goods:G:N`` / ``trade:G:N:T`` / ``gold1:G`` / ``gold2:G``), each of
+  which keeps the shipment completable; see :mod:`.shipment`.  A goods card is offered
+  only while its type is still owed, so the last card may overshoot (excess lost).
 * Refill of a chosen board: the current supply is discarded, then filled to its size
   (2/2/3/4 cards) from the future supply, then from the deck; then up to two new
   future-supply cards are drawn.  A board is "not properly refilled" once its deck runs
@@ -54,25 +48,14 @@ from typing import Any
 from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
 from engine.games.packet_row import cards as C
 from engine.games.packet_row import components as K
-from engine.games.packet_row.feasibility import goods_feasible, ships_feasible
+from engine.games.packet_row.shipment import BUILDER_PHASES, EMPTY, ShipmentSteps
 from engine.rng import Rng
 
-AREA, OFFER, HARBOUR, WINDOW, CONTRACTS, SHIPS, LOAD, OVER = (
-    "area",
-    "offer",
-    "harbour",
-    "window",
-    "contracts",
-    "ships",
-    "load",
-    "over",
-)
-BUILDER_PHASES = (CONTRACTS, SHIPS, LOAD)
-EMPTY = -1
+AREA, OFFER, HARBOUR, WINDOW, OVER = "area", "offer", "harbour", "window", "over"
 action_vocabulary = C.action_vocabulary
 
 
-class PacketRowState(GameState):
+class PacketRowState(ShipmentSteps, GameState):
     game_name = "packet_row"
 
     def __init__(self, seed: int, num_players: int, variant: str) -> None:
@@ -549,201 +532,6 @@ class PacketRowState(GameState):
             self._finish_game()
         else:
             self._start_round()
-
-    # ------------------------------------------------------------------ fulfilment
-    def _holdings(self, p: int) -> tuple[list[int], list[tuple[int, int]], int, int, int, int]:
-        """Ships per destination, goods cards, traders, single and double nuggets, captains."""
-        ships = [0] * C.ND
-        for s in self.ships[p]:
-            ships[C.DEST[s]] += 1
-        goods: list[tuple[int, int]] = []
-        traders = singles = doubles = captains = 0
-        for c in self.hands[p]:
-            kind = C.KIND[c]
-            if kind == C.GOODS:
-                goods.append((C.GOODS_OF[c], C.AMOUNT[c]))
-            elif kind == C.TRADER:
-                traders += 1
-            elif kind == C.GOLD:
-                if C.AMOUNT[c] == 1:
-                    singles += 1
-                else:
-                    doubles += 1
-            elif kind == C.CAPTAIN:
-                captains += 1
-        return ships, goods, traders, singles, doubles, captains
-
-    def _contract_options(self, p: int) -> list[str]:
-        """Contracts that can join the shipment (an empty one at a top-level decision)."""
-        contracts = sorted(
-            {C.LABEL[c]: c for c in self.hands[p] if C.KIND[c] == C.CONTRACT}.items(),
-            key=lambda item: C.CONTRACT_ORDER[item[0]],
-        )
-        if not contracts or not self.ships[p]:
-            return []
-        ships, goods, traders, singles, doubles, captains = self._holdings(p)
-        destinations = sorted({C.DEST[c] for c in self.b_contracts})
-        options = []
-        for label, card in contracts:
-            dest = C.DEST[card]
-            wanted = destinations if dest in destinations else [*destinations, dest]
-            if not ships_feasible(ships, captains, wanted):
-                continue
-            demand = list(self.b_demand)
-            demand[C.GOODS_OF[card]] += C.AMOUNT[card]
-            if goods_feasible(demand, goods, traders, singles, doubles):
-                options.append(label)
-        return options
-
-    def _ready_contracts(self, p: int) -> list[str]:
-        ready = self._ready[p]
-        if ready is None:
-            ready = self._ready[p] = self._contract_options(p)
-        return ready
-
-    def _builder_options(self, p: int) -> list[str]:
-        if self.phase == CONTRACTS:
-            return [*self._contract_options(p), C.SAIL]
-        ships, goods, traders, singles, doubles, captains = self._holdings(p)
-        if self.phase == SHIPS:
-            dest, rest = self.b_groups[0], self.b_groups[1:]
-            options = []
-            if ships[dest]:
-                ships[dest] -= 1
-                if ships_feasible(ships, captains, rest):
-                    options.append(C.SHIP_ACT[dest])
-                ships[dest] += 1
-            if captains:
-                for other in range(C.ND):
-                    if other != dest and ships[other]:
-                        ships[other] -= 1
-                        if ships_feasible(ships, captains - 1, rest):
-                            options.append(C.CAPTAIN_ACT[other])
-                        ships[other] += 1
-            return options
-        owed = self.b_demand
-        options = []
-        for kind in sorted(set(goods)):
-            g, amount = kind
-            rest = list(goods)
-            rest.remove(kind)
-            if owed[g]:
-                left = list(owed)
-                left[g] = max(0, left[g] - amount)
-                if goods_feasible(left, rest, traders, singles, doubles):
-                    options.append(C.GOODS_ACT[kind])
-            if traders:
-                for t in range(C.NG):
-                    if t != g and owed[t]:
-                        left = list(owed)
-                        left[t] = max(0, left[t] - amount)
-                        if goods_feasible(left, rest, traders - 1, singles, doubles):
-                            options.append(C.TRADE_ACT[(g, amount, t)])
-        for g in range(C.NG):
-            if not owed[g]:
-                continue
-            for nuggets, have in ((1, singles), (2, doubles)):
-                if have:
-                    left = list(owed)
-                    left[g] = max(0, left[g] - nuggets)
-                    s1, s2 = (singles - 1, doubles) if nuggets == 1 else (singles, doubles - 1)
-                    if goods_feasible(left, goods, traders, s1, s2):
-                        options.append(C.GOLD_ACT[(nuggets, g)])
-        return options
-
-    def _take_from_hand(self, p: int, match: Any) -> int:
-        hand = self.hands[p]
-        card = next(c for c in hand if match(c))
-        hand.remove(card)
-        return card
-
-    def _add_contract(self, p: int, label: str) -> None:
-        if self.phase not in BUILDER_PHASES:
-            self.resume = self.phase
-            self.phase = CONTRACTS
-        hidden = self.start_contract[p]
-        # An identical open copy is used before the hidden starting contract.
-        card = next(
-            (c for c in self.hands[p] if C.LABEL[c] == label and c != hidden),
-            hidden,
-        )
-        self.hands[p].remove(card)
-        if card == hidden:
-            self.start_contract[p] = EMPTY
-        self.b_contracts.append(card)
-        self.b_demand[C.GOODS_OF[card]] += C.AMOUNT[card]
-        self._ready[p] = None
-        self._settle(p)
-
-    def _step(self, p: int, info: tuple) -> None:
-        """One fulfilment step after ``contract``: sail, a ship, or a card of goods."""
-        verb = info[0]
-        if verb == "sail":
-            self.b_groups = sorted({C.DEST[c] for c in self.b_contracts})
-            self.phase = SHIPS
-        elif verb in ("ship", "captain"):
-            dest = self.b_groups[0]
-            ship = next(s for s in self.ships[p] if C.DEST[s] == info[1])
-            self.ships[p].remove(ship)
-            captain = EMPTY
-            if verb == "captain":
-                captain = self._take_from_hand(p, lambda c: C.KIND[c] == C.CAPTAIN)
-            self.b_ships.append([dest, ship, captain])
-            self.b_groups.pop(0)
-            if not self.b_groups:
-                self.phase = LOAD
-        elif verb in ("goods", "trade"):
-            g, amount = info[1], info[2]
-            card = self._take_from_hand(
-                p, lambda c: C.KIND[c] == C.GOODS and C.GOODS_OF[c] == g and C.AMOUNT[c] == amount
-            )
-            as_goods, trader = g, EMPTY
-            if verb == "trade":
-                as_goods = info[3]
-                trader = self._take_from_hand(p, lambda c: C.KIND[c] == C.TRADER)
-            self.b_goods.append([card, as_goods, trader])
-            self.b_demand[as_goods] = max(0, self.b_demand[as_goods] - amount)
-        else:  # gold
-            nuggets, as_goods = info[1], info[2]
-            card = self._take_from_hand(p, lambda c: C.KIND[c] == C.GOLD and C.AMOUNT[c] == nuggets)
-            self.b_goods.append([card, as_goods, EMPTY])
-            self.b_demand[as_goods] = max(0, self.b_demand[as_goods] - nuggets)
-
-    def _settle(self, p: int) -> None:
-        """Take single-choice steps automatically; pay the shipment when nothing is owed."""
-        while True:
-            if self.phase == LOAD and not any(self.b_demand):
-                self._pay_shipment(p)
-                return
-            options = self._builder_options(p)
-            if len(options) != 1:
-                self._legal = options
-                return
-            self._step(p, C.ACTION_INFO[options[0]])
-
-    def _pay_shipment(self, p: int) -> None:
-        reward = sum(C.REWARD[c] for c in self.b_contracts)
-        self.money[p] += reward
-        self.supply -= reward
-        discards = self.discards
-        for c in self.b_contracts:
-            discards[C.HOME[c]].append(c)
-        for _d, ship, captain in self.b_ships:
-            for c in (ship, captain):
-                if c != EMPTY:
-                    discards[C.HOME[c]].append(c)
-        for card, _g, trader in self.b_goods:
-            for c in (card, trader):
-                if c != EMPTY:
-                    discards[C.HOME[c]].append(c)
-        self.b_contracts = []
-        self.b_groups = []
-        self.b_ships = []
-        self.b_goods = []
-        self.b_demand = [0] * C.NG
-        self._ready[p] = None
-        self.phase = self.resume
-        self._legal = None
 
     # ------------------------------------------------------------------ scoring
     def _finish_game(self) -> None:
