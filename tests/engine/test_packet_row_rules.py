@@ -572,3 +572,15 @@ def test_reconstructed_cards_agree_with_the_rulebook_figures():
     contract_rewards = sum(int(c[4]) for c in K.GUILDHALL if c[0] == "contract")
     most_paid = contract_rewards + 5 * 20 + sum(int(c[1]) for c in goods)
     assert most_paid < K.BANK_MONEY - 5 * K.START_MONEY  # the supply never runs dry
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_never_overspend_and_end_by_short_boards(players):
+    for seed in range(15):
+        state = new_game(players, seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            assert min(state.money) >= 0 and state.supply >= 0
+        assert sum(state.short) >= K.BOARDS_NOT_REFILLED_TO_END[players]
+        assert all(not hand or C.KIND[c] != C.MONEY for hand in state.hands for c in hand)
