@@ -720,7 +720,8 @@ class BorneoState(GameState):
         if phase == COMPANY:
             return self._company_options(p)
         if phase == FIGHT:
-            return [FIGHT_ACT[card] for card in self._fight_cards(p, None)] + [FIGHT_DONE]
+            cards = [FIGHT_ACT[card] for card in self._fight_cards(p, None)]
+            return [*cards, FIGHT_DONE] if self.att_cards else cards
         if phase == DEFEND:
             cards = self._fight_cards(p, len(self.att_cards))
             return [DEFEND_ACT[card] for card in cards] + [DEFEND_DONE]
@@ -792,6 +793,8 @@ class BorneoState(GameState):
             )
         if phase == COMPANY and head == "move":
             return "you can only move your own merchant to a different company with a free slot"
+        if action == FIGHT_DONE and phase == FIGHT:
+            return "the attacker must play at least one card"
         if phase in (FIGHT, DEFEND) and head in ("fight", "defend") and card:
             if card not in self.hands[p]:
                 return f"card {card} is not in your hand"
