@@ -15,8 +15,9 @@ def random_policy(observation: Observation, legal_actions: list[Action], rng: Rn
 def _greedy_policies() -> dict[str, Policy]:
     # Imported lazily so one game's heuristic never slows down another game's start-up.
     from bots.greedy.batavia import batavia_greedy
+    from bots.greedy.borneo import borneo_greedy
 
-    return {"batavia": batavia_greedy}
+    return {"batavia": batavia_greedy, "borneo": borneo_greedy}
 
 
 class UnknownBot(ValueError):

@@ -154,10 +154,11 @@ def test_monopoly_picks_go_round_the_ranks_again():
 def test_simultaneous_monopolies_go_to_the_first_flag_on_the_last_card():
     # Banda (monopoly 5): YYY/R, YRR/R, then RRR/Y brings yellow and red to 5 together.
     pile = [1, 18, 16]
+    assert K.HARBORS[HARBOR["Banda"]][2] == 5
     assert flag_counts(pile) == [5, 5, 0, 0]
-    assert monopoly_company(pile[:2], HARBOR["Banda"]) is None
+    assert monopoly_company(pile[:2], 5) is None
     # yellow's flags come first in the pile, but red's come first on the last card
-    assert monopoly_company(pile, HARBOR["Banda"]) == R
+    assert monopoly_company(pile, 5) == R
     assert shared_ranking(pile) == [Y, R]  # the shared rule reads the whole pile instead
 
 

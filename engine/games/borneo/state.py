@@ -198,12 +198,12 @@ def flag_counts(pile: Sequence[int]) -> list[int]:
     return counts
 
 
-def monopoly_company(pile: Sequence[int], harbor: int) -> int | None:
-    """The company holding a monopoly at the harbor, or ``None``."""
+def monopoly_company(pile: Sequence[int], threshold: int) -> int | None:
+    """The company with a monopoly at a harbor whose monopoly number is ``threshold``."""
     if not pile:
         return None
     counts = flag_counts(pile)
-    reached = [c for c in range(NC) if counts[c] >= MONOPOLY[harbor]]
+    reached = [c for c in range(NC) if counts[c] >= threshold]
     if not reached:
         return None
     last = pile[-1]
@@ -990,7 +990,7 @@ class BorneoState(GameState):
         pile = self.piles[slot]
         pile.append(card)
         harbor = self.open_harbors[slot]
-        company = monopoly_company(pile, harbor)
+        company = monopoly_company(pile, MONOPOLY[harbor])
         if company is not None:
             self.dist_kind = "monopoly"
             self.dist_company = company
