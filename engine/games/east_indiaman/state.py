@@ -462,7 +462,7 @@ class EastIndiamanState(GameState):
             return "prices are lowered only right after building a trade post"
         free = self.reserve[p] - self.alert_cost(p)
         alert_note = f" (after {self.alert_cost(p)} ship(s) to the pirate alert track)"
-        name = K.CARGOES[x]
+        name = K.CARGOES[x] if kind != "order" and kind != "smuggle" else ""
         if kind == "buy":
             cost = self.harbor_cost(p, x)
             return f"the {name} harbor needs {cost} ship(s) but you can send {free}{alert_note}"
