@@ -219,7 +219,7 @@ def test_exchange_needs_price_a_ships_of_a():
     state = fresh(prices=[4, 3, 3, 3])
     state.hold[0][SPICE] = 3
     state._legal = None
-    with pytest.raises(IllegalAction, match="needs 4 ships of spice"):
+    with pytest.raises(IllegalAction, match=r"needs 4 ship\(s\) of spice"):
         state.apply("exchange:spice:tea")
 
 
@@ -468,3 +468,22 @@ def test_only_the_order_deck_order_is_hidden():
     assert other.observation(1) == state.observation(1)
     assert "boxed_marker" not in state.observation(0)
     assert state.observation(0)["deck_size"] == 28
+
+
+def test_reconstructed_components_agree_with_the_rulebook_numbers():
+    assert len(K.ORDER_CARDS) == 36 == 8 * 4 + 4
+    assert sorted(K.ARMS_MARKERS) == sorted(K.ARMS_RESOURCES * 2) and K.ROUNDS == 5
+    assert K.TOKENS_PER_COLOUR * K.COLOURS == 72 and K.RAID_TOKENS == 5
+    assert (K.PRICE_MIN, K.PRICE_MAX, K.PRICE_START, K.OPIUM_PRICE) == (1, 5, 3, 2)
+    for order in K.ORDER_CARDS:
+        assert 1 <= len(order.colours) <= 2 and OPIUM not in order.colours
+        assert all(order.req[c] > 0 for c in order.colours)
+
+
+def test_the_deck_order_never_shows_in_an_observation():
+    state = GAME.new_state(8, 4)
+    other = state.clone()
+    other.deck.reverse()
+    assert other.digest() != state.digest()
+    for p in range(4):
+        assert other.observation(p) == state.observation(p)

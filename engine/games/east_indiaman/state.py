@@ -468,7 +468,7 @@ class EastIndiamanState(GameState):
             return f"the {name} harbor needs {cost} ship(s) but you can send {free}{alert_note}"
         if kind == "exchange":
             return (
-                f"exchanging {name} needs {price_of(self.prices, x)} ships of {name}; "
+                f"exchanging {name} needs {price_of(self.prices, x)} ship(s) of {name}; "
                 f"you hold {self.hold[p][x]}"
             )
         if kind == "order":
