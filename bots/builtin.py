@@ -16,8 +16,13 @@ def _greedy_policies() -> dict[str, Policy]:
     # Imported lazily so one game's heuristic never slows down another game's start-up.
     from bots.greedy.batavia import batavia_greedy
     from bots.greedy.borneo import borneo_greedy
+    from bots.greedy.east_indiaman import east_indiaman_greedy
 
-    return {"batavia": batavia_greedy, "borneo": borneo_greedy}
+    return {
+        "batavia": batavia_greedy,
+        "east_indiaman": east_indiaman_greedy,
+        "borneo": borneo_greedy,
+    }
 
 
 class UnknownBot(ValueError):
