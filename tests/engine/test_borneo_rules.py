@@ -12,11 +12,8 @@ from engine.core import BadSetup, GameNotOver, IllegalAction
 from engine.games.borneo import GAME
 from engine.games.borneo import components as K
 from engine.games.borneo.state import (
-    AMOUNT,
-    CARD_IDS,
     FLAGS,
     HARBOR_NAME,
-    SPICE,
     BorneoState,
     flag_counts,
     monopoly_company,
@@ -26,15 +23,10 @@ from engine.games.borneo.state import (
 from engine.rng import Rng
 
 Y, R, G, B = range(4)
-PEPPER, CINNAMON, CLOVES, NUTMEG = range(4)
 HARBOR = {name: i for i, name in enumerate(HARBOR_NAME)}
 MISSION_OF = {
     kind: [m for m, row in enumerate(K.MISSIONS) if row[0] == kind] for kind in K.MISSION_NEEDS
 }
-
-
-def cards_of(spice: int, amount: int = 1) -> list[int]:
-    return [i for i in CARD_IDS if SPICE[i] == spice and AMOUNT[i] == amount]
 
 
 def _table(n: int = 3, variant: str = "standard", **attrs) -> BorneoState:
@@ -50,7 +42,7 @@ def _table(n: int = 3, variant: str = "standard", **attrs) -> BorneoState:
 
 
 def _at_ship(state: BorneoState) -> BorneoState:
-    """Skip seat's mission and company steps."""
+    """Skip the turn player's mission and company steps."""
     if state.phase == "mission":
         state.apply("no-mission")
     state.apply("stay")
@@ -345,6 +337,12 @@ def test_attack_needs_a_matching_card_and_two_cards_in_hand():
     assert "attack:yellow:2:1" in no_flag.legal_actions()
     blue_only = _fight_table([56, 57], [2, 3], columns)  # no yellow flag at all
     assert "attack:yellow:2:1" not in blue_only.legal_actions()
+
+
+def test_attacks_target_only_higher_merchants_of_other_players():
+    state = _fight_table([1, 2], [3, 4], [[0, 1, 0, 2], [2], [2], [1]])
+    attacks = [a for a in state.legal_actions() if a.startswith("attack")]
+    assert attacks == ["attack:yellow:3:2"]  # not our own first merchant, not lower ones
 
 
 def test_attacker_keeps_one_card_defender_capped_and_tie_goes_to_attacker():
