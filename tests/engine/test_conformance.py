@@ -170,3 +170,25 @@ def test_determinized_states_play_on_legally(table):
         other = state.determinize(p, Rng(p))
         random_playout(other, Rng(100 + p))
         assert other.is_terminal()
+
+
+def test_games_do_not_depend_on_the_hash_seed(table):
+    """Same seed and bot moves in two interpreters with different PYTHONHASHSEED."""
+    import os
+    import subprocess
+    import sys
+
+    game, n, variant = table
+    script = (
+        "from engine.match import play_match\n"
+        "from bots.builtin import random_policy\n"
+        f"state, _ = play_match({game!r}, 5, [random_policy] * {n}, variant={variant!r})\n"
+        "print(state.digest())\n"
+    )
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                             text=True, check=True)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
