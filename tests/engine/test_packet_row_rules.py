@@ -111,8 +111,12 @@ def test_assistant_example_david_takes_three_tobacco_from_the_future_supply():
     assert state.pieces[DAVID] == [MARKET, 1, 0]
     assert state.future[MARKET][0] == EMPTY
     state.apply("take:market:1")  # Anna takes the single tobacco: the round ends
-    # Ruling: the current supply is refilled from the future supply, then from the deck.
-    assert labels(state.current[MARKET]) == ["goods:cotton:1:2", "goods:fur:2:6", "trader"]
+    # "Move the cards from the future supply to the current supply. Draw one (four
+    # player game) ... additional cards": the trader left in the future supply plus one
+    # deck card.  The assistant's gap is not filled, and the deck did not run short.
+    assert labels(state.current[MARKET]) == ["goods:fur:2:6", "trader"]
+    assert state.current[MARKET].count(EMPTY) == 1
+    assert labels(state.future[MARKET]) == ["goods:cotton:1:2", "goods:fur:1:2"]
     assert not state.short[MARKET]
 
 
@@ -584,3 +588,94 @@ def test_random_games_never_overspend_and_end_by_short_boards(players):
             assert min(state.money) >= 0 and state.supply >= 0
         assert sum(state.short) >= K.BOARDS_NOT_REFILLED_TO_END[players]
         assert all(not hand or C.KIND[c] != C.MONEY for hand in state.hands for c in hand)
+
+
+# ---------------------------------------------------------------- review: rule text
+def test_two_player_refill_draws_no_extra_card_for_an_assistant_gap():
+    """Two players draw no additional cards: the current supply is the future supply."""
+    state = new_game(2)
+    empty_hands(state)
+    set_supply(state, "market", ["goods:grain:1:2", "goods:fur:1:2"], ["trader", "vp:6:1"])
+    stack_deck(state, "market", ["goods:cotton:1:2", "goods:fur:2:6", "goods:grain:2:6"])
+    give(state, BEN, "assistant")
+    deck_size = len(state.decks[MARKET])
+    state.apply("area:market")
+    state.apply("assist:market:0")  # Ben takes the trader from the future supply
+    state.apply("take:market:0")  # Anna takes: the round ends
+    assert labels(state.current[MARKET]) == ["vp:6:1"]
+    assert labels(state.future[MARKET]) == ["goods:cotton:1:2", "goods:fur:2:6"]
+    assert len(state.decks[MARKET]) == deck_size - 2
+    assert not state.short[MARKET] and not state.game_over
+
+
+def test_a_future_supply_dealt_short_makes_the_next_refill_improper_despite_a_gap():
+    """The deck ran short for the future supply (the game goes on, as the note says);
+    when that future supply later becomes the current supply the board is short, even
+    if an assistant emptied it in between."""
+    state = new_game(3)
+    empty_hands(state)
+    b = BOARD["bank"]
+    state.boxed[b].extend(state.decks[b][:-1])  # boxed by hand: a deck of one card
+    state.decks[b] = state.decks[b][-1:]
+    refresh(state)
+    state.apply("area:bank")
+    state.apply("pass")  # Ben
+    state.apply("pass")  # Cedric
+    state.apply("take:bank:0")  # Anna ends the round
+    assert not state.short[b] and state.future[b].count(EMPTY) == 1
+    give(state, CEDRIC, "assistant")
+    state.apply("area:bank")  # Ben is harbour master
+    state.apply("assist:bank:0")  # Cedric takes the only future card
+    state.apply("pass")  # Anna
+    state.apply("take:bank:0")
+    assert state.short[b] and state.game_over
+
+
+def window_leak_table(starting: str):
+    """Ben holds a ship, two grain and an unrevealed starting contract ``starting``."""
+    state = new_game(3)
+    empty_hands(state)
+    give(state, BEN, "ship:GB", "goods:grain:2:6", starting)
+    state.start_contract[BEN] = state.hands[BEN][-1]
+    refresh(state)
+    return state
+
+
+def test_end_of_round_windows_do_not_reveal_an_unrevealed_starting_contract():
+    """Whether Ben gets a window must follow from what the others can see."""
+    can = window_leak_table("contract:grain:GB:2:20")
+    cannot = window_leak_table("contract:fur:FR:2:20")
+    for state in (can, cannot):
+        state.apply("area:market")
+        state.apply("pass")  # Ben
+        state.apply("pass")  # Cedric
+        state.apply("take:market:0")  # Anna: the round ends
+    for seat in (ANNA, CEDRIC):
+        assert can.observation(seat) == cannot.observation(seat)
+    assert can.phase == "window" and can.current_player() == BEN
+    assert "contract:grain:GB:2:20" in can.legal_actions()
+    assert cannot.legal_actions() == ["done"]
+
+
+def test_no_window_when_the_open_cards_rule_out_every_starting_contract():
+    state = window_leak_table("contract:grain:GB:2:20")
+    state.ships[BEN], state.decks[DOCKS] = [], state.decks[DOCKS] + state.ships[BEN]
+    refresh(state)
+    state.apply("area:market")
+    state.apply("pass")
+    state.apply("pass")
+    state.apply("take:market:0")
+    assert state.phase == "area" and state.round == 2
+
+
+def test_taking_from_an_area_chosen_earlier_says_so():
+    state = new_game(3)
+    empty_hands(state)
+    state.apply("area:market")
+    state.apply("pass")
+    state.apply("pass")
+    state.apply("area:docks")
+    state.apply("pass")
+    state.apply("pass")
+    with pytest.raises(IllegalAction, match="market was already chosen this round"):
+        state.apply("take:market:0")

@@ -96,6 +96,20 @@ class ShipmentSteps:
                 options.append(label)
         return options
 
+    def _fulfils_one_of(self, p: int, contracts: list[int]) -> bool:
+        """Whether ``p``'s ships and cards could fulfil any one of ``contracts`` alone."""
+        if not self.ships[p]:
+            return False
+        ships, goods, traders, singles, doubles, captains = self._holdings(p)
+        for card in contracts:
+            if not ships_feasible(ships, captains, [C.DEST[card]]):
+                continue
+            demand = [0] * C.NG
+            demand[C.GOODS_OF[card]] = C.AMOUNT[card]
+            if goods_feasible(demand, goods, traders, singles, doubles):
+                return True
+        return False
+
     def _ready_contracts(self, p: int) -> list[str]:
         ready = self._ready[p]
         if ready is None:

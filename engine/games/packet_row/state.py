@@ -52,6 +52,8 @@ from engine.games.packet_row.shipment import BUILDER_PHASES, EMPTY, ShipmentStep
 from engine.rng import Rng
 
 AREA, OFFER, HARBOUR, WINDOW, OVER = "area", "offer", "harbour", "window", "over"
+STARTING_KINDS = tuple({C.LABEL[c]: c for c in C.STARTING_IDS}.values())
+"""One card of each starting contract, the candidates for an unrevealed one."""
 action_vocabulary = C.action_vocabulary
 
 
@@ -80,6 +82,7 @@ class PacketRowState(ShipmentSteps, GameState):
             self.decks.append(deck)
         self.discards: list[list[int]] = [[] for _ in range(C.NB)]
         self.short = [False] * C.NB
+        self.future_short = [False] * C.NB  # the deck ran short dealing the future supply
 
         starting = list(C.STARTING_IDS)
         rng.shuffle(starting)
@@ -167,6 +170,7 @@ class PacketRowState(ShipmentSteps, GameState):
         other = copy.copy(self)
         for name in (
             "short",
+            "future_short",
             "start_contract",
             "unused_starting",
             "money",
@@ -396,18 +400,20 @@ class PacketRowState(ShipmentSteps, GameState):
             if phase == OFFER and b != self.area:
                 return f"you were asked about the {K.BOARDS[self.area]}, not the {K.BOARDS[b]}"
             if phase == HARBOUR and b != self.area:
+                if self.chosen[b]:
+                    return f"the {K.BOARDS[b]} was already chosen this round"
                 if not self._forced():
                     return (
                         "you may take from another area only when everybody else has placed "
                         "a piece; choose it first (area:X)"
                     )
-                if self.chosen[b]:
-                    return f"the {K.BOARDS[b]} was already chosen this round"
             if verb == "assist" and not any(C.KIND[c] == C.ASSISTANT for c in self.hands[p]):
                 return "taking from the future supply needs an assistant card"
             cost = C.COST[row[slot]]
             if cost > self.money[p]:
-                return f"that card costs ${cost} and you have ${self.money[p]}; cash money cards"
+                has_money_cards = any(C.KIND[c] == C.MONEY for c in self.hands[p])
+                hint = "; cash money cards first" if has_money_cards else ""
+                return f"that card costs ${cost} and you have ${self.money[p]}{hint}"
             return f"that card cannot be taken now; legal now: {shown}"
         if verb == "area":
             b = info[1]
@@ -496,15 +502,25 @@ class PacketRowState(ShipmentSteps, GameState):
         self._ready[p] = None
 
     def _refill(self, b: int) -> None:
+        """The rulebook's steps: discard the current supply, move the future supply there,
+        draw one (4 players) or two (5 players) additional cards, deal a new future supply.
+
+        A gap an assistant left in the future supply is not made up from the deck.  The
+        board is not properly refilled when its deck ran short for this current supply:
+        now, for the additional cards, or at the last refill, for the future supply that
+        has just moved here (that shortfall alone does not end the game, as the note says).
+        """
         deck = self.decks[b]
         self.discards[b].extend(c for c in self.current[b] if c != EMPTY)
         fresh = [c for c in self.future[b] if c != EMPTY]
-        while len(fresh) < self.slots and deck:
-            fresh.append(deck.pop())
-        if len(fresh) < self.slots:
+        extra = K.EXTRA_REFILL_DRAW[self.num_players]
+        drawn = min(extra, len(deck))
+        fresh.extend([deck.pop() for _ in range(drawn)])
+        if drawn < extra or self.future_short[b]:
             self.short[b] = True
         self.current[b] = fresh + [EMPTY] * (self.slots - len(fresh))
         future = [deck.pop() for _ in range(min(K.FUTURE_SUPPLY, len(deck)))]
+        self.future_short[b] = len(future) < K.FUTURE_SUPPLY
         self.future[b] = future + [EMPTY] * (K.FUTURE_SUPPLY - len(future))
 
     def _end_round(self) -> None:
@@ -521,10 +537,27 @@ class PacketRowState(ShipmentSteps, GameState):
         self.window_queue = [(hm + k) % n for k in range(n)]
         self._next_window()
 
+    def _window_due(self, p: int) -> bool:
+        """Whether ``p`` gets an end-of-round window, judged on what every player sees.
+
+        Everyone who can fulfil a contract must get the window, but opening it exactly
+        then would tell the table whether an unrevealed starting contract can be
+        fulfilled.  So it opens when one of his open contracts can be fulfilled, or when
+        he still hides his starting contract and his open cards could fulfil some
+        starting contract; then it may hold nothing but ``done``.
+        """
+        if not self.ships[p]:
+            return False
+        hidden = self.start_contract[p]
+        if hidden == EMPTY:
+            return bool(self._ready_contracts(p))
+        candidates = [c for c in self.hands[p] if C.KIND[c] == C.CONTRACT and c != hidden]
+        return self._fulfils_one_of(p, [*candidates, *STARTING_KINDS])
+
     def _next_window(self) -> None:
         while self.window_queue:
             p = self.window_queue.pop(0)
-            if self._ready_contracts(p):
+            if self._window_due(p):
                 self.phase = WINDOW
                 self.active = p
                 return
