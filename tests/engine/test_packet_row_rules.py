@@ -679,3 +679,24 @@ def test_taking_from_an_area_chosen_earlier_says_so():
     state.apply("pass")
     with pytest.raises(IllegalAction, match="market was already chosen this round"):
         state.apply("take:market:0")
+
+
+def test_skipping_the_contract_choice_does_not_reveal_a_starting_contract():
+    """A single-choice step is skipped only when the others could tell it is one."""
+
+    def table(starting: str):
+        state = new_game(3)
+        empty_hands(state)
+        give(state, BEN, "ship:GB", "goods:grain:3:10", "contract:grain:GB:1:15", starting)
+        state.start_contract[BEN] = state.hands[BEN][-1]
+        refresh(state)
+        state.apply("area:market")
+        state.apply("contract:grain:GB:1:15")  # Ben starts a fulfilment when asked
+        return state
+
+    can, cannot = table("contract:grain:GB:2:20"), table("contract:fur:FR:2:20")
+    assert can.observation(ANNA) == cannot.observation(ANNA)
+    assert can.phase == "contracts" and "contract:grain:GB:2:20" in can.legal_actions()
+    assert cannot.legal_actions() == ["sail"]
+    cannot.apply("sail")  # the only ship and goods card follow automatically
+    assert cannot.money[BEN] == 40 and cannot.phase == "offer"

@@ -15,8 +15,10 @@ lists, so it is decided step by step, every step naming a card *kind*:
 
 Every offered step keeps the whole shipment completable (:mod:`.feasibility`), so a
 started fulfilment always ends in payment, and a step with a single possible choice is
-taken automatically.  When nothing is owed the cards are discarded, the rewards paid
-and play returns to the decision the fulfilment interrupted.  The shipment in progress
+taken automatically -- except ``sail`` while the player hides a starting contract that,
+for all the others know, could still join (skipping it would tell them it cannot).
+When nothing is owed the cards are discarded, the rewards paid and play returns to the
+decision the fulfilment interrupted.  The shipment in progress
 lives in the state's ``b_*`` attributes and is public (its cards lie on the table).
 """
 
@@ -30,6 +32,8 @@ from engine.games.packet_row.feasibility import goods_feasible, ships_feasible
 CONTRACTS, SHIPS, LOAD = "contracts", "ships", "load"
 BUILDER_PHASES = (CONTRACTS, SHIPS, LOAD)
 EMPTY = -1
+STARTING_KINDS = tuple({C.LABEL[c]: c for c in C.STARTING_IDS}.values())
+"""One card of each starting contract: what an unrevealed one may be, for the others."""
 
 
 class ShipmentSteps:
@@ -82,10 +86,15 @@ class ShipmentSteps:
         )
         if not contracts or not self.ships[p]:
             return []
+        return [label for label, card in contracts if self._joinable(p, [card])]
+
+    def _joinable(self, p: int, contracts: list[int]) -> bool:
+        """Whether any one of ``contracts`` can join the shipment (or start one)."""
+        if not self.ships[p]:
+            return False
         ships, goods, traders, singles, doubles, captains = self._holdings(p)
         destinations = sorted({C.DEST[c] for c in self.b_contracts})
-        options = []
-        for label, card in contracts:
+        for card in contracts:
             dest = C.DEST[card]
             wanted = destinations if dest in destinations else [*destinations, dest]
             if not ships_feasible(ships, captains, wanted):
@@ -93,22 +102,13 @@ class ShipmentSteps:
             demand = list(self.b_demand)
             demand[C.GOODS_OF[card]] += C.AMOUNT[card]
             if goods_feasible(demand, goods, traders, singles, doubles):
-                options.append(label)
-        return options
-
-    def _fulfils_one_of(self, p: int, contracts: list[int]) -> bool:
-        """Whether ``p``'s ships and cards could fulfil any one of ``contracts`` alone."""
-        if not self.ships[p]:
-            return False
-        ships, goods, traders, singles, doubles, captains = self._holdings(p)
-        for card in contracts:
-            if not ships_feasible(ships, captains, [C.DEST[card]]):
-                continue
-            demand = [0] * C.NG
-            demand[C.GOODS_OF[card]] = C.AMOUNT[card]
-            if goods_feasible(demand, goods, traders, singles, doubles):
                 return True
         return False
+
+    def _hidden_may_join(self, p: int) -> bool:
+        """Whether the others must reckon with ``p``'s unrevealed starting contract
+        joining the shipment: he still hides it and his open cards could carry one."""
+        return self.start_contract[p] != EMPTY and self._joinable(p, list(STARTING_KINDS))
 
     def _ready_contracts(self, p: int) -> list[str]:
         ready = self._ready[p]
@@ -231,7 +231,7 @@ class ShipmentSteps:
                 self._pay_shipment(p)
                 return
             options = self._builder_options(p)
-            if len(options) != 1:
+            if len(options) != 1 or (self.phase == CONTRACTS and self._hidden_may_join(p)):
                 self._legal = options
                 return
             self._step(p, C.ACTION_INFO[options[0]])

@@ -48,12 +48,15 @@ from typing import Any
 from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
 from engine.games.packet_row import cards as C
 from engine.games.packet_row import components as K
-from engine.games.packet_row.shipment import BUILDER_PHASES, EMPTY, ShipmentSteps
+from engine.games.packet_row.shipment import (
+    BUILDER_PHASES,
+    EMPTY,
+    STARTING_KINDS,
+    ShipmentSteps,
+)
 from engine.rng import Rng
 
 AREA, OFFER, HARBOUR, WINDOW, OVER = "area", "offer", "harbour", "window", "over"
-STARTING_KINDS = tuple({C.LABEL[c]: c for c in C.STARTING_IDS}.values())
-"""One card of each starting contract, the candidates for an unrevealed one."""
 action_vocabulary = C.action_vocabulary
 
 
@@ -552,7 +555,7 @@ class PacketRowState(ShipmentSteps, GameState):
         if hidden == EMPTY:
             return bool(self._ready_contracts(p))
         candidates = [c for c in self.hands[p] if C.KIND[c] == C.CONTRACT and c != hidden]
-        return self._fulfils_one_of(p, [*candidates, *STARTING_KINDS])
+        return self._joinable(p, [*candidates, *STARTING_KINDS])
 
     def _next_window(self) -> None:
         while self.window_queue:
