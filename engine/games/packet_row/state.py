@@ -18,16 +18,23 @@ Rulings (also in ``docs/games/packet_row.md``; the rulebook wins where it is cle
   a round (taking, passing, choosing an area) the player may also start a fulfilment or
   cash a money card; after the round's refill every player, in turn order from that
   round's harbour master, gets an end-of-round window (``done`` ends it) when he can fulfil
-  a contract.  After the last round that window is the final fulfilment.
+  a contract -- judged on open cards only: a player who still hides his starting contract
+  gets it whenever his open cards could fulfil some starting contract, so the window
+  itself tells nobody what he hides.  After the last round that window is the final
+  fulfilment.
 * Fulfilling is decided in small steps (``contract:...``, ``sail``, ``ship:D`` /
   ``captain:X``, ``goods:G:N`` / ``trade:G:N:T`` / ``gold1:G`` / ``gold2:G``), each of
   which keeps the shipment completable; see :mod:`.shipment`.  A goods card is offered
-  only while its type is still owed, so the last card may overshoot (excess lost).
-* Refill of a chosen board: the current supply is discarded, then filled to its size
-  (2/2/3/4 cards) from the future supply, then from the deck; then up to two new
-  future-supply cards are drawn.  A board is "not properly refilled" once its deck runs
-  short while filling the current supply; there is no reshuffle.  The game ends after the
-  refill in which the number of such boards reaches 1 (2-3 players) or 2 (4-5 players).
+  only while its type is still owed, so the last card may overshoot (excess lost); a
+  card that adds nothing cannot be thrown in.
+* Refill of a chosen board, as the rulebook lists it: the current supply is discarded,
+  the future supply moves there, one (4 players) or two (5 players) additional cards are
+  drawn, then up to two new future-supply cards.  A gap an assistant left in the future
+  supply is not made up.  A board is "not properly refilled" when its deck ran short for
+  its current supply (for the additional cards, or for the future supply that has just
+  moved there); a short future supply alone does not end the game.  There is no
+  reshuffle, so a short board stays short; the game ends after the refill in which the
+  number of short boards reaches 1 (2-3 players) or 2 (4-5 players).
 * Cards are taken face up from open supplies and used cards are discarded face up, so
   every card in an opponent's hand is public knowledge except his starting contract
   while he still holds it.  The hidden information is that contract, the order of the
