@@ -364,6 +364,8 @@ def test_end_of_round_window_offers_fulfilment_in_turn_order():
     # Windows in turn order from Anna; she cannot fulfil, so Ben is first.
     assert state.phase == "window" and state.current_player() == BEN
     assert state.legal_actions() == ["contract:fur:ES:1:15", "done"]
+    with pytest.raises(IllegalAction, match="'done' ends your end-of-round window"):
+        state.apply("pass")
     state.apply("done")
     assert state.phase == "window" and state.current_player() == CEDRIC
     state.apply("contract:grain:GB:1:15")
@@ -548,6 +550,8 @@ def test_a_revealed_starting_contract_is_no_longer_resampled():
 
 def test_illegal_actions_say_why():
     state = new_game(3)
+    with pytest.raises(IllegalAction, match="must choose an area first"):
+        state.apply("pass")
     with pytest.raises(IllegalAction, match="not a Packet Row action"):
         state.apply("fly:away")
     with pytest.raises(IllegalAction, match="strings, not int"):

@@ -437,6 +437,10 @@ class PacketRowState(ShipmentSteps, GameState):
         if verb == "pass":
             if phase == HARBOUR:
                 return "another area is left: take a card or choose that area"
+            if phase == AREA:
+                return f"the harbour master must choose an area first; legal now: {shown}"
+            if phase == WINDOW:
+                return "'done' ends your end-of-round window; 'pass' is for taking cards"
             return f"there is nothing to pass in the {phase} step; legal now: {shown}"
         if verb == "done":
             return f"'done' ends the end-of-round window; legal now: {shown}"
