@@ -39,7 +39,8 @@ Rulings (also in ``docs/games/packet_row.md``; the rulebook wins where it is cle
   every card in an opponent's hand is public knowledge except his starting contract
   while he still holds it.  The hidden information is that contract, the order of the
   decks, the unused starting contracts and, with two players, the six cards per deck put
-  back in the box.
+  back in the box.  Nothing public may depend on that contract: who gets an end-of-round
+  window (above), and whether the ``sail`` step is skipped (see :mod:`.shipment`).
 * Final scoring: final fulfilment window, all money cards cashed, then VP cards, bankers
   (2-3 players: 2 VP each to the richest, all tied richest; 4-5 players: 3 VP each to the
   richest; with a tie for richest all tied score 3 and nobody scores second; otherwise
