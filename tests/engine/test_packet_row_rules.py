@@ -704,3 +704,30 @@ def test_skipping_the_contract_choice_does_not_reveal_a_starting_contract():
     assert cannot.legal_actions() == ["sail"]
     cannot.apply("sail")  # the only ship and goods card follow automatically
     assert cannot.money[BEN] == 40 and cannot.phase == "offer"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_what_follows_a_move_never_depends_on_what_a_player_cannot_see(players):
+    """Resample a player's unknowns, play the same move in both worlds: whose turn it is,
+    the phase and every player's open cards must agree afterwards (the boards may not,
+    since a refill draws from the resampled decks)."""
+    keys = ("phase", "current_player", "harbour_master", "players", "fulfilment")
+    for seed in range(3):
+        state = new_game(players, seed)
+        rng = Rng(seed)
+        step = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if step % 4 == 0:
+                for seat in range(players):
+                    twin = state.determinize(seat, Rng(step * 10 + seat))
+                    for action in set(legal) & set(twin.legal_actions()):
+                        here, there = state.clone(), twin.clone()
+                        here.apply(action)
+                        there.apply(action)
+                        if here.is_terminal():
+                            continue  # final scores show every hand
+                        mine, theirs = here.observation(seat), there.observation(seat)
+                        assert [mine[k] for k in keys] == [theirs[k] for k in keys], action
+            state.apply(rng.choice(legal))
+            step += 1
