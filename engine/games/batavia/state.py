@@ -39,7 +39,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
+from engine.core import (
+    EngineError,
+    GameNotOver,
+    GameState,
+    IllegalAction,
+    Observation,
+    competition_ranking,
+)
 from engine.games.batavia import components as K
 from engine.rng import Rng
 
@@ -64,6 +71,7 @@ MOVE_TARGET = "move:target"
 _MAX_NOTES = K.START_NOTES * 5
 BIDS = tuple(f"bid:{k}" for k in range(_MAX_NOTES + 1))
 COMPANY_INDEX = {c: i for i, c in enumerate(K.COMPANIES)}
+_REDEAL_ATTEMPTS = 32  # rejection sampling for a determinized layer's hand, then constructive
 
 
 def action_vocabulary(num_players: int) -> list[str]:
@@ -281,7 +289,15 @@ class BataviaState(GameState):
         }
         return view
 
+    def _check_seat(self, player: int) -> None:
+        """A negative index would silently show the last seat's hand."""
+        if not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise EngineError(
+                f"there is no seat {player!r} at this {self.num_players}-player table"
+            )
+
     def observation(self, player: int) -> Observation:
+        self._check_seat(player)
         view = self.public_view()
         view["seat"] = player
         view["hand"] = _by_company(self.hands[player])
@@ -310,26 +326,9 @@ class BataviaState(GameState):
         }
 
     def determinize(self, player: int, rng: Rng) -> BataviaState:
+        self._check_seat(player)
         state = self.clone()
-        # Cards: the stack and every opponent's unknown cards form one unseen pool.
-        pool = list(state.deck)
-        hidden_counts = []
-        for q in range(self.num_players):
-            if q == player:
-                hidden_counts.append(0)
-                continue
-            count = 0
-            for c in range(NC):
-                hidden = state.hands[q][c] - state.known[q][c]
-                pool.extend([c] * hidden)
-                state.hands[q][c] -= hidden
-                count += hidden
-            hidden_counts.append(count)
-        rng.shuffle(pool)
-        for q, count in enumerate(hidden_counts):
-            for _ in range(count):
-                state.hands[q][pool.pop()] += 1
-        state.deck = pool
+        state._redeal_unseen_cards(player, rng)
         # Face-down counters: whole blocks of five, one per company; which commodity of a
         # company lies in which hidden block, and where in its block, is unknown.
         hidden_blocks = [b for b in range(0, K.NUM_HEXES, K.BLOCK) if b >= state.open_upto]
@@ -351,6 +350,58 @@ class BataviaState(GameState):
                 state.hexes[b : b + K.BLOCK] = block
         state.rng = Rng(rng.next_u64())  # future dice and shuffles are unknown too
         return state
+
+    def _redeal_unseen_cards(self, player: int, rng: Rng) -> None:
+        """The stack and every opponent's unknown cards form one pool, dealt anew.
+
+        An opponent caught halfway through laying out began only because his hand could
+        win a qualifying majority (that is public: starting was legal), so his new hand must
+        allow it too, or the state would have no legal action.  Redeals that break this are
+        rejected; after a few failures the needed cards are dealt to him first.
+        """
+        pool = list(self.deck)
+        hidden_counts = [0] * self.num_players
+        for q in range(self.num_players):
+            if q == player:
+                continue
+            for c in range(NC):
+                hidden = self.hands[q][c] - self.known[q][c]
+                pool.extend([c] * hidden)
+                hidden_counts[q] += hidden
+            self.hands[q] = list(self.known[q])
+        known = [list(row) for row in self.hands]
+        layer = self.active if self.phase == LAYING and self.active != player else None
+        for _attempt in range(_REDEAL_ATTEMPTS):
+            rng.shuffle(pool)
+            self._deal_from(pool, known, hidden_counts)
+            if layer is None or self._can_start_laying(layer):
+                return
+        # Rare: give the layer the cards one reachable majority needs, then deal the rest.
+        assert layer is not None
+        needs = {}
+        for c in range(NC):
+            need = max(0, self._max_other(layer, c) + 1 - self.laid[layer][c] - known[layer][c])
+            if need <= min(hidden_counts[layer], pool.count(c)) and (
+                self.target_holder is None or self._next_counter(layer, c) is not None
+            ):
+                needs[c] = need
+        company = rng.choice(sorted(needs))  # never empty: the true hand is one solution
+        for _ in range(needs[company]):
+            pool.remove(company)
+        known[layer][company] += needs[company]
+        hidden_counts[layer] -= needs[company]
+        rng.shuffle(pool)
+        self._deal_from(pool, known, hidden_counts)
+
+    def _deal_from(self, pool: list[int], known: list[list[int]], counts: list[int]) -> None:
+        """Hands = known cards + ``counts[q]`` cards from the end of ``pool``; rest = stack."""
+        end = len(pool)
+        for q, count in enumerate(counts):
+            self.hands[q] = list(known[q])
+            for card in pool[end - count : end]:
+                self.hands[q][card] += 1
+            end -= count
+        self.deck = pool[:end]
 
     # ------------------------------------------------------------------ legality
     def _max_other(self, p: int, c: int) -> int:
@@ -416,12 +467,19 @@ class BataviaState(GameState):
         if not isinstance(action, str):
             return f"Batavia actions are strings, not {type(action).__name__}; legal now: {shown}"
         if phase == AUCTION:
-            if action.startswith("bid:") and action[4:].isdigit():
-                k = int(action[4:])
+            if action.startswith("bid:"):
+                amount = action[4:]
+                if not (amount.isascii() and amount.isdigit()):
+                    return f"write a bid as 'bid:N' with N a whole number; legal now: {shown}"
+                if action != f"bid:{int(amount)}":
+                    return f"write a bid as 'bid:{int(amount)}'"
+                k = int(amount)
                 if k <= self.high_bid:
                     return f"a bid must be higher than the current bid of {self.high_bid}"
                 return f"a bid of {k} exceeds your {self.notes[p]} promissory notes"
             return f"the package is being auctioned: 'pass' or 'bid:N'; legal now: {shown}"
+        if action == "pass" or action.startswith("bid:"):
+            return f"bids and passes are made only during the auction; it is the {phase} step"
         if action.startswith("lay:"):
             company = action[4:]
             if company not in COMPANY_INDEX:
