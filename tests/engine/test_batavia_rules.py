@@ -609,3 +609,56 @@ def test_bidding_outside_the_auction_names_the_step():
     for action in ("pass", "bid:3"):
         with pytest.raises(IllegalAction, match="only during the auction"):
             state.apply(action)
+
+
+def test_a_stack_reshuffled_from_the_discards_has_a_publicly_known_make_up():
+    """The discards were laid-out cards (public); once shuffled into a new stack everyone
+    still knows which cards it holds, less those turned over for an auction since."""
+    state = fresh()
+    state.deck.extend(c for c in range(5) for _ in range(state.package[c]))
+    give_turn(state, HANNA)
+    state.discards = [0] * 5
+    for p in range(4):
+        state.deck.extend(c for c in range(5) for _ in range(state.hands[p][c]))
+        state.hands[p] = [0] * 5
+        state.known[p] = [0] * 5
+    state.discards[DK] = sum(1 for c in state.deck if c == DK)
+    state.deck = [c for c in state.deck if c != DK]
+    for p in range(4):  # every non-Danish card goes to the hands, the stack runs dry
+        state.hands[p] = [sum(1 for c in state.deck[p::4] if c == k) for k in range(5)]
+    state.deck = []
+    state.laid = [[0] * 5 for _ in range(4)]
+    assert counts_of_cards(state) == 110
+    state.apply("draw")  # the 22 Danish discards become the stack; Hanna draws two of them
+    view = state.observation(BEN)
+    assert view["stack_from_discards"] == {"GB": 0, "DK": 22, "FR": 0, "NL": 0, "SE": 0}
+    assert view["deck_size"] == 20
+    for seat in (BEN, CARLA):
+        for k in range(10):
+            other = state.determinize(seat, Rng(k))
+            assert set(other.deck) == {DK}, "the stack can only hold the reshuffled Danish cards"
+            assert other.observation(seat) == state.observation(seat)
+
+
+def test_cards_turned_over_for_the_auction_leave_the_known_make_up_of_the_stack():
+    state = fresh()
+    give_turn(state, HANNA)
+    state.deck, state.discards = [], [3, 4, 0, 0, 0]
+    state.apply("draw")  # reshuffle: 7 cards, Hanna draws 2 unseen ones
+    assert state.observation(BEN)["stack_from_discards"] == {
+        "GB": 3,
+        "DK": 4,
+        "FR": 0,
+        "NL": 0,
+        "SE": 0,
+    }
+    turned = list(state.deck[:3])  # the bottom three are left after two more draws
+    state.rng.state = 0
+    while state.rng.copy().randint(1, 6) != 3:
+        state.rng.state += 1
+    state.turns_taken = 3
+    state.apply("draw")  # Ben ends the round (2 more unseen), the auction turns over 3
+    assert state.phase == "auction" and state.die == 3
+    left = state.observation(BEN)["stack_from_discards"]
+    assert sum(left.values()) == 7 - 3
+    assert [left["GB"], left["DK"]] == [3 - turned.count(GB), 4 - turned.count(DK)]

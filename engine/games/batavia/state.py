@@ -111,6 +111,9 @@ class BataviaState(GameState):
         self.deck: list[int] = [c for c in range(NC) for _ in range(K.SHIP_CARDS_PER_COMPANY[c])]
         rng.shuffle(self.deck)
         self.discards = [0] * NC
+        # After a reshuffle the stack's make-up is public (the discards were laid out face
+        # up): these cards, less those turned over since, are the stack plus secret draws.
+        self.restocked: list[int] | None = None
         self.hands = [[0] * NC for _ in range(n)]
         self.known = [[0] * NC for _ in range(n)]  # public lower bound of each hand
         self.laid = [[0] * NC for _ in range(n)]
@@ -205,6 +208,7 @@ class BataviaState(GameState):
         for name in ("hands", "known", "laid", "counters", "squares"):
             setattr(other, name, [list(row) for row in getattr(self, name)])
         other.final = copy.deepcopy(self.final)
+        other.restocked = None if self.restocked is None else list(self.restocked)
         other.rng = self.rng.copy()
         other._legal = None
         return other
@@ -269,6 +273,7 @@ class BataviaState(GameState):
             if self.phase == AUCTION
             else None,
             "deck_size": len(self.deck),
+            "stack_from_discards": None if self.restocked is None else _by_company(self.restocked),
             "discards": _by_company(self.discards),
             "board": self._board_view(),
             "target": TARGET,
@@ -378,11 +383,14 @@ class BataviaState(GameState):
                 return
         # Rare: give the layer the cards one reachable majority needs, then deal the rest.
         assert layer is not None
+        available = [pool.count(c) for c in range(NC)]
         needs = {}
         for c in range(NC):
             need = max(0, self._max_other(layer, c) + 1 - self.laid[layer][c] - known[layer][c])
-            if need <= min(hidden_counts[layer], pool.count(c)) and (
-                self.target_holder is None or self._next_counter(layer, c) is not None
+            if (
+                need <= min(hidden_counts[layer], available[c])
+                and (self.target_holder is None or self._next_counter(layer, c) is not None)
+                and self._stack_fits(available, c, need, len(self.deck))
             ):
                 needs[c] = need
         company = rng.choice(sorted(needs))  # never empty: the true hand is one solution
@@ -393,8 +401,30 @@ class BataviaState(GameState):
         rng.shuffle(pool)
         self._deal_from(pool, known, hidden_counts)
 
+    def _stack_fits(self, available: list[int], c: int, taken: int, size: int) -> bool:
+        """Whether a stack of ``size`` fitting its public make-up remains after ``taken``
+        cards of company ``c`` leave the pool of ``available`` cards."""
+        if self.restocked is None:
+            return True
+        left = [available[k] - (taken if k == c else 0) for k in range(NC)]
+        return sum(min(left[k], self.restocked[k]) for k in range(NC)) >= size
+
     def _deal_from(self, pool: list[int], known: list[list[int]], counts: list[int]) -> None:
-        """Hands = known cards + ``counts[q]`` cards from the end of ``pool``; rest = stack."""
+        """Hands = known cards + ``counts[q]`` cards of the shuffled ``pool``; rest = stack.
+
+        A stack formed from the discards holds only cards of its public make-up, so it
+        takes the first cards of the pool that fit that make-up; the hands get the rest.
+        """
+        if self.restocked is not None:
+            room, stack, rest = list(self.restocked), [], []
+            size = len(pool) - sum(counts)
+            for card in pool:
+                if len(stack) < size and room[card] > 0:
+                    room[card] -= 1
+                    stack.append(card)
+                else:
+                    rest.append(card)
+            pool = stack + rest  # never short: the true deal is one that fits
         end = len(pool)
         for q, count in enumerate(counts):
             self.hands[q] = list(known[q])
@@ -528,6 +558,7 @@ class BataviaState(GameState):
             if not any(self.discards):
                 return None
             self.deck = [c for c in range(NC) for _ in range(self.discards[c])]
+            self.restocked = list(self.discards)
             self.discards = [0] * NC
             self.rng.shuffle(self.deck)
         return self.deck.pop()
@@ -541,6 +572,8 @@ class BataviaState(GameState):
             if card is None:
                 break
             self.package[card] += 1
+            if self.restocked is not None:
+                self.restocked[card] -= 1  # turned over face up: no longer unseen
         n = self.num_players
         self.passed = [False] * n
         self.high_bid = 0
