@@ -24,8 +24,9 @@ Rulings (also in ``docs/games/batavia.md``; the rulebook wins where it is clear)
 * Pirates: after each move, while the laid-out cards number at least 21 (3 players) or 25
   (4-5 players), all laid-out cards of the largest company (all tied largest) are
   discarded; their seals return to the board.
-* Empty stack: the discards are shuffled into a new stack; with both empty, what exists is
-  drawn.  A round in which no card is drawn, won at auction or laid out ends the game.
+* Empty stack: the discards are shuffled into a new stack (whose make-up, being the public
+  discards, stays public); with both empty, what exists is drawn.  A round in which no
+  card is drawn, won at auction or laid out ends the game.
 * The quick-start variant ``open`` deals the counters exactly as the standard game but
   face up (the printed numbering of the quick-start layout is not in the text).
 * Final scoring lays out every hand and re-assigns seals (no pirates, no moves), then:
