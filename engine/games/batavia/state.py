@@ -310,7 +310,10 @@ class BataviaState(GameState):
         return view
 
     def snapshot(self) -> dict[str, Any]:
-        data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in ("rng", "_legal")}
+        # ``restocked`` is public bookkeeping fixed by seed + actions; leaving it out keeps the
+        # digests of logs written before it existed, so those logs still replay.
+        skip = ("rng", "_legal", "restocked")
+        data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
         data["rng"] = self.rng.state
         return data
 
