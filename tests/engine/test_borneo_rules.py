@@ -154,6 +154,29 @@ def test_simultaneous_monopolies_go_to_the_first_flag_on_the_last_card():
     assert shared_ranking(pile) == [Y, R]  # the shared rule reads the whole pile instead
 
 
+def test_a_monopoly_tie_ignores_flag_counts_and_reads_only_the_last_card():
+    """"Two or more companies reach the monopoly limit at the same time ... the tie is
+    broken in favour of the tied company whose flag comes first ... on the very last card
+    played": the number of flags does not enter into it."""
+    # Achim (monopoly 6): RRR/B, RGG/G, GGG/R leave red 5, green 5; GRR/R then makes
+    # red 7 and green 6.  Red has more flags, but green's flag comes first on GRR.
+    pile = [27, 38, 36]
+    assert monopoly_company(pile, 6) is None
+    assert flag_counts([*pile, 23]) == [0, 7, 6, 0]
+    assert monopoly_company([*pile, 23], 6) == G
+    state = _table(
+        hands=[[23, 40, 41], [2, 3, 4], [5, 6, 7]],
+        open_harbors=[HARBOR["Achim"], HARBOR["Bantam"], HARBOR["Banda"]],
+        piles=[list(pile), [], []],
+        columns=[[0], [1, 0], [2, 1], [0]],
+    )
+    _at_ship(state)
+    state.apply("ship:23:0")
+    assert state.phase == "pick" and state.current_player() == 2  # green's first merchant
+    assert state.public_view()["distribution"]["company"] == "green"
+    assert state.pick_order == [2, 1, 2, 1]
+
+
 def test_shared_distribution_example_yellow_red_green_blue():
     """Rulebook example: yellow 5, red 4, green 2, blue 2; green's flag comes first."""
     pile = [1, 33, 53]  # YYY/R, YGG/G, RBB/B; the fourth card RRR/Y reaches the limit

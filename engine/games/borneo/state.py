@@ -33,7 +33,7 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
   pick goes to the same player.
 * After each shipment card: monopoly first (visible flags: top rows of all cards plus the
   last card's bottom flag), then the card limit.  Several companies at the monopoly number:
-  most flags, then the company whose flag comes first on the last card.  Shared
+  the company whose flag comes first on the last card (flag counts play no part).  Shared
   distribution ranks companies with at least one flag by flags, ties to the flag appearing
   first reading the cards in play order, left to right, top to bottom; picks go in rank
   waves over the companies, skipping a company with no merchant at that rank, and wrap
@@ -199,7 +199,13 @@ def flag_counts(pile: Sequence[int]) -> list[int]:
 
 
 def monopoly_company(pile: Sequence[int], threshold: int) -> int | None:
-    """The company with a monopoly at a harbor whose monopoly number is ``threshold``."""
+    """The company with a monopoly at a harbor whose monopoly number is ``threshold``.
+
+    When several companies reach the number with the same card, the rulebook breaks the
+    tie by the flag that comes first on that last card alone, whatever the flag counts.
+    Each of them gained flags from that card (none was at the number before it), so each
+    shows a flag on it.
+    """
     if not pile:
         return None
     counts = flag_counts(pile)
@@ -208,11 +214,7 @@ def monopoly_company(pile: Sequence[int], threshold: int) -> int | None:
         return None
     last = pile[-1]
     order = (*TOP[last], BOTTOM[last])
-
-    def key(c: int) -> tuple[int, int]:
-        return (-counts[c], order.index(c) if c in order else len(order))
-
-    return min(reached, key=key)
+    return min(reached, key=lambda c: order.index(c) if c in order else len(order))
 
 
 def shared_ranking(pile: Sequence[int]) -> list[int]:
