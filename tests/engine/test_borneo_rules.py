@@ -428,6 +428,31 @@ def test_all_four_flags_count_in_a_fight():
     assert FLAGS[3] == (3, 1, 0, 0)  # R Y Y over Y
 
 
+def test_fight_errors_name_the_step_and_the_card():
+    state = _fight_table([1, 2, 6], [11, 12, 3], [[1, 0], [2], [2], [1]])
+    state.apply("attack:yellow:2:1")
+    with pytest.raises(IllegalAction, match="fight step"):
+        state.apply("defend:11")  # the defender's action while the attacker plays
+    state.apply("fight:1")
+    state.apply("fight-done")
+    assert state.phase == "defend"
+    with pytest.raises(IllegalAction, match="defend step"):
+        state.apply("fight:11")  # the attacker's action while the defender answers
+    with pytest.raises(IllegalAction, match="card 2 is not in your hand"):
+        state.apply("defend:2")
+
+
+def test_setup_and_shipment_errors_say_what_is_wrong():
+    state = GAME.new_state(5, 3)
+    with pytest.raises(IllegalAction, match="unknown company 'purple'"):
+        state.apply("place:purple")
+    state = _at_ship(_table(hands=[[1, 2, 3], [7], [8]]))
+    with pytest.raises(IllegalAction, match="card 4 is not in your hand"):
+        state.apply("ship:4:0")
+    with pytest.raises(IllegalAction, match="harbor slot 3"):
+        state.apply("ship:1:3")
+
+
 # ---------------------------------------------------------------------- drawing and the end
 def test_draw_two_then_discard_down_to_six():
     state = _table(hands=[[1, 2, 3, 4, 5, 6], [7], [8]], deck=[50, 51, 52], discards=[])

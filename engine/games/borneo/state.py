@@ -766,6 +766,8 @@ class BorneoState(GameState):
         }[phase]
         card = _card_of(action)
         if phase == PLACE and head == "place":
+            if action[6:] not in COMPANY_INDEX:
+                return f"unknown company {action[6:]!r}; companies: {', '.join(K.COMPANIES)}"
             return "that company has no free slot (five merchants per company)"
         if phase in (MISSION, LAST_MISSION) and head == "mission":
             if action not in MISSION_LOOKUP:
@@ -797,7 +799,7 @@ class BorneoState(GameState):
             return "you can only move your own merchant to a different company with a free slot"
         if action == FIGHT_DONE and phase == FIGHT:
             return "the attacker must play at least one card"
-        if phase in (FIGHT, DEFEND) and head in ("fight", "defend") and card:
+        if (phase, head) in ((FIGHT, "fight"), (DEFEND, "defend")) and card:
             if card not in self.hands[p]:
                 return f"card {card} is not in your hand"
             if len(self.hands[p]) < 2:
@@ -806,6 +808,12 @@ class BorneoState(GameState):
                 return "the defender may play no more cards than the attacker"
             return f"card {card} shows no {K.COMPANIES[self.fight_company]} flag"
         if phase == SHIP and head == "ship":
+            parts = action.split(":")
+            card = _card_of(":".join(parts[:2])) if len(parts) == 3 else 0
+            if card and card not in self.hands[p]:
+                return f"card {card} is not in your hand"
+            if card and parts[2] not in ("0", "1", "2"):
+                return f"there is no harbor slot {parts[2]}: play onto 0, 1 or 2 (ship:ID:SLOT)"
             return "play a card from your hand onto harbor slot 0, 1 or 2 (ship:ID:SLOT)"
         if phase == PICK and head == "take":
             return "take a shipment card lying at the harbor being distributed"
