@@ -155,9 +155,9 @@ def test_simultaneous_monopolies_go_to_the_first_flag_on_the_last_card():
 
 
 def test_a_monopoly_tie_ignores_flag_counts_and_reads_only_the_last_card():
-    """"Two or more companies reach the monopoly limit at the same time ... the tie is
-    broken in favour of the tied company whose flag comes first ... on the very last card
-    played": the number of flags does not enter into it."""
+    """Rulebook: when two or more companies reach the monopoly limit at the same time, "the
+    tie is broken in favour of the tied company whose flag comes first in order on the very
+    last card played"; the number of flags does not enter into it."""
     # Achim (monopoly 6): RRR/B, RGG/G, GGG/R leave red 5, green 5; GRR/R then makes
     # red 7 and green 6.  Red has more flags, but green's flag comes first on GRR.
     pile = [27, 38, 36]
@@ -426,6 +426,27 @@ def test_the_defender_keeps_one_card_too():
 
 def test_all_four_flags_count_in_a_fight():
     assert FLAGS[3] == (3, 1, 0, 0)  # R Y Y over Y
+
+
+def test_move_and_attack_errors_say_which_condition_fails():
+    state = _fight_table([1, 2], [3, 4], [[1, 0, 0], [1, 2, 1, 2, 1], [2], [1]])
+    cases = {
+        "move:yellow:1:blue": "yellow rank 1 is seat 1's merchant, not yours",
+        "move:yellow:4:blue": "yellow has no merchant at rank 4",
+        "move:yellow:2:red": "red has no free slot",
+        "move:yellow:2:yellow": "a different company",
+        "move:purple:2:red": "unknown company 'purple'",
+        "attack:yellow:3:2": "your own merchant",
+        "attack:yellow:2:3": "must be above",
+        "attack:green:1:1": "green rank 1 is seat 2's merchant, not yours",
+        "attack:yellow:x:1": "attack:COMPANY:RANK:DEFENDER_RANK",
+    }
+    for action, reason in cases.items():
+        with pytest.raises(IllegalAction, match=reason):
+            state.apply(action)
+    no_flag = _fight_table([56, 57], [3, 4], [[1, 0], [2], [2], [1]])
+    with pytest.raises(IllegalAction, match="no card in your hand shows a yellow flag"):
+        no_flag.apply("attack:yellow:2:1")
 
 
 def test_fight_errors_name_the_step_and_the_card():

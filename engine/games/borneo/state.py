@@ -788,15 +788,8 @@ class BorneoState(GameState):
                 "that item is not in your warehouse, is not needed, or would leave the "
                 "mission unpayable"
             )
-        if phase == COMPANY and head == "attack":
-            if len(self.hands[p]) < 2:
-                return "you need at least two cards in hand to fight (you must keep one)"
-            return (
-                "an attack needs your merchant below another player's merchant in the same "
-                "company and a card in hand with that company's flag"
-            )
-        if phase == COMPANY and head == "move":
-            return "you can only move your own merchant to a different company with a free slot"
+        if phase == COMPANY and head in ("move", "attack"):
+            return self._why_company_illegal(action)
         if action == FIGHT_DONE and phase == FIGHT:
             return "the attacker must play at least one card"
         if (phase, head) in ((FIGHT, "fight"), (DEFEND, "defend")) and card:
@@ -822,6 +815,37 @@ class BorneoState(GameState):
         if phase == REWARD and head == "reward":
             return "the reward is one of the cards you played in defence"
         return f"{action!r} is not possible in the {phase} step ({expected}); legal now: {shown}"
+
+    def _why_company_illegal(self, action: str) -> str:
+        """Which condition a refused ``move:C:R:T`` or ``attack:C:R:D`` breaks."""
+        p = self.active
+        head = action.split(":", 1)[0]
+        parts = action.split(":")
+        form = "move:COMPANY:RANK:TARGET" if head == "move" else "attack:COMPANY:RANK:DEFENDER_RANK"
+        if len(parts) != 4 or not parts[2].isdigit():
+            return f"write {form}, e.g. {head}:yellow:2:{'red' if head == 'move' else '1'}"
+        company, rank, other = parts[1], int(parts[2]), parts[3]
+        if company not in COMPANY_INDEX:
+            return f"unknown company {company!r}; companies: {', '.join(K.COMPANIES)}"
+        c = COMPANY_INDEX[company]
+        column = self.columns[c]
+        if not 1 <= rank <= len(column):
+            return f"{company} has no merchant at rank {rank}"
+        if column[rank - 1] != p:
+            return f"{company} rank {rank} is seat {column[rank - 1]}'s merchant, not yours"
+        if head == "move":
+            if other not in COMPANY_INDEX:
+                return f"unknown company {other!r}; companies: {', '.join(K.COMPANIES)}"
+            if other == company:
+                return "a merchant can only move to a different company"
+            return f"{other} has no free slot (five merchants per company)"
+        if not other.isdigit() or not 1 <= int(other) < rank:
+            return f"the defender must be above your merchant: a rank from 1 to {rank - 1}"
+        if column[int(other) - 1] == p:
+            return f"{company} rank {other} is your own merchant"
+        if len(self.hands[p]) < 2:
+            return "you need at least two cards in hand to fight (you must keep one)"
+        return f"no card in your hand shows a {company} flag"
 
     # ------------------------------------------------------------------ setup
     def _place(self, c: int) -> None:
