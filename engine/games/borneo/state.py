@@ -41,7 +41,9 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
   merchants, no merchants in any flagged company) are discarded.
 * The discard pile is face up (public); the deck and the harbor deck are face down.
 * Drawing: the discards are reshuffled when the deck runs out; when the deck and the
-  discards together hold fewer than the two cards needed, the game ends instead.  The
+  discards together hold fewer than the two cards needed, the game ends instead (drawing
+  the single card first and finding none for the second would end it the same way, and
+  hands are discarded at the end).  The
   game also ends when a completed harbor cannot be replaced.  Then the table and all hands
   are discarded and each player, from the left of the last to play, may complete one last
   mission.  Score: one point per warehouse card (shipment or harbor), mission values, -2
