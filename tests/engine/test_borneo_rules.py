@@ -202,6 +202,21 @@ def test_shared_distribution_example_yellow_red_green_blue():
     assert state.ware_cards == [[53, 16], [1], [33]]
 
 
+def test_every_player_sees_the_spices_still_to_be_picked():
+    """The harbor card has gone to the shipper, but its spices lie face up until picked."""
+    state = _table(
+        hands=[[17, 40, 41], [2, 3, 4], [5, 6, 7]],
+        open_harbors=[HARBOR["Achim"], HARBOR["Bantam"], HARBOR["Banda"]],
+        piles=[[16], [], []],
+        columns=[[0], [1, 2], [2], [0]],
+    )
+    _at_ship(state)
+    state.apply("ship:17:0")
+    for seat in range(3):
+        seen = state.observation(seat)["distribution"]
+        assert seen["cards"] == [16, 17] and seen["pickers"] == [1, 2]
+
+
 def test_shared_distribution_skips_empty_ranks_and_companies_without_flags():
     pile = [11, 12, 13]  # YYY/B, YYY/B, BYY/Y: yellow 8, blue 1, no red or green flags
     ranked = shared_ranking(pile)

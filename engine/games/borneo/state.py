@@ -528,6 +528,7 @@ class BorneoState(GameState):
                 "slot": self.dist_slot,
                 "kind": self.dist_kind,
                 "company": K.COMPANIES[self.dist_company] if self.dist_company >= 0 else None,
+                "cards": list(self.piles[self.dist_slot]),  # face up until picked
                 "pickers": self.pick_order[self.pick_pos :],
             }
             if self.phase == PICK
