@@ -487,3 +487,17 @@ def test_the_deck_order_never_shows_in_an_observation():
     assert other.digest() != state.digest()
     for p in range(4):
         assert other.observation(p) == state.observation(p)
+
+
+# ----------------------------------------------------------------- review: found defects
+def test_no_smuggling_when_the_reserve_cannot_pay_the_pirate_alert_ships():
+    # Three empty alert spots and an empty reserve: nothing may be sent anywhere.
+    state = fresh(num_players=4, reserve=[6, 6, 6, 0])
+    for token in ("spice", "silk", "tea"):
+        state.apply(f"pass:{token}")
+    assert state.active == 3 and state.alert_cost(3) == 3 and state.reserve[3] == 0
+    legal = state.legal_actions()
+    assert not [a for a in legal if a.startswith(("smuggle:", "buy:", "post:"))]
+    with pytest.raises(IllegalAction, match="pirate alert"):
+        state.apply("smuggle:1")
+    assert state.reserve[3] == 0 and state.opium_ships[3] == 0

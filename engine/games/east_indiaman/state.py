@@ -429,7 +429,8 @@ class EastIndiamanState(GameState):
         most_other = max(
             (self.opium_ships[q] for q in range(self.num_players) if q != p), default=0
         )
-        actions.extend(SMUGGLE[max(1, most_other + 1 - self.opium_ships[p]) : free + 1])
+        fewest = max(1, most_other + 1 - self.opium_ships[p])
+        actions.extend(SMUGGLE[fewest : max(fewest, free + 1)])  # free < 0: no slice from the end
         opium_ok = self._can_take_opium_marker(p)
         actions.extend(PASS[t] for t in self.alert if t != EMPTY and (t != OPIUM or opium_ok))
         return actions
@@ -460,8 +461,14 @@ class EastIndiamanState(GameState):
             return f"the price of {K.CARGOES[x]} is already at its lowest"
         if kind == "lower":
             return "prices are lowered only right after building a trade post"
-        free = self.reserve[p] - self.alert_cost(p)
-        alert_note = f" (after {self.alert_cost(p)} ship(s) to the pirate alert track)"
+        alert = self.alert_cost(p)
+        free = self.reserve[p] - alert
+        alert_note = f" (after {alert} ship(s) to the pirate alert track)"
+        if kind in ("buy", "post", "smuggle") and alert and free <= 0:
+            return (
+                f"the pirate alert track needs {alert} ship(s) from you first and your reserve "
+                f"has {self.reserve[p]}: you cannot buy, build or smuggle now"
+            )
         name = K.CARGOES[x] if kind != "order" and kind != "smuggle" else ""
         if kind == "buy":
             cost = self.harbor_cost(p, x)
