@@ -158,6 +158,25 @@ def arms_points(arms: list[int]) -> list[int]:
     return [a + per * sum(1 for b in arms if b < a) for a in arms]
 
 
+def _never_legal(action: str) -> str:
+    """Why a well-formed action string can never be legal, for the error message."""
+    kind, _, rest = action.partition(":")
+    if kind == "exchange":
+        give, _, get = rest.partition(":")
+        if get == "opium":
+            return " (opium is never received by exchange)"
+        if give == get:
+            return " (an exchange needs two different cargoes)"
+    if kind in ("buy", "invest", "post", "lower") and rest.split(":")[0] == "opium":
+        return (
+            " (opium has no harbor, no investment track, no coast and a fixed price: "
+            "smuggle it with smuggle:<ships>)"
+        )
+    if kind == "smuggle" and rest == "0":
+        return " (send at least 1 ship)"
+    return ""
+
+
 class EastIndiamanState(GameState):
     game_name = "east_indiaman"
 
@@ -422,7 +441,8 @@ class EastIndiamanState(GameState):
         actions.extend(
             INVEST[c]
             for c in range(NT)
-            if self.levels[p][c] < K.INVESTMENT_MAX and hold[c] >= self.levels[p][c] + 1
+            if self.levels[p][c] < K.INVESTMENT_MAX
+            and hold[c] >= K.INVESTMENT_COST[self.levels[p][c] + 1]
         )
         for c in range(NT):
             actions.extend(POST[c, cost] for cost in self._free_post_costs(c) if cost <= free)
@@ -447,7 +467,8 @@ class EastIndiamanState(GameState):
                 f"legal now: {shown}"
             )
         if action not in PARSED:
-            return f"{action!r} is not an East Indiaman action; legal now: {shown}"
+            why = _never_legal(action)
+            return f"{action!r} is not an East Indiaman action{why}; legal now: {shown}"
         kind, x, y = PARSED[action]
         p = self.active
         if self.phase == LOWER:
@@ -481,12 +502,22 @@ class EastIndiamanState(GameState):
         if kind == "order":
             if x not in self.display:
                 return f"order {x} is not on display; displayed orders: {self.display}"
-            return f"you do not hold the cargoes order {x} needs"
+            req, hold = K.ORDER_CARDS[x].req, self.hold[p]
+            short = ", ".join(
+                f"{req[c]} {K.CARGOES[c]}; you hold {hold[c]}"
+                for c in range(NT)
+                if hold[c] < req[c]
+            )
+            return f"order {x} needs {short}"
         if kind == "invest":
             level = self.levels[p][x]
             if level >= K.INVESTMENT_MAX:
                 return f"your {name} investment is already at level {level}"
-            return f"raising {name} to level {level + 1} needs {level + 1} {name} cargoes"
+            cost = K.INVESTMENT_COST[level + 1]
+            return (
+                f"raising {name} to level {level + 1} needs {cost} {name} cargoes; "
+                f"you hold {self.hold[p][x]}"
+            )
         if kind == "post":
             if y not in self._free_post_costs(x):
                 return f"the {name} coast has no free trade-post spot needing {y} ships"
