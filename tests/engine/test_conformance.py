@@ -188,7 +188,8 @@ def test_games_do_not_depend_on_the_hash_seed(table):
     digests = set()
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
         digests.add(out.stdout.strip())
     assert len(digests) == 1
