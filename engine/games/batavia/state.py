@@ -41,7 +41,6 @@ import copy
 from typing import Any
 
 from engine.core import (
-    EngineError,
     GameNotOver,
     GameState,
     IllegalAction,
@@ -295,15 +294,8 @@ class BataviaState(GameState):
         }
         return view
 
-    def _check_seat(self, player: int) -> None:
-        """A negative index would silently show the last seat's hand."""
-        if not isinstance(player, int) or not 0 <= player < self.num_players:
-            raise EngineError(
-                f"there is no seat {player!r} at this {self.num_players}-player table"
-            )
-
     def observation(self, player: int) -> Observation:
-        self._check_seat(player)
+        self.check_seat(player)
         view = self.public_view()
         view["seat"] = player
         view["hand"] = _by_company(self.hands[player])
@@ -335,7 +327,7 @@ class BataviaState(GameState):
         }
 
     def determinize(self, player: int, rng: Rng) -> BataviaState:
-        self._check_seat(player)
+        self.check_seat(player)
         state = self.clone()
         state._redeal_unseen_cards(player, rng)
         # Face-down counters: whole blocks of five, one per company; which commodity of a

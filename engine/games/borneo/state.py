@@ -539,6 +539,7 @@ class BorneoState(GameState):
         return view
 
     def observation(self, player: int) -> Observation:
+        self.check_seat(player)
         view = self.public_view()
         view["seat"] = player
         view["hand"] = sorted(self.hands[player])
@@ -588,6 +589,7 @@ class BorneoState(GameState):
         The unseen cards are the deck plus every opponent's hand (everything else is face
         up).  Harbor deck order and future shuffles are unknown as well.
         """
+        self.check_seat(player)
         state = self.clone()
         pool = list(state.deck)
         for q in range(self.num_players):

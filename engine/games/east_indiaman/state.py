@@ -347,6 +347,7 @@ class EastIndiamanState(GameState):
         }
 
     def observation(self, player: int) -> Observation:
+        self.check_seat(player)
         view = self.public_view()  # nothing is private to one player in East Indiaman
         view["seat"] = player
         return view
@@ -393,6 +394,7 @@ class EastIndiamanState(GameState):
         The boxed arms marker is face down too, but it is fixed by the five revealed
         ones (the six markers are two of each kind), so no other value is consistent.
         """
+        self.check_seat(player)
         state = self.clone()
         rng.shuffle(state.deck)
         state.rng = Rng(rng.next_u64())
