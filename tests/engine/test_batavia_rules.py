@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalAction
+from engine.core import EngineError, IllegalAction
 from engine.games.batavia import GAME
 from engine.games.batavia import components as K
 from engine.games.batavia.state import EMPTY, EXCHANGE, MOVE, OVER, TARGET, TURN, BataviaState
+from engine.rng import Rng
 
 GB, DK, FR, NL, SE = range(5)
 TEA, COTTON, CHINA, SILK, GINGER, NUTMEG, PEPPER = range(7)
@@ -522,3 +523,142 @@ def test_a_round_without_any_card_drawn_won_or_laid_ends_the_game():
     for _ in range(4):
         state.apply("draw")
     assert state.phase == OVER
+
+
+# --- review: determinisation, odd inputs ---------------------------------------------------
+def ben_halfway_through_laying_out() -> BataviaState:
+    """Ben has laid one Danish card against Carla's three and holds 3 Danish + 2 British.
+
+    Everyone saw him start laying out, which was legal only because his hand could
+    win a majority; a redrawn hand must still let him finish his move.
+    """
+    state = fresh()
+    give_turn(state, BEN)
+    for p in range(4):
+        state.deck.extend(c for c in range(5) for _ in range(state.hands[p][c]))
+        state.hands[p], state.laid[p], state.known[p] = [0] * 5, [0] * 5, [0] * 5
+    state.laid[CARLA] = hand(0, 3)
+    state.laid[DIRK] = hand(5, 0, 5, 0, 5)
+    state.hands[BEN] = hand(2, 4)
+    for company in (GB, GB, DK, DK, DK, DK):
+        state.deck.remove(company)
+    state._legal = None
+    state.apply("lay:DK")
+    return state
+
+
+def test_a_determinized_opponent_halfway_through_laying_out_can_still_finish_his_move():
+    state = ben_halfway_through_laying_out()
+    redrawn = set()
+    for k in range(40):
+        other = state.determinize(HANNA, Rng(k))
+        assert other.current_player() == BEN and sum(other.hands[BEN]) == 5
+        redrawn.add(tuple(other.hands[BEN]))
+        while "stop" not in other.legal_actions():
+            assert other.legal_actions(), f"no legal action for Ben after determinize({k})"
+            other.apply(other.legal_actions()[0])
+        other.apply("stop")
+        assert other.legal_actions()[0].startswith("move:")
+    assert len(redrawn) > 1  # his hand really is redrawn, not copied from the truth
+
+
+def test_a_determinized_layer_after_the_target_can_still_reach_a_counter():
+    state = fresh()
+    board_with(state, {20: (SE, PEPPER)})
+    give_turn(state, BEN)
+    state.turns_taken = 1
+    state.target_holder, state.positions[HANNA] = HANNA, TARGET
+    for p in range(4):
+        state.deck.extend(c for c in range(5) for _ in range(state.hands[p][c]))
+        state.hands[p], state.laid[p], state.known[p] = [0] * 5, [0] * 5, [0] * 5
+    state.laid[CARLA] = hand(0, 0, 0, 0, 2)
+    state.hands[BEN] = hand(3, 0, 0, 0, 3)  # only Sweden has a counter ahead
+    for company in (GB, GB, GB, SE, SE, SE):
+        state.deck.remove(company)
+    state._legal = None
+    state.apply("lay:GB")
+    for k in range(20):
+        other = state.determinize(DIRK, Rng(k))
+        while "stop" not in other.legal_actions():
+            assert other.legal_actions(), f"no legal action for Ben after determinize({k})"
+            other.apply(other.legal_actions()[0])
+        other.apply("stop")
+        assert other.legal_actions() == ["move:SE"]
+
+
+def test_observations_refuse_a_seat_that_is_not_at_the_table():
+    state = fresh(3)
+    for seat in (-1, 3, 7):
+        with pytest.raises(EngineError, match="seat"):
+            state.observation(seat)
+        with pytest.raises(EngineError, match="seat"):
+            state.determinize(seat, Rng(0))
+
+
+def test_a_bid_written_oddly_is_refused_with_the_right_reason():
+    state = fresh()
+    with pytest.raises(IllegalAction, match="write a bid as 'bid:5'"):
+        state.apply("bid:05")
+    with pytest.raises(IllegalAction, match="write a bid as"):
+        state.apply("bid:-1")
+
+
+def test_bidding_outside_the_auction_names_the_step():
+    state = fresh()
+    give_turn(state, HANNA)
+    for action in ("pass", "bid:3"):
+        with pytest.raises(IllegalAction, match="only during the auction"):
+            state.apply(action)
+
+
+def test_a_stack_reshuffled_from_the_discards_has_a_publicly_known_make_up():
+    """The discards were laid-out cards (public); once shuffled into a new stack everyone
+    still knows which cards it holds, less those turned over for an auction since."""
+    state = fresh()
+    state.deck.extend(c for c in range(5) for _ in range(state.package[c]))
+    give_turn(state, HANNA)
+    state.discards = [0] * 5
+    for p in range(4):
+        state.deck.extend(c for c in range(5) for _ in range(state.hands[p][c]))
+        state.hands[p] = [0] * 5
+        state.known[p] = [0] * 5
+    state.discards[DK] = sum(1 for c in state.deck if c == DK)
+    state.deck = [c for c in state.deck if c != DK]
+    for p in range(4):  # every non-Danish card goes to the hands, the stack runs dry
+        state.hands[p] = [sum(1 for c in state.deck[p::4] if c == k) for k in range(5)]
+    state.deck = []
+    state.laid = [[0] * 5 for _ in range(4)]
+    assert counts_of_cards(state) == 110
+    state.apply("draw")  # the 22 Danish discards become the stack; Hanna draws two of them
+    view = state.observation(BEN)
+    assert view["stack_from_discards"] == {"GB": 0, "DK": 22, "FR": 0, "NL": 0, "SE": 0}
+    assert view["deck_size"] == 20
+    for seat in (BEN, CARLA):
+        for k in range(10):
+            other = state.determinize(seat, Rng(k))
+            assert set(other.deck) == {DK}, "the stack can only hold the reshuffled Danish cards"
+            assert other.observation(seat) == state.observation(seat)
+
+
+def test_cards_turned_over_for_the_auction_leave_the_known_make_up_of_the_stack():
+    state = fresh()
+    give_turn(state, HANNA)
+    state.deck, state.discards = [], [3, 4, 0, 0, 0]
+    state.apply("draw")  # reshuffle: 7 cards, Hanna draws 2 unseen ones
+    assert state.observation(BEN)["stack_from_discards"] == {
+        "GB": 3,
+        "DK": 4,
+        "FR": 0,
+        "NL": 0,
+        "SE": 0,
+    }
+    turned = list(state.deck[:3])  # the bottom three are left after two more draws
+    state.rng.state = 0
+    while state.rng.copy().randint(1, 6) != 3:
+        state.rng.state += 1
+    state.turns_taken = 3
+    state.apply("draw")  # Ben ends the round (2 more unseen), the auction turns over 3
+    assert state.phase == "auction" and state.die == 3
+    left = state.observation(BEN)["stack_from_discards"]
+    assert sum(left.values()) == 7 - 3
+    assert [left["GB"], left["DK"]] == [3 - turned.count(GB), 4 - turned.count(DK)]

@@ -154,6 +154,29 @@ def test_simultaneous_monopolies_go_to_the_first_flag_on_the_last_card():
     assert shared_ranking(pile) == [Y, R]  # the shared rule reads the whole pile instead
 
 
+def test_a_monopoly_tie_ignores_flag_counts_and_reads_only_the_last_card():
+    """Rulebook: when two or more companies reach the monopoly limit at the same time, "the
+    tie is broken in favour of the tied company whose flag comes first in order on the very
+    last card played"; the number of flags does not enter into it."""
+    # Achim (monopoly 6): RRR/B, RGG/G, GGG/R leave red 5, green 5; GRR/R then makes
+    # red 7 and green 6.  Red has more flags, but green's flag comes first on GRR.
+    pile = [27, 38, 36]
+    assert monopoly_company(pile, 6) is None
+    assert flag_counts([*pile, 23]) == [0, 7, 6, 0]
+    assert monopoly_company([*pile, 23], 6) == G
+    state = _table(
+        hands=[[23, 40, 41], [2, 3, 4], [5, 6, 7]],
+        open_harbors=[HARBOR["Achim"], HARBOR["Bantam"], HARBOR["Banda"]],
+        piles=[list(pile), [], []],
+        columns=[[0], [1, 0], [2, 1], [0]],
+    )
+    _at_ship(state)
+    state.apply("ship:23:0")
+    assert state.phase == "pick" and state.current_player() == 2  # green's first merchant
+    assert state.public_view()["distribution"]["company"] == "green"
+    assert state.pick_order == [2, 1, 2, 1]
+
+
 def test_shared_distribution_example_yellow_red_green_blue():
     """Rulebook example: yellow 5, red 4, green 2, blue 2; green's flag comes first."""
     pile = [1, 33, 53]  # YYY/R, YGG/G, RBB/B; the fourth card RRR/Y reaches the limit
@@ -177,6 +200,21 @@ def test_shared_distribution_example_yellow_red_green_blue():
     assert state.current_player() == 1
     state.apply("take:1")
     assert state.ware_cards == [[53, 16], [1], [33]]
+
+
+def test_every_player_sees_the_spices_still_to_be_picked():
+    """The harbor card has gone to the shipper, but its spices lie face up until picked."""
+    state = _table(
+        hands=[[17, 40, 41], [2, 3, 4], [5, 6, 7]],
+        open_harbors=[HARBOR["Achim"], HARBOR["Bantam"], HARBOR["Banda"]],
+        piles=[[16], [], []],
+        columns=[[0], [1, 2], [2], [0]],
+    )
+    _at_ship(state)
+    state.apply("ship:17:0")
+    for seat in range(3):
+        seen = state.observation(seat)["distribution"]
+        assert seen["cards"] == [16, 17] and seen["pickers"] == [1, 2]
 
 
 def test_shared_distribution_skips_empty_ranks_and_companies_without_flags():
@@ -403,6 +441,52 @@ def test_the_defender_keeps_one_card_too():
 
 def test_all_four_flags_count_in_a_fight():
     assert FLAGS[3] == (3, 1, 0, 0)  # R Y Y over Y
+
+
+def test_move_and_attack_errors_say_which_condition_fails():
+    state = _fight_table([1, 2], [3, 4], [[1, 0, 0], [1, 2, 1, 2, 1], [2], [1]])
+    cases = {
+        "move:yellow:1:blue": "yellow rank 1 is seat 1's merchant, not yours",
+        "move:yellow:4:blue": "yellow has no merchant at rank 4",
+        "move:yellow:2:red": "red has no free slot",
+        "move:yellow:2:yellow": "a different company",
+        "move:purple:2:red": "unknown company 'purple'",
+        "attack:yellow:3:2": "your own merchant",
+        "attack:yellow:2:3": "must be above",
+        "attack:green:1:1": "green rank 1 is seat 2's merchant, not yours",
+        "attack:yellow:x:1": "attack:COMPANY:RANK:DEFENDER_RANK",
+    }
+    for action, reason in cases.items():
+        with pytest.raises(IllegalAction, match=reason):
+            state.apply(action)
+    no_flag = _fight_table([56, 57], [3, 4], [[1, 0], [2], [2], [1]])
+    with pytest.raises(IllegalAction, match="no card in your hand shows a yellow flag"):
+        no_flag.apply("attack:yellow:2:1")
+
+
+def test_fight_errors_name_the_step_and_the_card():
+    state = _fight_table([1, 2, 6], [11, 12, 3], [[1, 0], [2], [2], [1]])
+    state.apply("attack:yellow:2:1")
+    with pytest.raises(IllegalAction, match="fight step"):
+        state.apply("defend:11")  # the defender's action while the attacker plays
+    state.apply("fight:1")
+    state.apply("fight-done")
+    assert state.phase == "defend"
+    with pytest.raises(IllegalAction, match="defend step"):
+        state.apply("fight:11")  # the attacker's action while the defender answers
+    with pytest.raises(IllegalAction, match="card 2 is not in your hand"):
+        state.apply("defend:2")
+
+
+def test_setup_and_shipment_errors_say_what_is_wrong():
+    state = GAME.new_state(5, 3)
+    with pytest.raises(IllegalAction, match="unknown company 'purple'"):
+        state.apply("place:purple")
+    state = _at_ship(_table(hands=[[1, 2, 3], [7], [8]]))
+    with pytest.raises(IllegalAction, match="card 4 is not in your hand"):
+        state.apply("ship:4:0")
+    with pytest.raises(IllegalAction, match="harbor slot 3"):
+        state.apply("ship:1:3")
 
 
 # ---------------------------------------------------------------------- drawing and the end

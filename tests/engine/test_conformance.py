@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import GameNotOver, IllegalAction
+from engine.core import EngineError, GameNotOver, IllegalAction
 from engine.log import ReplayError, replay
 from engine.match import play_match
 from engine.registry import get_game
@@ -188,7 +188,18 @@ def test_games_do_not_depend_on_the_hash_seed(table):
     digests = set()
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
         digests.add(out.stdout.strip())
     assert len(digests) == 1
+
+
+def test_a_seat_not_at_the_table_is_refused(table):
+    game, n, variant = table
+    state = get_game(game).new_state(2, n, variant)
+    for seat in (-1, n, "0", None, True):
+        with pytest.raises(EngineError):
+            state.observation(seat)
+        with pytest.raises(EngineError):
+            state.determinize(seat, Rng(0))

@@ -234,7 +234,7 @@ def test_completing_an_order_uses_its_cargo_and_takes_the_card():
     state.apply(f"order:{order}")
     assert state.completed[0] == [order] and state.display == [card("tea")]
     assert state.hold[0] == [0, 0, 0, 0, 1] and state.reserve[0] == reserve + 4
-    with pytest.raises(IllegalAction, match="cargoes"):
+    with pytest.raises(IllegalAction, match="needs 2 tea; you hold 0"):
         state.apply(f"order:{card('tea')}")
 
 
@@ -487,3 +487,57 @@ def test_the_deck_order_never_shows_in_an_observation():
     assert other.digest() != state.digest()
     for p in range(4):
         assert other.observation(p) == state.observation(p)
+
+
+# ----------------------------------------------------------------- review: found defects
+def test_no_smuggling_when_the_reserve_cannot_pay_the_pirate_alert_ships():
+    # Three empty alert spots and an empty reserve: nothing may be sent anywhere.
+    state = fresh(num_players=4, reserve=[6, 6, 6, 0])
+    for token in ("spice", "silk", "tea"):
+        state.apply(f"pass:{token}")
+    assert state.active == 3 and state.alert_cost(3) == 3 and state.reserve[3] == 0
+    legal = state.legal_actions()
+    assert not [a for a in legal if a.startswith(("smuggle:", "buy:", "post:"))]
+    with pytest.raises(IllegalAction, match="pirate alert"):
+        state.apply("smuggle:1")
+    assert state.reserve[3] == 0 and state.opium_ships[3] == 0
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ("exchange:spice:opium", "opium is never received by exchange"),
+        ("exchange:tea:tea", "two different cargoes"),
+        ("buy:opium", "smuggle"),
+        ("invest:opium", "no investment track"),
+        ("smuggle:0", "at least 1 ship"),
+    ],
+)
+def test_well_formed_but_impossible_actions_say_which_rule_forbids_them(action, reason):
+    state = fresh()
+    with pytest.raises(IllegalAction, match=reason):
+        state.apply(action)
+
+
+def test_an_order_that_cannot_be_filled_names_the_missing_cargo():
+    order = card("china", {"china": 4})
+    state = fresh(display=[order])
+    state.hold[0] = [1, 1, 1, 2, 1]
+    state._legal = None
+    with pytest.raises(IllegalAction, match="needs 4 china; you hold 2"):
+        state.apply(f"order:{order}")
+
+
+def test_investment_legality_follows_the_component_costs(monkeypatch):
+    # The components module is meant to be replaceable: legality must read its costs too.
+    monkeypatch.setitem(K.INVESTMENT_COST, 2, 3)
+    state = fresh()
+    state.hold[0][SILK] = 2
+    state._legal = None
+    assert "invest:silk" not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="needs 3 silk"):
+        state.apply("invest:silk")
+    state.hold[0][SILK] = 3
+    state._legal = None
+    state.apply("invest:silk")
+    assert state.hold[0][SILK] == 0 and state.levels[0][SILK] == 2

@@ -33,7 +33,7 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
   pick goes to the same player.
 * After each shipment card: monopoly first (visible flags: top rows of all cards plus the
   last card's bottom flag), then the card limit.  Several companies at the monopoly number:
-  most flags, then the company whose flag comes first on the last card.  Shared
+  the company whose flag comes first on the last card (flag counts play no part).  Shared
   distribution ranks companies with at least one flag by flags, ties to the flag appearing
   first reading the cards in play order, left to right, top to bottom; picks go in rank
   waves over the companies, skipping a company with no merchant at that rank, and wrap
@@ -41,7 +41,9 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
   merchants, no merchants in any flagged company) are discarded.
 * The discard pile is face up (public); the deck and the harbor deck are face down.
 * Drawing: the discards are reshuffled when the deck runs out; when the deck and the
-  discards together hold fewer than the two cards needed, the game ends instead.  The
+  discards together hold fewer than the two cards needed, the game ends instead (drawing
+  the single card first and finding none for the second would end it the same way, and
+  hands are discarded at the end).  The
   game also ends when a completed harbor cannot be replaced.  Then the table and all hands
   are discarded and each player, from the left of the last to play, may complete one last
   mission.  Score: one point per warehouse card (shipment or harbor), mission values, -2
@@ -199,7 +201,13 @@ def flag_counts(pile: Sequence[int]) -> list[int]:
 
 
 def monopoly_company(pile: Sequence[int], threshold: int) -> int | None:
-    """The company with a monopoly at a harbor whose monopoly number is ``threshold``."""
+    """The company with a monopoly at a harbor whose monopoly number is ``threshold``.
+
+    When several companies reach the number with the same card, the rulebook breaks the
+    tie by the flag that comes first on that last card alone, whatever the flag counts.
+    Each of them gained flags from that card (none was at the number before it), so each
+    shows a flag on it.
+    """
     if not pile:
         return None
     counts = flag_counts(pile)
@@ -208,11 +216,7 @@ def monopoly_company(pile: Sequence[int], threshold: int) -> int | None:
         return None
     last = pile[-1]
     order = (*TOP[last], BOTTOM[last])
-
-    def key(c: int) -> tuple[int, int]:
-        return (-counts[c], order.index(c) if c in order else len(order))
-
-    return min(reached, key=key)
+    return min(reached, key=lambda c: order.index(c) if c in order else len(order))
 
 
 def shared_ranking(pile: Sequence[int]) -> list[int]:
@@ -524,6 +528,7 @@ class BorneoState(GameState):
                 "slot": self.dist_slot,
                 "kind": self.dist_kind,
                 "company": K.COMPANIES[self.dist_company] if self.dist_company >= 0 else None,
+                "cards": list(self.piles[self.dist_slot]),  # face up until picked
                 "pickers": self.pick_order[self.pick_pos :],
             }
             if self.phase == PICK
@@ -534,6 +539,7 @@ class BorneoState(GameState):
         return view
 
     def observation(self, player: int) -> Observation:
+        self.check_seat(player)
         view = self.public_view()
         view["seat"] = player
         view["hand"] = sorted(self.hands[player])
@@ -583,6 +589,7 @@ class BorneoState(GameState):
         The unseen cards are the deck plus every opponent's hand (everything else is face
         up).  Harbor deck order and future shuffles are unknown as well.
         """
+        self.check_seat(player)
         state = self.clone()
         pool = list(state.deck)
         for q in range(self.num_players):
@@ -764,6 +771,8 @@ class BorneoState(GameState):
         }[phase]
         card = _card_of(action)
         if phase == PLACE and head == "place":
+            if action[6:] not in COMPANY_INDEX:
+                return f"unknown company {action[6:]!r}; companies: {', '.join(K.COMPANIES)}"
             return "that company has no free slot (five merchants per company)"
         if phase in (MISSION, LAST_MISSION) and head == "mission":
             if action not in MISSION_LOOKUP:
@@ -784,18 +793,11 @@ class BorneoState(GameState):
                 "that item is not in your warehouse, is not needed, or would leave the "
                 "mission unpayable"
             )
-        if phase == COMPANY and head == "attack":
-            if len(self.hands[p]) < 2:
-                return "you need at least two cards in hand to fight (you must keep one)"
-            return (
-                "an attack needs your merchant below another player's merchant in the same "
-                "company and a card in hand with that company's flag"
-            )
-        if phase == COMPANY and head == "move":
-            return "you can only move your own merchant to a different company with a free slot"
+        if phase == COMPANY and head in ("move", "attack"):
+            return self._why_company_illegal(action)
         if action == FIGHT_DONE and phase == FIGHT:
             return "the attacker must play at least one card"
-        if phase in (FIGHT, DEFEND) and head in ("fight", "defend") and card:
+        if (phase, head) in ((FIGHT, "fight"), (DEFEND, "defend")) and card:
             if card not in self.hands[p]:
                 return f"card {card} is not in your hand"
             if len(self.hands[p]) < 2:
@@ -804,6 +806,12 @@ class BorneoState(GameState):
                 return "the defender may play no more cards than the attacker"
             return f"card {card} shows no {K.COMPANIES[self.fight_company]} flag"
         if phase == SHIP and head == "ship":
+            parts = action.split(":")
+            card = _card_of(":".join(parts[:2])) if len(parts) == 3 else 0
+            if card and card not in self.hands[p]:
+                return f"card {card} is not in your hand"
+            if card and parts[2] not in ("0", "1", "2"):
+                return f"there is no harbor slot {parts[2]}: play onto 0, 1 or 2 (ship:ID:SLOT)"
             return "play a card from your hand onto harbor slot 0, 1 or 2 (ship:ID:SLOT)"
         if phase == PICK and head == "take":
             return "take a shipment card lying at the harbor being distributed"
@@ -812,6 +820,37 @@ class BorneoState(GameState):
         if phase == REWARD and head == "reward":
             return "the reward is one of the cards you played in defence"
         return f"{action!r} is not possible in the {phase} step ({expected}); legal now: {shown}"
+
+    def _why_company_illegal(self, action: str) -> str:
+        """Which condition a refused ``move:C:R:T`` or ``attack:C:R:D`` breaks."""
+        p = self.active
+        head = action.split(":", 1)[0]
+        parts = action.split(":")
+        form = "move:COMPANY:RANK:TARGET" if head == "move" else "attack:COMPANY:RANK:DEFENDER_RANK"
+        if len(parts) != 4 or not parts[2].isdigit():
+            return f"write {form}, e.g. {head}:yellow:2:{'red' if head == 'move' else '1'}"
+        company, rank, other = parts[1], int(parts[2]), parts[3]
+        if company not in COMPANY_INDEX:
+            return f"unknown company {company!r}; companies: {', '.join(K.COMPANIES)}"
+        c = COMPANY_INDEX[company]
+        column = self.columns[c]
+        if not 1 <= rank <= len(column):
+            return f"{company} has no merchant at rank {rank}"
+        if column[rank - 1] != p:
+            return f"{company} rank {rank} is seat {column[rank - 1]}'s merchant, not yours"
+        if head == "move":
+            if other not in COMPANY_INDEX:
+                return f"unknown company {other!r}; companies: {', '.join(K.COMPANIES)}"
+            if other == company:
+                return "a merchant can only move to a different company"
+            return f"{other} has no free slot (five merchants per company)"
+        if not other.isdigit() or not 1 <= int(other) < rank:
+            return f"the defender must be above your merchant: a rank from 1 to {rank - 1}"
+        if column[int(other) - 1] == p:
+            return f"{company} rank {other} is your own merchant"
+        if len(self.hands[p]) < 2:
+            return "you need at least two cards in hand to fight (you must keep one)"
+        return f"no card in your hand shows a {company} flag"
 
     # ------------------------------------------------------------------ setup
     def _place(self, c: int) -> None:

@@ -158,6 +158,25 @@ def arms_points(arms: list[int]) -> list[int]:
     return [a + per * sum(1 for b in arms if b < a) for a in arms]
 
 
+def _never_legal(action: str) -> str:
+    """Why a well-formed action string can never be legal, for the error message."""
+    kind, _, rest = action.partition(":")
+    if kind == "exchange":
+        give, _, get = rest.partition(":")
+        if get == "opium":
+            return " (opium is never received by exchange)"
+        if give == get:
+            return " (an exchange needs two different cargoes)"
+    if kind in ("buy", "invest", "post", "lower") and rest.split(":")[0] == "opium":
+        return (
+            " (opium has no harbor, no investment track, no coast and a fixed price: "
+            "smuggle it with smuggle:<ships>)"
+        )
+    if kind == "smuggle" and rest == "0":
+        return " (send at least 1 ship)"
+    return ""
+
+
 class EastIndiamanState(GameState):
     game_name = "east_indiaman"
 
@@ -328,6 +347,7 @@ class EastIndiamanState(GameState):
         }
 
     def observation(self, player: int) -> Observation:
+        self.check_seat(player)
         view = self.public_view()  # nothing is private to one player in East Indiaman
         view["seat"] = player
         return view
@@ -374,6 +394,7 @@ class EastIndiamanState(GameState):
         The boxed arms marker is face down too, but it is fixed by the five revealed
         ones (the six markers are two of each kind), so no other value is consistent.
         """
+        self.check_seat(player)
         state = self.clone()
         rng.shuffle(state.deck)
         state.rng = Rng(rng.next_u64())
@@ -422,14 +443,16 @@ class EastIndiamanState(GameState):
         actions.extend(
             INVEST[c]
             for c in range(NT)
-            if self.levels[p][c] < K.INVESTMENT_MAX and hold[c] >= self.levels[p][c] + 1
+            if self.levels[p][c] < K.INVESTMENT_MAX
+            and hold[c] >= K.INVESTMENT_COST[self.levels[p][c] + 1]
         )
         for c in range(NT):
             actions.extend(POST[c, cost] for cost in self._free_post_costs(c) if cost <= free)
         most_other = max(
             (self.opium_ships[q] for q in range(self.num_players) if q != p), default=0
         )
-        actions.extend(SMUGGLE[max(1, most_other + 1 - self.opium_ships[p]) : free + 1])
+        fewest = max(1, most_other + 1 - self.opium_ships[p])
+        actions.extend(SMUGGLE[fewest : max(fewest, free + 1)])  # free < 0: no slice from the end
         opium_ok = self._can_take_opium_marker(p)
         actions.extend(PASS[t] for t in self.alert if t != EMPTY and (t != OPIUM or opium_ok))
         return actions
@@ -446,7 +469,8 @@ class EastIndiamanState(GameState):
                 f"legal now: {shown}"
             )
         if action not in PARSED:
-            return f"{action!r} is not an East Indiaman action; legal now: {shown}"
+            why = _never_legal(action)
+            return f"{action!r} is not an East Indiaman action{why}; legal now: {shown}"
         kind, x, y = PARSED[action]
         p = self.active
         if self.phase == LOWER:
@@ -460,8 +484,14 @@ class EastIndiamanState(GameState):
             return f"the price of {K.CARGOES[x]} is already at its lowest"
         if kind == "lower":
             return "prices are lowered only right after building a trade post"
-        free = self.reserve[p] - self.alert_cost(p)
-        alert_note = f" (after {self.alert_cost(p)} ship(s) to the pirate alert track)"
+        alert = self.alert_cost(p)
+        free = self.reserve[p] - alert
+        alert_note = f" (after {alert} ship(s) to the pirate alert track)"
+        if kind in ("buy", "post", "smuggle") and alert and free <= 0:
+            return (
+                f"the pirate alert track needs {alert} ship(s) from you first and your reserve "
+                f"has {self.reserve[p]}: you cannot buy, build or smuggle now"
+            )
         name = K.CARGOES[x] if kind != "order" and kind != "smuggle" else ""
         if kind == "buy":
             cost = self.harbor_cost(p, x)
@@ -474,12 +504,22 @@ class EastIndiamanState(GameState):
         if kind == "order":
             if x not in self.display:
                 return f"order {x} is not on display; displayed orders: {self.display}"
-            return f"you do not hold the cargoes order {x} needs"
+            req, hold = K.ORDER_CARDS[x].req, self.hold[p]
+            short = ", ".join(
+                f"{req[c]} {K.CARGOES[c]}; you hold {hold[c]}"
+                for c in range(NT)
+                if hold[c] < req[c]
+            )
+            return f"order {x} needs {short}"
         if kind == "invest":
             level = self.levels[p][x]
             if level >= K.INVESTMENT_MAX:
                 return f"your {name} investment is already at level {level}"
-            return f"raising {name} to level {level + 1} needs {level + 1} {name} cargoes"
+            cost = K.INVESTMENT_COST[level + 1]
+            return (
+                f"raising {name} to level {level + 1} needs {cost} {name} cargoes; "
+                f"you hold {self.hold[p][x]}"
+            )
         if kind == "post":
             if y not in self._free_post_costs(x):
                 return f"the {name} coast has no free trade-post spot needing {y} ships"

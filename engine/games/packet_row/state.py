@@ -283,6 +283,7 @@ class PacketRowState(ShipmentSteps, GameState):
         }
 
     def observation(self, player: int) -> Observation:
+        self.check_seat(player)
         view = self.public_view()
         view["seat"] = player
         view["hand"] = sorted(C.LABEL[c] for c in self.hands[player])
@@ -311,6 +312,7 @@ class PacketRowState(ShipmentSteps, GameState):
         return {"cards": cards, "money": self.supply + sum(self.money)}
 
     def determinize(self, player: int, rng: Rng) -> PacketRowState:
+        self.check_seat(player)
         state = self.clone()
         for b in range(C.NB):
             pool = state.decks[b] + state.boxed[b]
