@@ -152,6 +152,11 @@ def test_hidden_information_never_reaches_an_observation(table, seed, steps, sam
         assert other.observation(p) == state.observation(p)
         assert other.public_view() == state.public_view()
         assert other.component_counts() == state.component_counts()
+        # Whose turn it is, and what the mover may do, must follow from what is public
+        # and (for the mover) from the mover's own view: else the turn order leaks.
+        assert other.current_player() == state.current_player()
+        if state.current_player() == p:
+            assert other.legal_actions() == state.legal_actions()
 
 
 def test_determinize_really_resamples_hidden_state(table):
