@@ -15,8 +15,16 @@ def random_policy(observation: Observation, legal_actions: list[Action], rng: Rn
 def _greedy_policies() -> dict[str, Policy]:
     # Imported lazily so one game's heuristic never slows down another game's start-up.
     from bots.greedy.batavia import batavia_greedy
+    from bots.greedy.borneo import borneo_greedy
+    from bots.greedy.east_indiaman import east_indiaman_greedy
+    from bots.greedy.packet_row import packet_row_greedy
 
-    return {"batavia": batavia_greedy}
+    return {
+        "batavia": batavia_greedy,
+        "east_indiaman": east_indiaman_greedy,
+        "borneo": borneo_greedy,
+        "packet_row": packet_row_greedy,
+    }
 
 
 class UnknownBot(ValueError):

@@ -76,6 +76,13 @@ class GameState(ABC):
         return self.current_player() is None
 
     # --- what each party may see ---------------------------------------------------------
+    def check_seat(self, player: int) -> None:
+        """Refuse a seat not at the table: a negative index would show the last seat's hand."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise EngineError(f"a seat is a number, not {player!r}")
+        if not 0 <= player < self.num_players:
+            raise EngineError(f"there is no seat {player} at this {self.num_players}-player table")
+
     @abstractmethod
     def observation(self, player: int) -> Observation:
         """Exactly what ``player`` may know, JSON-able.  The only view a bot ever gets."""

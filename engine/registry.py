@@ -7,7 +7,12 @@ import importlib
 from engine.core import EngineError, GameSpec
 
 # One line per game package; each exposes ``GAME: GameSpec`` in its ``__init__``.
-GAME_PACKAGES: tuple[str, ...] = ("engine.games.batavia",)
+GAME_PACKAGES: tuple[str, ...] = (
+    "engine.games.batavia",
+    "engine.games.east_indiaman",
+    "engine.games.borneo",
+    "engine.games.packet_row",
+)
 
 
 class UnknownGame(EngineError):

@@ -1,0 +1,1 @@
+"""Adapters exposing Monsoon games through other libraries' interfaces."""

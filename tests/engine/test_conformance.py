@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import GameNotOver, IllegalAction
+from engine.core import EngineError, GameNotOver, IllegalAction
 from engine.log import ReplayError, replay
 from engine.match import play_match
 from engine.registry import get_game
@@ -152,6 +152,11 @@ def test_hidden_information_never_reaches_an_observation(table, seed, steps, sam
         assert other.observation(p) == state.observation(p)
         assert other.public_view() == state.public_view()
         assert other.component_counts() == state.component_counts()
+        # Whose turn it is, and what the mover may do, must follow from what is public
+        # and (for the mover) from the mover's own view: else the turn order leaks.
+        assert other.current_player() == state.current_player()
+        if state.current_player() == p:
+            assert other.legal_actions() == state.legal_actions()
 
 
 def test_determinize_really_resamples_hidden_state(table):
@@ -170,3 +175,36 @@ def test_determinized_states_play_on_legally(table):
         other = state.determinize(p, Rng(p))
         random_playout(other, Rng(100 + p))
         assert other.is_terminal()
+
+
+def test_games_do_not_depend_on_the_hash_seed(table):
+    """Same seed and bot moves in two interpreters with different PYTHONHASHSEED."""
+    import os
+    import subprocess
+    import sys
+
+    game, n, variant = table
+    script = (
+        "from engine.match import play_match\n"
+        "from bots.builtin import random_policy\n"
+        f"state, _ = play_match({game!r}, 5, [random_policy] * {n}, variant={variant!r})\n"
+        "print(state.digest())\n"
+    )
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
+
+
+def test_a_seat_not_at_the_table_is_refused(table):
+    game, n, variant = table
+    state = get_game(game).new_state(2, n, variant)
+    for seat in (-1, n, "0", None, True):
+        with pytest.raises(EngineError):
+            state.observation(seat)
+        with pytest.raises(EngineError):
+            state.determinize(seat, Rng(0))

@@ -24,8 +24,9 @@ Rulings (also in ``docs/games/batavia.md``; the rulebook wins where it is clear)
 * Pirates: after each move, while the laid-out cards number at least 21 (3 players) or 25
   (4-5 players), all laid-out cards of the largest company (all tied largest) are
   discarded; their seals return to the board.
-* Empty stack: the discards are shuffled into a new stack; with both empty, what exists is
-  drawn.  A round in which no card is drawn, won at auction or laid out ends the game.
+* Empty stack: the discards are shuffled into a new stack (whose make-up, being the public
+  discards, stays public); with both empty, what exists is drawn.  A round in which no
+  card is drawn, won at auction or laid out ends the game.
 * The quick-start variant ``open`` deals the counters exactly as the standard game but
   face up (the printed numbering of the quick-start layout is not in the text).
 * Final scoring lays out every hand and re-assigns seals (no pirates, no moves), then:
@@ -39,7 +40,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
+from engine.core import (
+    GameNotOver,
+    GameState,
+    IllegalAction,
+    Observation,
+    competition_ranking,
+)
 from engine.games.batavia import components as K
 from engine.rng import Rng
 
@@ -64,6 +71,7 @@ MOVE_TARGET = "move:target"
 _MAX_NOTES = K.START_NOTES * 5
 BIDS = tuple(f"bid:{k}" for k in range(_MAX_NOTES + 1))
 COMPANY_INDEX = {c: i for i, c in enumerate(K.COMPANIES)}
+_REDEAL_ATTEMPTS = 32  # rejection sampling for a determinized layer's hand, then constructive
 
 
 def action_vocabulary(num_players: int) -> list[str]:
@@ -103,6 +111,9 @@ class BataviaState(GameState):
         self.deck: list[int] = [c for c in range(NC) for _ in range(K.SHIP_CARDS_PER_COMPANY[c])]
         rng.shuffle(self.deck)
         self.discards = [0] * NC
+        # After a reshuffle the stack's make-up is public (the discards were laid out face
+        # up): these cards, less those turned over since, are the stack plus secret draws.
+        self.restocked: list[int] | None = None
         self.hands = [[0] * NC for _ in range(n)]
         self.known = [[0] * NC for _ in range(n)]  # public lower bound of each hand
         self.laid = [[0] * NC for _ in range(n)]
@@ -197,6 +208,7 @@ class BataviaState(GameState):
         for name in ("hands", "known", "laid", "counters", "squares"):
             setattr(other, name, [list(row) for row in getattr(self, name)])
         other.final = copy.deepcopy(self.final)
+        other.restocked = None if self.restocked is None else list(self.restocked)
         other.rng = self.rng.copy()
         other._legal = None
         return other
@@ -261,6 +273,7 @@ class BataviaState(GameState):
             if self.phase == AUCTION
             else None,
             "deck_size": len(self.deck),
+            "stack_from_discards": None if self.restocked is None else _by_company(self.restocked),
             "discards": _by_company(self.discards),
             "board": self._board_view(),
             "target": TARGET,
@@ -282,13 +295,17 @@ class BataviaState(GameState):
         return view
 
     def observation(self, player: int) -> Observation:
+        self.check_seat(player)
         view = self.public_view()
         view["seat"] = player
         view["hand"] = _by_company(self.hands[player])
         return view
 
     def snapshot(self) -> dict[str, Any]:
-        data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in ("rng", "_legal")}
+        # ``restocked`` is public bookkeeping fixed by seed + actions; leaving it out keeps the
+        # digests of logs written before it existed, so those logs still replay.
+        skip = ("rng", "_legal", "restocked")
+        data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
         data["rng"] = self.rng.state
         return data
 
@@ -310,26 +327,9 @@ class BataviaState(GameState):
         }
 
     def determinize(self, player: int, rng: Rng) -> BataviaState:
+        self.check_seat(player)
         state = self.clone()
-        # Cards: the stack and every opponent's unknown cards form one unseen pool.
-        pool = list(state.deck)
-        hidden_counts = []
-        for q in range(self.num_players):
-            if q == player:
-                hidden_counts.append(0)
-                continue
-            count = 0
-            for c in range(NC):
-                hidden = state.hands[q][c] - state.known[q][c]
-                pool.extend([c] * hidden)
-                state.hands[q][c] -= hidden
-                count += hidden
-            hidden_counts.append(count)
-        rng.shuffle(pool)
-        for q, count in enumerate(hidden_counts):
-            for _ in range(count):
-                state.hands[q][pool.pop()] += 1
-        state.deck = pool
+        state._redeal_unseen_cards(player, rng)
         # Face-down counters: whole blocks of five, one per company; which commodity of a
         # company lies in which hidden block, and where in its block, is unknown.
         hidden_blocks = [b for b in range(0, K.NUM_HEXES, K.BLOCK) if b >= state.open_upto]
@@ -351,6 +351,83 @@ class BataviaState(GameState):
                 state.hexes[b : b + K.BLOCK] = block
         state.rng = Rng(rng.next_u64())  # future dice and shuffles are unknown too
         return state
+
+    def _redeal_unseen_cards(self, player: int, rng: Rng) -> None:
+        """The stack and every opponent's unknown cards form one pool, dealt anew.
+
+        An opponent caught halfway through laying out began only because his hand could
+        win a qualifying majority (that is public: starting was legal), so his new hand must
+        allow it too, or the state would have no legal action.  Redeals that break this are
+        rejected; after a few failures the needed cards are dealt to him first.
+        """
+        pool = list(self.deck)
+        hidden_counts = [0] * self.num_players
+        for q in range(self.num_players):
+            if q == player:
+                continue
+            for c in range(NC):
+                hidden = self.hands[q][c] - self.known[q][c]
+                pool.extend([c] * hidden)
+                hidden_counts[q] += hidden
+            self.hands[q] = list(self.known[q])
+        known = [list(row) for row in self.hands]
+        layer = self.active if self.phase == LAYING and self.active != player else None
+        for _attempt in range(_REDEAL_ATTEMPTS):
+            rng.shuffle(pool)
+            self._deal_from(pool, known, hidden_counts)
+            if layer is None or self._can_start_laying(layer):
+                return
+        # Rare: give the layer the cards one reachable majority needs, then deal the rest.
+        assert layer is not None
+        available = [pool.count(c) for c in range(NC)]
+        needs = {}
+        for c in range(NC):
+            need = max(0, self._max_other(layer, c) + 1 - self.laid[layer][c] - known[layer][c])
+            if (
+                need <= min(hidden_counts[layer], available[c])
+                and (self.target_holder is None or self._next_counter(layer, c) is not None)
+                and self._stack_fits(available, c, need, len(self.deck))
+            ):
+                needs[c] = need
+        company = rng.choice(sorted(needs))  # never empty: the true hand is one solution
+        for _ in range(needs[company]):
+            pool.remove(company)
+        known[layer][company] += needs[company]
+        hidden_counts[layer] -= needs[company]
+        rng.shuffle(pool)
+        self._deal_from(pool, known, hidden_counts)
+
+    def _stack_fits(self, available: list[int], c: int, taken: int, size: int) -> bool:
+        """Whether a stack of ``size`` fitting its public make-up remains after ``taken``
+        cards of company ``c`` leave the pool of ``available`` cards."""
+        if self.restocked is None:
+            return True
+        left = [available[k] - (taken if k == c else 0) for k in range(NC)]
+        return sum(min(left[k], self.restocked[k]) for k in range(NC)) >= size
+
+    def _deal_from(self, pool: list[int], known: list[list[int]], counts: list[int]) -> None:
+        """Hands = known cards + ``counts[q]`` cards of the shuffled ``pool``; rest = stack.
+
+        A stack formed from the discards holds only cards of its public make-up, so it
+        takes the first cards of the pool that fit that make-up; the hands get the rest.
+        """
+        if self.restocked is not None:
+            room, stack, rest = list(self.restocked), [], []
+            size = len(pool) - sum(counts)
+            for card in pool:
+                if len(stack) < size and room[card] > 0:
+                    room[card] -= 1
+                    stack.append(card)
+                else:
+                    rest.append(card)
+            pool = stack + rest  # never short: the true deal is one that fits
+        end = len(pool)
+        for q, count in enumerate(counts):
+            self.hands[q] = list(known[q])
+            for card in pool[end - count : end]:
+                self.hands[q][card] += 1
+            end -= count
+        self.deck = pool[:end]
 
     # ------------------------------------------------------------------ legality
     def _max_other(self, p: int, c: int) -> int:
@@ -416,12 +493,19 @@ class BataviaState(GameState):
         if not isinstance(action, str):
             return f"Batavia actions are strings, not {type(action).__name__}; legal now: {shown}"
         if phase == AUCTION:
-            if action.startswith("bid:") and action[4:].isdigit():
-                k = int(action[4:])
+            if action.startswith("bid:"):
+                amount = action[4:]
+                if not (amount.isascii() and amount.isdigit()):
+                    return f"write a bid as 'bid:N' with N a whole number; legal now: {shown}"
+                if action != f"bid:{int(amount)}":
+                    return f"write a bid as 'bid:{int(amount)}'"
+                k = int(amount)
                 if k <= self.high_bid:
                     return f"a bid must be higher than the current bid of {self.high_bid}"
                 return f"a bid of {k} exceeds your {self.notes[p]} promissory notes"
             return f"the package is being auctioned: 'pass' or 'bid:N'; legal now: {shown}"
+        if action == "pass" or action.startswith("bid:"):
+            return f"bids and passes are made only during the auction; it is the {phase} step"
         if action.startswith("lay:"):
             company = action[4:]
             if company not in COMPANY_INDEX:
@@ -470,6 +554,7 @@ class BataviaState(GameState):
             if not any(self.discards):
                 return None
             self.deck = [c for c in range(NC) for _ in range(self.discards[c])]
+            self.restocked = list(self.discards)
             self.discards = [0] * NC
             self.rng.shuffle(self.deck)
         return self.deck.pop()
@@ -483,6 +568,8 @@ class BataviaState(GameState):
             if card is None:
                 break
             self.package[card] += 1
+            if self.restocked is not None:
+                self.restocked[card] -= 1  # turned over face up: no longer unseen
         n = self.num_players
         self.passed = [False] * n
         self.high_bid = 0

@@ -1,0 +1,1150 @@
+"""Borneo's rules as a :class:`~engine.core.GameState`.
+
+Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
+
+* Seat 0 is the first player.  Setup placement: the first round clockwise from seat 0,
+  every further round (two, or three with four merchants) in reverse order.  A merchant
+  only joins a company with a free slot (five per company).
+* A turn is: (1) at most one mission, (2) stay / move / attack, (3) one shipment card on
+  a harbor and any distribution, (4) draw two and discard down to six.  A mission step is
+  only offered when the player can complete some mission; no other step is skipped.
+* Missions are paid from the warehouse only, one item per decision (``pay:sID`` for a
+  shipment card, ``pay:hN`` for a harbor card).  An item may be paid only if it still
+  counts towards an unmet need and the mission stays completable afterwards; a double
+  counts twice and any excess is lost (no change).  Wild harbors count as one spice of any
+  type.  Missions of the same kind are interchangeable; "four/eight of the same type"
+  names the type when chosen (``mission:four_same:pepper``).
+* Blackbeard: one item per mission may be traded (``trade:...``) to count as one spice of
+  any type; only an item whose own type is no longer needed may be traded, a double traded
+  counts once, and the player then takes the pirate ship.  Not allowed to the ship's
+  holder nor in the last mission round.  The holder loses 2 points at the end.
+* Fights: the attacker needs a matching card and at least two cards in hand; cards are
+  played one at a time (``fight:ID``) and ``fight-done`` ends; a player must always keep
+  one card in hand, attacker and defender alike (the defender needs one for his next
+  shipment).  The defender (now the player to move) plays up to as many matching cards as
+  the attacker (``defend:ID`` / ``defend-done``).  All four flags of a played card count.
+  The defender adds one per merchant between the two.  Ties go to the attacker.  A beaten
+  defender chooses ``retreat:stay`` (the attacker's old slot) or ``retreat:COMPANY`` (first
+  free slot of another company); a winning defender may keep one of his played cards
+  (``reward:ID`` or ``no-reward``).  Other fight cards are discarded.
+* A step whose only legal action is to finish (``fight-done`` with no playable card left,
+  ``defend-done`` with nothing to play, ``retreat:stay`` with no other free company) is
+  taken automatically, as is a spice pick when one card is left or when every remaining
+  pick goes to the same player.
+* After each shipment card: monopoly first (visible flags: top rows of all cards plus the
+  last card's bottom flag), then the card limit.  Several companies at the monopoly number:
+  the company whose flag comes first on the last card (flag counts play no part).  Shared
+  distribution ranks companies with at least one flag by flags, ties to the flag appearing
+  first reading the cards in play order, left to right, top to bottom; picks go in rank
+  waves over the companies, skipping a company with no merchant at that rank, and wrap
+  round while spices remain.  Spices nobody can take (a monopoly company without
+  merchants, no merchants in any flagged company) are discarded.
+* The discard pile is face up (public); the deck and the harbor deck are face down.
+* Drawing: the discards are reshuffled when the deck runs out; when the deck and the
+  discards together hold fewer than the two cards needed, the game ends instead (drawing
+  the single card first and finding none for the second would end it the same way, and
+  hands are discarded at the end).  The
+  game also ends when a completed harbor cannot be replaced.  Then the table and all hands
+  are discarded and each player, from the left of the last to play, may complete one last
+  mission.  Score: one point per warehouse card (shipment or harbor), mission values, -2
+  for the pirate ship; ties go to the player with more missions, then stay shared.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import (
+    BadSetup,
+    GameNotOver,
+    GameState,
+    IllegalAction,
+    Observation,
+    competition_ranking,
+)
+from engine.games.borneo import components as K
+from engine.rng import Rng
+
+NC = len(K.COMPANIES)
+NS = len(K.SPICES)
+SLOTS = K.COMPANY_SLOTS
+SPICE_INDEX = {s: i for i, s in enumerate(K.SPICES)}
+COMPANY_INDEX = {c: i for i, c in enumerate(K.COMPANIES)}
+CARD_IDS: tuple[int, ...] = tuple(card[0] for card in K.SHIPMENT_CARDS)
+MAX_ID = max(CARD_IDS)
+
+# Per-card tables indexed by card id (index 0 unused).
+TOP: list[tuple[int, ...]] = [()] * (MAX_ID + 1)
+BOTTOM: list[int] = [0] * (MAX_ID + 1)
+SPICE: list[int] = [0] * (MAX_ID + 1)
+AMOUNT: list[int] = [0] * (MAX_ID + 1)
+FLAGS: list[tuple[int, ...]] = [()] * (MAX_ID + 1)  # all four flags per company (fights)
+for _id, _top, _bottom, _spice, _amount in K.SHIPMENT_CARDS:
+    TOP[_id] = tuple(K.COMPANY_LETTER[x] for x in _top)
+    BOTTOM[_id] = K.COMPANY_LETTER[_bottom]
+    SPICE[_id] = SPICE_INDEX[_spice]
+    AMOUNT[_id] = _amount
+    FLAGS[_id] = tuple((*TOP[_id], BOTTOM[_id]).count(c) for c in range(NC))
+
+NH = len(K.HARBORS)
+HARBOR_NAME = tuple(h[0] for h in K.HARBORS)
+HARBOR_SPICE = tuple(-1 if h[1] == K.WILD else SPICE_INDEX[h[1]] for h in K.HARBORS)
+MONOPOLY = tuple(h[2] for h in K.HARBORS)
+CARD_LIMIT = tuple(h[3] for h in K.HARBORS)
+
+MISSION_KINDS = tuple(K.MISSION_NEEDS)
+MISSION_VP = {kind: vp for kind, vp, _five in K.MISSIONS}
+
+# Phases.
+PLACE, MISSION, PAY, COMPANY, FIGHT, DEFEND, RETREAT, REWARD = (
+    "place",
+    "mission",
+    "pay",
+    "company",
+    "fight",
+    "defend",
+    "retreat",
+    "reward",
+)
+SHIP, PICK, DISCARD, LAST_MISSION, OVER = "ship", "pick", "discard", "last-mission", "over"
+
+VARIANTS = ("standard", "four-merchants", "blackbeard", "four-merchants+blackbeard")
+
+# Action strings, built once (the legal lists reuse these objects).
+PLACE_ACT = tuple(f"place:{c}" for c in K.COMPANIES)
+NO_MISSION = "no-mission"
+MISSION_ACT: list[tuple[str, str, int]] = []  # (action, kind, spice or -1 for "of each")
+for _kind, (_k, _same) in K.MISSION_NEEDS.items():
+    if _same:
+        MISSION_ACT.extend((f"mission:{_kind}:{s}", _kind, i) for i, s in enumerate(K.SPICES))
+    else:
+        MISSION_ACT.append((f"mission:{_kind}", _kind, -1))
+MISSION_LOOKUP = {a: (kind, s) for a, kind, s in MISSION_ACT}
+PAY_CARD = tuple(f"pay:s{i}" for i in range(MAX_ID + 1))
+PAY_HARBOR = tuple(f"pay:h{h}" for h in range(NH))
+TRADE_CARD = tuple(f"trade:s{i}" for i in range(MAX_ID + 1))
+TRADE_HARBOR = tuple(f"trade:h{h}" for h in range(NH))
+STAY = "stay"
+MOVE_ACT = tuple(
+    tuple(
+        tuple(f"move:{K.COMPANIES[c]}:{r + 1}:{K.COMPANIES[t]}" for t in range(NC))
+        for r in range(SLOTS)
+    )
+    for c in range(NC)
+)
+ATTACK_ACT = tuple(
+    tuple(
+        tuple(f"attack:{K.COMPANIES[c]}:{r + 1}:{d + 1}" for d in range(SLOTS))
+        for r in range(SLOTS)
+    )
+    for c in range(NC)
+)
+FIGHT_ACT = tuple(f"fight:{i}" for i in range(MAX_ID + 1))
+FIGHT_DONE = "fight-done"
+DEFEND_ACT = tuple(f"defend:{i}" for i in range(MAX_ID + 1))
+DEFEND_DONE = "defend-done"
+RETREAT_STAY = "retreat:stay"
+RETREAT_ACT = tuple(f"retreat:{c}" for c in K.COMPANIES)
+REWARD_ACT = tuple(f"reward:{i}" for i in range(MAX_ID + 1))
+NO_REWARD = "no-reward"
+SHIP_ACT = tuple(
+    tuple(f"ship:{i}:{slot}" for slot in range(K.OPEN_HARBORS)) for i in range(MAX_ID + 1)
+)
+TAKE_ACT = tuple(f"take:{i}" for i in range(MAX_ID + 1))
+DISCARD_ACT = tuple(f"discard:{i}" for i in range(MAX_ID + 1))
+
+
+def action_vocabulary(num_players: int) -> list[str]:
+    """Every action that can be legal at a table of ``num_players`` (stable order)."""
+    ids = CARD_IDS
+    actions: list[str] = [*PLACE_ACT, NO_MISSION, *(a for a, _k, _s in MISSION_ACT)]
+    actions += [PAY_CARD[i] for i in ids] + list(PAY_HARBOR)
+    actions += [TRADE_CARD[i] for i in ids] + [TRADE_HARBOR[h] for h in range(NH)]
+    actions.append(STAY)
+    for c in range(NC):
+        for r in range(SLOTS):
+            actions += [MOVE_ACT[c][r][t] for t in range(NC) if t != c]
+    for c in range(NC):
+        for r in range(SLOTS):
+            actions += [ATTACK_ACT[c][r][d] for d in range(r)]
+    actions += [FIGHT_ACT[i] for i in ids] + [FIGHT_DONE]
+    actions += [DEFEND_ACT[i] for i in ids] + [DEFEND_DONE]
+    actions += [RETREAT_STAY, *RETREAT_ACT]
+    actions += [REWARD_ACT[i] for i in ids] + [NO_REWARD]
+    actions += [SHIP_ACT[i][s] for i in ids for s in range(K.OPEN_HARBORS)]
+    actions += [TAKE_ACT[i] for i in ids]
+    actions += [DISCARD_ACT[i] for i in ids]
+    return actions
+
+
+# ---------------------------------------------------------------------- pure rule helpers
+def visible_flags(pile: Sequence[int]) -> list[int]:
+    """Companies of the flags showing at a harbor, in reading order.
+
+    Every card shows its top row; only the last card still shows its bottom flag.
+    """
+    flags: list[int] = []
+    for card in pile:
+        flags.extend(TOP[card])
+    if pile:
+        flags.append(BOTTOM[pile[-1]])
+    return flags
+
+
+def flag_counts(pile: Sequence[int]) -> list[int]:
+    counts = [0] * NC
+    for c in visible_flags(pile):
+        counts[c] += 1
+    return counts
+
+
+def monopoly_company(pile: Sequence[int], threshold: int) -> int | None:
+    """The company with a monopoly at a harbor whose monopoly number is ``threshold``.
+
+    When several companies reach the number with the same card, the rulebook breaks the
+    tie by the flag that comes first on that last card alone, whatever the flag counts.
+    Each of them gained flags from that card (none was at the number before it), so each
+    shows a flag on it.
+    """
+    if not pile:
+        return None
+    counts = flag_counts(pile)
+    reached = [c for c in range(NC) if counts[c] >= threshold]
+    if not reached:
+        return None
+    last = pile[-1]
+    order = (*TOP[last], BOTTOM[last])
+    return min(reached, key=lambda c: order.index(c) if c in order else len(order))
+
+
+def shared_ranking(pile: Sequence[int]) -> list[int]:
+    """Companies with at least one visible flag, most flags first, ties by first flag."""
+    flags = visible_flags(pile)
+    counts = [0] * NC
+    first = [len(flags)] * NC
+    for pos, c in enumerate(flags):
+        counts[c] += 1
+        if first[c] == len(flags):
+            first[c] = pos
+    ranked = [c for c in range(NC) if counts[c]]
+    ranked.sort(key=lambda c: (-counts[c], first[c]))
+    return ranked
+
+
+def monopoly_order(columns: Sequence[Sequence[int]], company: int, spices: int) -> list[int]:
+    """Seats picking at a monopoly: the company's ranks in order, round again."""
+    column = columns[company]
+    if not column:
+        return []
+    return [column[i % len(column)] for i in range(spices)]
+
+
+def shared_order(columns: Sequence[Sequence[int]], ranked: Sequence[int], spices: int) -> list[int]:
+    """Seats picking at a shared distribution: rank waves over the ranked companies."""
+    wave = [columns[c][r] for r in range(SLOTS) for c in ranked if len(columns[c]) > r]
+    if not wave:
+        return []
+    return [wave[i % len(wave)] for i in range(spices)]
+
+
+def mission_need(kind: str, spice: int) -> list[int]:
+    k, same = K.MISSION_NEEDS[kind]
+    if same:
+        need = [0] * NS
+        need[spice] = k
+        return need
+    return [k] * NS
+
+
+def feasible(
+    units: Sequence[int],
+    wilds: int,
+    smallest: Sequence[int],
+    need: Sequence[int],
+    wild_paid: int,
+    trade_ok: bool,
+) -> bool:
+    """Whether a warehouse supply can still cover ``need``.
+
+    ``units`` are spices per type (doubles count twice), ``wilds`` the wild harbor
+    cards, ``smallest`` the smallest item per type (0 = none), ``wild_paid`` the
+    flexible spices already paid.  One pirate trade adds one flexible spice, made with
+    an item whose own type is covered without it.
+    """
+    deficit = -wilds - wild_paid
+    for s in range(NS):
+        if need[s] > units[s]:
+            deficit += need[s] - units[s]
+    if deficit <= 0:
+        return True
+    if deficit == 1 and trade_ok:
+        return any(smallest[s] and units[s] - smallest[s] >= need[s] for s in range(NS))
+    return False
+
+
+class BorneoState(GameState):
+    game_name = "borneo"
+
+    def __init__(self, seed: int, num_players: int, variant: str) -> None:
+        n = num_players
+        if variant not in VARIANTS:
+            raise BadSetup(
+                f"borneo has no variant {variant!r}; choose one of {', '.join(VARIANTS)}"
+            )
+        four = variant.startswith("four-merchants")
+        if four and n != 3:
+            raise BadSetup(f"the four-merchant variant is for 3 players, not {n}")
+        if not 3 <= n <= 5:
+            raise BadSetup(f"borneo is for 3-5 players, not {n}")
+        self.num_players = n
+        self.variant = variant
+        self.seed = seed
+        self.blackbeard = variant.endswith("blackbeard")
+        self.merchants_each = K.MERCHANTS_FOUR_MERCHANT_VARIANT if four else K.MERCHANTS_PER_PLAYER
+        self.rng = rng = Rng(seed)
+
+        self.deck: list[int] = list(CARD_IDS)
+        rng.shuffle(self.deck)
+        self.discards: list[int] = []
+        self.hands: list[list[int]] = [
+            [self.deck.pop() for _ in range(K.START_HAND)] for _ in range(n)
+        ]
+
+        self.harbors_out = [h for h in range(NH) if n not in K.HARBORS[h][4]]  # back in the box
+        self.harbor_deck = [h for h in range(NH) if n in K.HARBORS[h][4]]
+        rng.shuffle(self.harbor_deck)
+        self.open_harbors: list[int] = [self.harbor_deck.pop() for _ in range(K.OPEN_HARBORS)]
+        self.piles: list[list[int]] = [[] for _ in range(K.OPEN_HARBORS)]
+        self.spent_harbors: list[int] = []  # harbor cards paid for missions
+
+        self.missions_board = [
+            m for m, (_k, _vp, five) in enumerate(K.MISSIONS) if n == 5 or not five
+        ]
+        self.missions_out = [m for m in range(len(K.MISSIONS)) if m not in self.missions_board]
+        self.missions_done: list[list[int]] = [[] for _ in range(n)]
+        self.ware_cards: list[list[int]] = [[] for _ in range(n)]
+        self.ware_harbors: list[list[int]] = [[] for _ in range(n)]
+        self.columns: list[list[int]] = [[] for _ in range(NC)]
+        self.ship_holder: int | None = None
+
+        self.place_order = list(range(n))
+        for _ in range(self.merchants_each - 1):
+            self.place_order += list(range(n - 1, -1, -1))
+        self.place_pos = 0
+
+        self.turn_player = 0
+        self.active = 0
+        self.phase = PLACE
+        # mission payment in progress
+        self.pay_mission = -1
+        self.pay_need = [0] * NS
+        self.pay_wild = 0
+        self.pay_traded = False
+        self.pay_cards: list[int] = []
+        self.pay_harbors: list[int] = []
+        # fight in progress
+        self.fight_company = -1
+        self.att_rank = -1
+        self.def_rank = -1
+        self.defender = -1
+        self.att_cards: list[int] = []
+        self.def_cards: list[int] = []
+        self.fight_winner: str | None = None
+        # distribution in progress
+        self.dist_slot = -1
+        self.dist_kind: str | None = None
+        self.dist_company = -1
+        self.pick_order: list[int] = []
+        self.pick_pos = 0
+        # end of game
+        self.last_player = -1
+        self.last_queue: list[int] = []
+        self.last_pos = 0
+        self.final: list[dict[str, int]] | None = None
+        self._legal: list[str] | None = None
+
+    # ------------------------------------------------------------------ interface
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.active
+
+    def legal_actions(self) -> list[str]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def apply(self, action: Any) -> None:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if not isinstance(action, str) or action not in self._legal:
+            raise IllegalAction(self._why_illegal(action))
+        self._legal = None
+        phase = self.phase
+        if phase == PLACE:
+            self._place(COMPANY_INDEX[action[6:]])
+        elif phase in (MISSION, LAST_MISSION):
+            if action == NO_MISSION:
+                self._after_mission()
+            else:
+                kind, spice = MISSION_LOOKUP[action]
+                self._start_payment(kind, spice)
+        elif phase == PAY:
+            self._pay(action)
+        elif phase == COMPANY:
+            self._company(action)
+        elif phase == FIGHT:
+            self._fight(action)
+        elif phase == DEFEND:
+            self._defend(action)
+        elif phase == RETREAT:
+            self._retreat(action)
+        elif phase == REWARD:
+            self._reward(action)
+        elif phase == SHIP:
+            _, card, slot = action.split(":")
+            self._ship(int(card), int(slot))
+        elif phase == PICK:
+            self._take(int(action[5:]))
+        else:  # DISCARD
+            card = int(action[8:])
+            self.hands[self.active].remove(card)
+            self.discards.append(card)
+            if len(self.hands[self.active]) <= K.HAND_LIMIT:
+                self._next_turn()
+
+    def scores(self) -> list[int]:
+        if self.final is None:
+            raise GameNotOver("Borneo is scored after the last mission round")
+        return [row["total"] for row in self.final]
+
+    def ranking(self) -> list[int]:
+        """Higher score wins; equal scores go to the player with more missions."""
+        scores = self.scores()
+        return competition_ranking(
+            [(scores[p], len(self.missions_done[p])) for p in range(self.num_players)]
+        )
+
+    def clone(self) -> BorneoState:
+        other = copy.copy(self)
+        for name in (
+            "deck",
+            "discards",
+            "harbors_out",
+            "harbor_deck",
+            "open_harbors",
+            "spent_harbors",
+            "missions_board",
+            "missions_out",
+            "place_order",
+            "pay_need",
+            "pay_cards",
+            "pay_harbors",
+            "att_cards",
+            "def_cards",
+            "pick_order",
+            "last_queue",
+        ):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("hands", "piles", "missions_done", "ware_cards", "ware_harbors", "columns"):
+            setattr(other, name, [list(row) for row in getattr(self, name)])
+        other.final = copy.deepcopy(self.final)
+        other.rng = self.rng.copy()
+        other._legal = None
+        return other
+
+    # ------------------------------------------------------------------ views
+    def public_view(self) -> Observation:
+        n = self.num_players
+        players = [
+            {
+                "hand_size": len(self.hands[p]),
+                "warehouse_cards": sorted(self.ware_cards[p]),
+                "warehouse_harbors": sorted(HARBOR_NAME[h] for h in self.ware_harbors[p]),
+                "missions": sorted(K.MISSIONS[m][0] for m in self.missions_done[p]),
+                "mission_points": sum(K.MISSIONS[m][1] for m in self.missions_done[p]),
+                "pirate_ship": self.ship_holder == p,
+            }
+            for p in range(n)
+        ]
+        harbors = []
+        for slot, h in enumerate(self.open_harbors):
+            harbors.append(
+                None
+                if h < 0
+                else {
+                    "slot": slot,
+                    "name": HARBOR_NAME[h],
+                    "spice": K.HARBORS[h][1],
+                    "monopoly": MONOPOLY[h],
+                    "card_limit": CARD_LIMIT[h],
+                    "cards": list(self.piles[slot]),
+                    "flags": {
+                        K.COMPANIES[c]: v for c, v in enumerate(flag_counts(self.piles[slot]))
+                    },
+                }
+            )
+        board_missions: dict[str, int] = {}
+        for m in self.missions_board:
+            board_missions[K.MISSIONS[m][0]] = board_missions.get(K.MISSIONS[m][0], 0) + 1
+        view: Observation = {
+            "game": self.game_name,
+            "variant": self.variant,
+            "num_players": n,
+            "phase": self.phase,
+            "current_player": self.current_player(),
+            "turn_player": self.turn_player,
+            "companies": {K.COMPANIES[c]: list(self.columns[c]) for c in range(NC)},
+            "harbors": harbors,
+            "harbor_deck_size": len(self.harbor_deck),
+            "deck_size": len(self.deck),
+            "discards": sorted(self.discards),
+            "missions_on_board": board_missions,
+            "pirate_ship": self.ship_holder,
+            "players": players,
+            "payment": {
+                "mission": K.MISSIONS[self.pay_mission][0],
+                "still_needed": {K.SPICES[s]: max(0, v) for s, v in enumerate(self.pay_need)},
+                "wild_paid": self.pay_wild,
+                "traded": self.pay_traded,
+                "cards_paid": list(self.pay_cards),
+                "harbors_paid": [HARBOR_NAME[h] for h in self.pay_harbors],
+            }
+            if self.phase == PAY
+            else None,
+            "fight": {
+                "company": K.COMPANIES[self.fight_company],
+                "attacker": self.turn_player,
+                "attacker_rank": self.att_rank + 1,
+                "defender": self.defender,
+                "defender_rank": self.def_rank + 1,
+                "attacker_cards": list(self.att_cards),
+                "defender_cards": list(self.def_cards),
+                "winner": self.fight_winner,
+            }
+            if self.phase in (FIGHT, DEFEND, RETREAT, REWARD)
+            else None,
+            "distribution": {
+                "slot": self.dist_slot,
+                "kind": self.dist_kind,
+                "company": K.COMPANIES[self.dist_company] if self.dist_company >= 0 else None,
+                "cards": list(self.piles[self.dist_slot]),  # face up until picked
+                "pickers": self.pick_order[self.pick_pos :],
+            }
+            if self.phase == PICK
+            else None,
+            "last_round_order": list(self.last_queue),
+            "final": copy.deepcopy(self.final),
+        }
+        return view
+
+    def observation(self, player: int) -> Observation:
+        self.check_seat(player)
+        view = self.public_view()
+        view["seat"] = player
+        view["hand"] = sorted(self.hands[player])
+        return view
+
+    def snapshot(self) -> dict[str, Any]:
+        data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in ("rng", "_legal")}
+        data["rng"] = self.rng.state
+        return data
+
+    def component_counts(self) -> dict[str, int]:
+        cards = (
+            len(self.deck)
+            + len(self.discards)
+            + sum(map(len, self.hands))
+            + sum(map(len, self.piles))
+            + sum(map(len, self.ware_cards))
+            + len(self.pay_cards)
+            + len(self.att_cards)
+            + len(self.def_cards)
+        )
+        harbors = (
+            len(self.harbor_deck)
+            + sum(1 for h in self.open_harbors if h >= 0)
+            + sum(map(len, self.ware_harbors))
+            + len(self.spent_harbors)
+            + len(self.harbors_out)
+            + len(self.pay_harbors)
+        )
+        missions = (
+            len(self.missions_board)
+            + sum(map(len, self.missions_done))
+            + len(self.missions_out)
+            + (1 if self.phase == PAY else 0)
+        )
+        merchants = sum(map(len, self.columns)) + len(self.place_order) - self.place_pos
+        return {
+            "shipment_cards": cards,
+            "harbors": harbors,
+            "missions": missions,
+            "merchants": merchants,
+        }
+
+    def determinize(self, player: int, rng: Rng) -> BorneoState:
+        """Redraw opponents' hands and the deck from the unseen cards; reshuffle harbors.
+
+        The unseen cards are the deck plus every opponent's hand (everything else is face
+        up).  Harbor deck order and future shuffles are unknown as well.
+        """
+        self.check_seat(player)
+        state = self.clone()
+        pool = list(state.deck)
+        for q in range(self.num_players):
+            if q != player:
+                pool.extend(state.hands[q])
+        rng.shuffle(pool)
+        for q in range(self.num_players):
+            if q != player:
+                size = len(state.hands[q])
+                state.hands[q] = [pool.pop() for _ in range(size)]
+        state.deck = pool
+        rng.shuffle(state.harbor_deck)
+        state.rng = Rng(rng.next_u64())
+        return state
+
+    # ------------------------------------------------------------------ legality
+    def _trade_allowed(self, p: int) -> bool:
+        """Pirate trades: Blackbeard only, never by the ship's holder or in the last round."""
+        return self.blackbeard and not self.last_queue and self.ship_holder != p
+
+    def _supply(
+        self, p: int, skip_card: int = 0, skip_harbor: int = -1
+    ) -> tuple[list[int], int, list[int]]:
+        units = [0] * NS
+        smallest = [0] * NS
+        wilds = 0
+        for card in self.ware_cards[p]:
+            if card == skip_card:
+                continue
+            s, a = SPICE[card], AMOUNT[card]
+            units[s] += a
+            if not smallest[s] or a < smallest[s]:
+                smallest[s] = a
+        for h in self.ware_harbors[p]:
+            if h == skip_harbor:
+                continue
+            s = HARBOR_SPICE[h]
+            if s < 0:
+                wilds += 1
+            else:
+                units[s] += 1
+                smallest[s] = 1
+        return units, wilds, smallest
+
+    def _mission_options(self, p: int, trade_ok: bool) -> list[str]:
+        if not self.ware_cards[p] and not self.ware_harbors[p]:
+            return []
+        kinds = {K.MISSIONS[m][0] for m in self.missions_board}
+        if not kinds:
+            return []
+        units, wilds, smallest = self._supply(p)
+        total = sum(units) + wilds + (1 if trade_ok else 0)
+        options = []
+        for action, kind, spice in MISSION_ACT:
+            if kind not in kinds:
+                continue
+            k, same = K.MISSION_NEEDS[kind]
+            if total < (k if same else k * NS):
+                continue
+            if feasible(units, wilds, smallest, mission_need(kind, spice), 0, trade_ok):
+                options.append(action)
+        return options
+
+    def _payment_options(self, p: int) -> list[str]:
+        need, paid = self.pay_need, self.pay_wild
+        trade_ok = self._trade_allowed(p) and not self.pay_traded
+        options: list[str] = []
+        for card in self.ware_cards[p]:
+            s, a = SPICE[card], AMOUNT[card]
+            units, wilds, smallest = self._supply(p, skip_card=card)
+            if need[s] > 0:
+                after = list(need)
+                after[s] -= a
+                if feasible(units, wilds, smallest, after, paid, trade_ok):
+                    options.append(PAY_CARD[card])
+            elif trade_ok and feasible(units, wilds, smallest, need, paid + 1, False):
+                options.append(TRADE_CARD[card])
+        for h in self.ware_harbors[p]:
+            s = HARBOR_SPICE[h]
+            units, wilds, smallest = self._supply(p, skip_harbor=h)
+            if s < 0 or need[s] > 0:
+                after = list(need)
+                if s < 0:
+                    ok = feasible(units, wilds, smallest, after, paid + 1, trade_ok)
+                else:
+                    after[s] -= 1
+                    ok = feasible(units, wilds, smallest, after, paid, trade_ok)
+                if ok:
+                    options.append(PAY_HARBOR[h])
+            elif trade_ok and feasible(units, wilds, smallest, need, paid + 1, False):
+                options.append(TRADE_HARBOR[h])
+        return options
+
+    def _company_options(self, p: int) -> list[str]:
+        columns = self.columns
+        options = [STAY]
+        free = [len(col) < SLOTS for col in columns]
+        hand = self.hands[p]
+        can_fight = len(hand) >= 2
+        for c in range(NC):
+            col = columns[c]
+            for r, seat in enumerate(col):
+                if seat != p:
+                    continue
+                options.extend(MOVE_ACT[c][r][t] for t in range(NC) if t != c and free[t])
+                if can_fight and r > 0 and any(FLAGS[card][c] for card in hand):
+                    options.extend(ATTACK_ACT[c][r][d] for d in range(r) if col[d] != p)
+        return options
+
+    def _fight_cards(self, player: int, limit: int | None) -> list[int]:
+        """Cards ``player`` may still add to the fight (matching, keeping one in hand)."""
+        hand = self.hands[player]
+        if len(hand) < 2:
+            return []
+        if limit is not None and len(self.def_cards) >= limit:
+            return []
+        c = self.fight_company
+        return [card for card in hand if FLAGS[card][c]]
+
+    def _retreat_options(self) -> list[str]:
+        c = self.fight_company
+        return [RETREAT_STAY] + [
+            RETREAT_ACT[t] for t in range(NC) if t != c and len(self.columns[t]) < SLOTS
+        ]
+
+    def _compute_legal(self) -> list[str]:
+        p = self.active
+        phase = self.phase
+        if phase == PLACE:
+            return [PLACE_ACT[c] for c in range(NC) if len(self.columns[c]) < SLOTS]
+        if phase in (MISSION, LAST_MISSION):
+            return [NO_MISSION, *self._mission_options(p, self._trade_allowed(p))]
+        if phase == PAY:
+            return self._payment_options(p)
+        if phase == COMPANY:
+            return self._company_options(p)
+        if phase == FIGHT:
+            cards = [FIGHT_ACT[card] for card in self._fight_cards(p, None)]
+            return [*cards, FIGHT_DONE] if self.att_cards else cards
+        if phase == DEFEND:
+            cards = self._fight_cards(p, len(self.att_cards))
+            return [DEFEND_ACT[card] for card in cards] + [DEFEND_DONE]
+        if phase == RETREAT:
+            return self._retreat_options()
+        if phase == REWARD:
+            return [REWARD_ACT[card] for card in self.def_cards] + [NO_REWARD]
+        if phase == SHIP:
+            slots = [s for s in range(K.OPEN_HARBORS) if self.open_harbors[s] >= 0]
+            return [SHIP_ACT[card][s] for card in sorted(self.hands[p]) for s in slots]
+        if phase == PICK:
+            return [TAKE_ACT[card] for card in sorted(self.piles[self.dist_slot])]
+        if phase == DISCARD:
+            return [DISCARD_ACT[card] for card in sorted(self.hands[p])]
+        return []
+
+    def _why_illegal(self, action: Any) -> str:
+        """A specific reason, because bot authors read these in their match logs."""
+        if self.phase == OVER:
+            return "the game is over"
+        legal = self._legal or []
+        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+        if not isinstance(action, str):
+            return f"Borneo actions are strings, not {type(action).__name__}; legal now: {shown}"
+        p, phase = self.active, self.phase
+        head = action.split(":", 1)[0]
+        expected = {
+            PLACE: "place",
+            MISSION: "mission",
+            LAST_MISSION: "mission",
+            PAY: "pay",
+            COMPANY: "stay/move/attack",
+            FIGHT: "fight",
+            DEFEND: "defend",
+            RETREAT: "retreat",
+            REWARD: "reward",
+            SHIP: "ship",
+            PICK: "take",
+            DISCARD: "discard",
+        }[phase]
+        card = _card_of(action)
+        if phase == PLACE and head == "place":
+            if action[6:] not in COMPANY_INDEX:
+                return f"unknown company {action[6:]!r}; companies: {', '.join(K.COMPANIES)}"
+            return "that company has no free slot (five merchants per company)"
+        if phase in (MISSION, LAST_MISSION) and head == "mission":
+            if action not in MISSION_LOOKUP:
+                return f"unknown mission {action!r}"
+            kind = MISSION_LOOKUP[action][0]
+            if all(K.MISSIONS[m][0] != kind for m in self.missions_board):
+                return f"no {kind} mission is left on the board"
+            return f"your warehouse cannot pay for {kind} (hand cards never pay for missions)"
+        if phase == PAY and head in ("pay", "trade"):
+            if head == "trade" and not self._trade_allowed(p):
+                return (
+                    "you may not trade with the pirates now (holder of the ship, last round, "
+                    "or not the Blackbeard variant)"
+                )
+            if head == "trade" and self.pay_traded:
+                return "only one spice per mission may be traded with the pirates"
+            return (
+                "that item is not in your warehouse, is not needed, or would leave the "
+                "mission unpayable"
+            )
+        if phase == COMPANY and head in ("move", "attack"):
+            return self._why_company_illegal(action)
+        if action == FIGHT_DONE and phase == FIGHT:
+            return "the attacker must play at least one card"
+        if (phase, head) in ((FIGHT, "fight"), (DEFEND, "defend")) and card:
+            if card not in self.hands[p]:
+                return f"card {card} is not in your hand"
+            if len(self.hands[p]) < 2:
+                return "you must keep at least one card in hand"
+            if phase == DEFEND and len(self.def_cards) >= len(self.att_cards):
+                return "the defender may play no more cards than the attacker"
+            return f"card {card} shows no {K.COMPANIES[self.fight_company]} flag"
+        if phase == SHIP and head == "ship":
+            parts = action.split(":")
+            card = _card_of(":".join(parts[:2])) if len(parts) == 3 else 0
+            if card and card not in self.hands[p]:
+                return f"card {card} is not in your hand"
+            if card and parts[2] not in ("0", "1", "2"):
+                return f"there is no harbor slot {parts[2]}: play onto 0, 1 or 2 (ship:ID:SLOT)"
+            return "play a card from your hand onto harbor slot 0, 1 or 2 (ship:ID:SLOT)"
+        if phase == PICK and head == "take":
+            return "take a shipment card lying at the harbor being distributed"
+        if phase == DISCARD and head == "discard":
+            return "discard a card from your hand"
+        if phase == REWARD and head == "reward":
+            return "the reward is one of the cards you played in defence"
+        return f"{action!r} is not possible in the {phase} step ({expected}); legal now: {shown}"
+
+    def _why_company_illegal(self, action: str) -> str:
+        """Which condition a refused ``move:C:R:T`` or ``attack:C:R:D`` breaks."""
+        p = self.active
+        head = action.split(":", 1)[0]
+        parts = action.split(":")
+        form = "move:COMPANY:RANK:TARGET" if head == "move" else "attack:COMPANY:RANK:DEFENDER_RANK"
+        if len(parts) != 4 or not parts[2].isdigit():
+            return f"write {form}, e.g. {head}:yellow:2:{'red' if head == 'move' else '1'}"
+        company, rank, other = parts[1], int(parts[2]), parts[3]
+        if company not in COMPANY_INDEX:
+            return f"unknown company {company!r}; companies: {', '.join(K.COMPANIES)}"
+        c = COMPANY_INDEX[company]
+        column = self.columns[c]
+        if not 1 <= rank <= len(column):
+            return f"{company} has no merchant at rank {rank}"
+        if column[rank - 1] != p:
+            return f"{company} rank {rank} is seat {column[rank - 1]}'s merchant, not yours"
+        if head == "move":
+            if other not in COMPANY_INDEX:
+                return f"unknown company {other!r}; companies: {', '.join(K.COMPANIES)}"
+            if other == company:
+                return "a merchant can only move to a different company"
+            return f"{other} has no free slot (five merchants per company)"
+        if not other.isdigit() or not 1 <= int(other) < rank:
+            return f"the defender must be above your merchant: a rank from 1 to {rank - 1}"
+        if column[int(other) - 1] == p:
+            return f"{company} rank {other} is your own merchant"
+        if len(self.hands[p]) < 2:
+            return "you need at least two cards in hand to fight (you must keep one)"
+        return f"no card in your hand shows a {company} flag"
+
+    # ------------------------------------------------------------------ setup
+    def _place(self, c: int) -> None:
+        self.columns[c].append(self.active)
+        self.place_pos += 1
+        if self.place_pos < len(self.place_order):
+            self.active = self.place_order[self.place_pos]
+        else:
+            self._begin_turn(0)
+
+    # ------------------------------------------------------------------ turn flow
+    def _begin_turn(self, p: int) -> None:
+        self.turn_player = self.active = p
+        self.phase = MISSION if self._mission_options(p, self._trade_allowed(p)) else COMPANY
+
+    def _after_mission(self) -> None:
+        if self.last_queue:
+            self.last_pos += 1
+            self._advance_last_round()
+        else:
+            self.phase = COMPANY
+            self.active = self.turn_player
+
+    def _next_turn(self) -> None:
+        self._begin_turn((self.turn_player + 1) % self.num_players)
+
+    # ------------------------------------------------------------------ missions
+    def _start_payment(self, kind: str, spice: int) -> None:
+        self.pay_mission = next(m for m in self.missions_board if K.MISSIONS[m][0] == kind)
+        self.missions_board.remove(self.pay_mission)
+        self.pay_need = mission_need(kind, spice)
+        self.pay_wild = 0
+        self.pay_traded = False
+        self.pay_cards = []
+        self.pay_harbors = []
+        self.phase = PAY
+
+    def _pay(self, action: str) -> None:
+        p = self.active
+        head, item = action.split(":")
+        is_card = item[0] == "s"
+        ident = int(item[1:])
+        if is_card:
+            self.ware_cards[p].remove(ident)
+            self.pay_cards.append(ident)
+            spice, amount = SPICE[ident], AMOUNT[ident]
+        else:
+            self.ware_harbors[p].remove(ident)
+            self.pay_harbors.append(ident)
+            spice, amount = HARBOR_SPICE[ident], 1
+        if head == "trade":
+            self.pay_traded = True
+            self.ship_holder = p
+            self.pay_wild += 1
+        elif spice < 0:
+            self.pay_wild += 1
+        else:
+            self.pay_need[spice] -= amount
+        if sum(v for v in self.pay_need if v > 0) <= self.pay_wild:
+            self._finish_payment(p)
+
+    def _finish_payment(self, p: int) -> None:
+        self.missions_done[p].append(self.pay_mission)
+        self.discards.extend(self.pay_cards)
+        self.spent_harbors.extend(self.pay_harbors)
+        self.pay_cards = []
+        self.pay_harbors = []
+        self.pay_mission = -1
+        self.pay_need = [0] * NS
+        self.pay_wild = 0
+        self.pay_traded = False
+        if self.last_queue:
+            self.last_pos += 1
+            self._advance_last_round()
+        else:
+            self.phase = COMPANY
+
+    # ------------------------------------------------------------------ companies
+    def _company(self, action: str) -> None:
+        p = self.active
+        if action == STAY:
+            self.phase = SHIP
+            return
+        head, company, rank, other = action.split(":")
+        c, r = COMPANY_INDEX[company], int(rank) - 1
+        if head == "move":
+            self.columns[c].pop(r)
+            self.columns[COMPANY_INDEX[other]].append(p)
+            self.phase = SHIP
+            return
+        self.fight_company = c
+        self.att_rank = r
+        self.def_rank = int(other) - 1
+        self.defender = self.columns[c][self.def_rank]
+        self.att_cards = []
+        self.def_cards = []
+        self.fight_winner = None
+        self.phase = FIGHT
+
+    def _fight(self, action: str) -> None:
+        p = self.active
+        if action != FIGHT_DONE:
+            card = int(action[6:])
+            self.hands[p].remove(card)
+            self.att_cards.append(card)
+            if self._fight_cards(p, None):
+                return
+        self._start_defence()
+
+    def _start_defence(self) -> None:
+        self.phase = DEFEND
+        self.active = self.defender
+        if not self._fight_cards(self.defender, len(self.att_cards)):
+            self._resolve_fight()
+
+    def _defend(self, action: str) -> None:
+        p = self.active
+        if action != DEFEND_DONE:
+            card = int(action[7:])
+            self.hands[p].remove(card)
+            self.def_cards.append(card)
+            if self._fight_cards(p, len(self.att_cards)):
+                return
+        self._resolve_fight()
+
+    def _resolve_fight(self) -> None:
+        c = self.fight_company
+        attack = sum(FLAGS[card][c] for card in self.att_cards)
+        defence = sum(FLAGS[card][c] for card in self.def_cards)
+        defence += self.att_rank - self.def_rank - 1
+        column = self.columns[c]
+        if attack >= defence:
+            self.fight_winner = "attacker"
+            column[self.def_rank], column[self.att_rank] = (
+                column[self.att_rank],
+                column[self.def_rank],
+            )
+            self.phase = RETREAT
+            self.active = self.defender
+            if len(self._retreat_options()) == 1:
+                self._retreat(RETREAT_STAY)
+        else:
+            self.fight_winner = "defender"
+            self.phase = REWARD
+            self.active = self.defender
+            if not self.def_cards:
+                self._reward(NO_REWARD)
+
+    def _retreat(self, action: str) -> None:
+        if action != RETREAT_STAY:
+            self.columns[self.fight_company].pop(self.att_rank)
+            self.columns[COMPANY_INDEX[action[8:]]].append(self.defender)
+        self._end_fight()
+
+    def _reward(self, action: str) -> None:
+        if action != NO_REWARD:
+            card = int(action[7:])
+            self.def_cards.remove(card)
+            self.ware_cards[self.defender].append(card)
+        self._end_fight()
+
+    def _end_fight(self) -> None:
+        self.discards.extend(self.att_cards)
+        self.discards.extend(self.def_cards)
+        self.att_cards = []
+        self.def_cards = []
+        self.fight_company = self.att_rank = self.def_rank = self.defender = -1
+        self.fight_winner = None
+        self.phase = SHIP
+        self.active = self.turn_player
+
+    # ------------------------------------------------------------------ shipments
+    def _ship(self, card: int, slot: int) -> None:
+        p = self.active
+        self.hands[p].remove(card)
+        pile = self.piles[slot]
+        pile.append(card)
+        harbor = self.open_harbors[slot]
+        company = monopoly_company(pile, MONOPOLY[harbor])
+        if company is not None:
+            self.dist_kind = "monopoly"
+            self.dist_company = company
+            order = monopoly_order(self.columns, company, len(pile))
+        elif len(pile) >= CARD_LIMIT[harbor]:
+            self.dist_kind = "shared"
+            self.dist_company = -1
+            order = shared_order(self.columns, shared_ranking(pile), len(pile))
+        else:
+            self._draw_step()
+            return
+        self.ware_harbors[p].append(harbor)
+        self.open_harbors[slot] = -1
+        self.dist_slot = slot
+        self.pick_order = order
+        self.pick_pos = 0
+        self._advance_picks()
+
+    def _advance_picks(self) -> None:
+        pile = self.piles[self.dist_slot]
+        order = self.pick_order
+        while pile:
+            if self.pick_pos >= len(order):
+                self.discards.extend(pile)
+                pile.clear()
+                break
+            seat = order[self.pick_pos]
+            rest = order[self.pick_pos : self.pick_pos + len(pile)]
+            if len(pile) == 1 or rest.count(seat) == len(rest):
+                self.ware_cards[seat].extend(pile)
+                pile.clear()
+                break
+            self.phase = PICK
+            self.active = seat
+            return
+        slot = self.dist_slot
+        self.dist_slot = -1
+        self.dist_kind = None
+        self.dist_company = -1
+        self.pick_order = []
+        self.pick_pos = 0
+        self.active = self.turn_player
+        if self.harbor_deck:
+            self.open_harbors[slot] = self.harbor_deck.pop()
+            self._draw_step()
+        else:
+            self._end_game()
+
+    def _take(self, card: int) -> None:
+        self.piles[self.dist_slot].remove(card)
+        self.ware_cards[self.active].append(card)
+        self.pick_pos += 1
+        self._advance_picks()
+
+    # ------------------------------------------------------------------ drawing
+    def _draw_step(self) -> None:
+        p = self.turn_player
+        self.active = p
+        if len(self.deck) + len(self.discards) < K.DRAW_PER_TURN:
+            self._end_game()
+            return
+        hand = self.hands[p]
+        for _ in range(K.DRAW_PER_TURN):
+            if not self.deck:
+                self.deck = self.discards
+                self.discards = []
+                self.rng.shuffle(self.deck)
+            hand.append(self.deck.pop())
+        if len(hand) > K.HAND_LIMIT:
+            self.phase = DISCARD
+        else:
+            self._next_turn()
+
+    # ------------------------------------------------------------------ the end
+    def _end_game(self) -> None:
+        self.last_player = self.turn_player
+        for slot, pile in enumerate(self.piles):
+            self.discards.extend(pile)
+            pile.clear()
+            if self.open_harbors[slot] >= 0:
+                self.harbors_out.append(self.open_harbors[slot])
+                self.open_harbors[slot] = -1
+        for hand in self.hands:
+            self.discards.extend(hand)
+            hand.clear()
+        n = self.num_players
+        self.last_queue = [(self.last_player + 1 + i) % n for i in range(n)]
+        self.last_pos = 0
+        self._advance_last_round()
+
+    def _advance_last_round(self) -> None:
+        while self.last_pos < len(self.last_queue):
+            p = self.last_queue[self.last_pos]
+            self.turn_player = self.active = p
+            if self._mission_options(p, False):
+                self.phase = LAST_MISSION
+                return
+            self.last_pos += 1
+        self._score()
+
+    def _score(self) -> None:
+        rows = []
+        for p in range(self.num_players):
+            row = {
+                "shipment_cards": len(self.ware_cards[p]),
+                "harbors": len(self.ware_harbors[p]),
+                "missions": sum(K.MISSIONS[m][1] for m in self.missions_done[p]),
+                "pirate_ship": -K.PIRATE_PENALTY if self.ship_holder == p else 0,
+            }
+            row["total"] = sum(row.values())
+            rows.append(row)
+        self.final = rows
+        self.phase = OVER
+
+
+def _card_of(action: str) -> int:
+    tail = action.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() and 0 < int(tail) <= MAX_ID else 0

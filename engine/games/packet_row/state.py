@@ -1,0 +1,623 @@
+"""Packet Row's rules as a :class:`~engine.core.GameState`.
+
+Rulings (also in ``docs/games/packet_row.md``; the rulebook wins where it is clear):
+
+* Seat 0 is the starting player and holds the harbour master token in round 1.
+* The harbour master may only choose an area with at least one card in its current
+  supply.  The other players who have not placed their piece this round are asked in
+  clockwise order from his left; each takes one card (``take:AREA:SLOT``, or
+  ``assist:AREA:SLOT`` with an assistant for a future-supply card) or passes.  Then the
+  harbour master takes a card from the area or chooses another unchosen area with cards
+  (``area:X``); with none left he may only take or ``pass``, which ends the round.
+* When every other player has placed his piece, the harbour master must take a card from
+  the current area or from an area not chosen this round (that area then counts as chosen
+  and is refilled), or ``pass``; either ends the round.
+* Purchases need enough money in front of the player; money cards are cashed by the
+  player's own ``cash:V`` decisions first.
+* "At any time" is offered at these points: at every decision of the player's own during
+  a round (taking, passing, choosing an area) the player may also start a fulfilment or
+  cash a money card; after the round's refill every player, in turn order from that
+  round's harbour master, gets an end-of-round window (``done`` ends it) when he can fulfil
+  a contract -- judged on open cards only: a player who still hides his starting contract
+  gets it whenever his open cards could fulfil some starting contract, so the window
+  itself tells nobody what he hides.  After the last round that window is the final
+  fulfilment.
+* Fulfilling is decided in small steps (``contract:...``, ``sail``, ``ship:D`` /
+  ``captain:X``, ``goods:G:N`` / ``trade:G:N:T`` / ``gold1:G`` / ``gold2:G``), each of
+  which keeps the shipment completable; see :mod:`.shipment`.  A goods card is offered
+  only while its type is still owed, so the last card may overshoot (excess lost); a
+  card that adds nothing cannot be thrown in.
+* Refill of a chosen board, as the rulebook lists it: the current supply is discarded,
+  the future supply moves there, one (4 players) or two (5 players) additional cards are
+  drawn, then up to two new future-supply cards.  A gap an assistant left in the future
+  supply is not made up.  A board is "not properly refilled" when its deck ran short for
+  its current supply (for the additional cards, or for the future supply that has just
+  moved there); a short future supply alone does not end the game.  There is no
+  reshuffle, so a short board stays short; the game ends after the refill in which the
+  number of short boards reaches 1 (2-3 players) or 2 (4-5 players).
+* Cards are taken face up from open supplies and used cards are discarded face up, so
+  every card in an opponent's hand is public knowledge except his starting contract
+  while he still holds it.  The hidden information is that contract, the order of the
+  decks, the unused starting contracts and, with two players, the six cards per deck put
+  back in the box.  Nothing public may depend on that contract: who gets an end-of-round
+  window (above), and whether the ``sail`` step is skipped (see :mod:`.shipment`).
+* Final scoring: final fulfilment window, all money cards cashed, then VP cards, bankers
+  (2-3 players: 2 VP each to the richest, all tied richest; 4-5 players: 3 VP each to the
+  richest; with a tie for richest all tied score 3 and nobody scores second; otherwise
+  1 VP each to the second richest, all tied), then 1 VP per full $10.  Most money breaks
+  ties of VP; equal VP and money share the rank.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
+from engine.games.packet_row import cards as C
+from engine.games.packet_row import components as K
+from engine.games.packet_row.shipment import (
+    BUILDER_PHASES,
+    EMPTY,
+    STARTING_KINDS,
+    ShipmentSteps,
+)
+from engine.rng import Rng
+
+AREA, OFFER, HARBOUR, WINDOW, OVER = "area", "offer", "harbour", "window", "over"
+action_vocabulary = C.action_vocabulary
+
+
+class PacketRowState(ShipmentSteps, GameState):
+    game_name = "packet_row"
+
+    def __init__(self, seed: int, num_players: int, variant: str) -> None:
+        n = num_players
+        self.num_players = n
+        self.variant = variant
+        self.seed = seed
+        self.rng = rng = Rng(seed)
+        self.slots = K.CURRENT_SUPPLY[n]
+
+        self.decks: list[list[int]] = []
+        self.boxed: list[list[int]] = []  # two-player removals, unseen
+        self.current: list[list[int]] = []
+        self.future: list[list[int]] = []
+        for b in range(C.NB):
+            deck = list(C.DECK_IDS[b])
+            rng.shuffle(deck)
+            removed = K.TWO_PLAYER_REMOVED_PER_DECK if n == 2 else 0
+            self.boxed.append([deck.pop() for _ in range(removed)])
+            self.future.append([deck.pop() for _ in range(K.FUTURE_SUPPLY)])
+            self.current.append([deck.pop() for _ in range(self.slots)])
+            self.decks.append(deck)
+        self.discards: list[list[int]] = [[] for _ in range(C.NB)]
+        self.short = [False] * C.NB
+        self.future_short = [False] * C.NB  # the deck ran short dealing the future supply
+
+        starting = list(C.STARTING_IDS)
+        rng.shuffle(starting)
+        self.hands: list[list[int]] = [[starting.pop()] for _ in range(n)]
+        self.start_contract = [hand[0] for hand in self.hands]  # EMPTY once revealed
+        self.unused_starting = starting
+        self.ships: list[list[int]] = [[] for _ in range(n)]
+        self.money = [K.START_MONEY] * n
+        self.supply = K.BANK_MONEY - K.START_MONEY * n
+
+        self.round = 0
+        self.harbour_master = 0
+        self.chosen = [False] * C.NB
+        self.area = EMPTY
+        self.asking: list[int] = []
+        self.pieces: list[list[int] | None] = [None] * n  # [board, 0 current / 1 future, slot]
+        self.game_over = False
+        self.window_queue: list[int] = []
+        self.phase = AREA
+        self.active = 0
+
+        # The fulfilment in progress (public: its cards are laid out on the table).
+        self.resume = AREA
+        self.b_contracts: list[int] = []
+        self.b_groups: list[int] = []  # destinations still waiting for a ship
+        self.b_ships: list[list[int]] = []  # [destination, ship id, captain id or EMPTY]
+        self.b_goods: list[list[int]] = []  # [card id, counted as goods type, trader or EMPTY]
+        self.b_demand = [0] * C.NG
+
+        self.final: list[dict[str, int]] | None = None
+        self._legal: list[str] | None = None
+        self._ready: list[list[str] | None] = [None] * n
+        self._start_round()
+
+    # ------------------------------------------------------------------ interface
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.active
+
+    def legal_actions(self) -> list[str]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def apply(self, action: Any) -> None:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if not isinstance(action, str) or action not in self._legal:
+            raise IllegalAction(self._why_illegal(action))
+        self._legal = None
+        p = self.active
+        info = C.ACTION_INFO[action]
+        verb = info[0]
+        if verb == "take":
+            self._take(p, info[1], info[2], from_future=False)
+        elif verb == "assist":
+            self._take(p, info[1], info[2], from_future=True)
+        elif verb == "pass":
+            if self.phase == OFFER:
+                self._ask_next()
+            else:
+                self._end_round()
+        elif verb == "area":
+            self._choose_area(info[1])
+        elif verb == "cash":
+            self._cash(p, info[1])
+        elif verb == "done":
+            self._next_window()
+        elif verb == "contract":
+            self._add_contract(p, info[1])
+        else:  # a fulfilment step: sail, ship, captain, goods, trade, gold
+            self._step(p, info)
+            self._settle(p)
+
+    def scores(self) -> list[int]:
+        if self.final is None:
+            raise GameNotOver("Packet Row is scored when a refill leaves too many boards short")
+        return [row["total"] for row in self.final]
+
+    def ranking(self) -> list[int]:
+        """VP first; the most money breaks ties (equal VP and money share the rank)."""
+        scores = self.scores()
+        return competition_ranking([(scores[p], self.money[p]) for p in range(self.num_players)])
+
+    def clone(self) -> PacketRowState:
+        other = copy.copy(self)
+        for name in (
+            "short",
+            "future_short",
+            "start_contract",
+            "unused_starting",
+            "money",
+            "chosen",
+            "asking",
+            "window_queue",
+            "b_contracts",
+            "b_groups",
+            "b_demand",
+        ):
+            setattr(other, name, list(getattr(self, name)))
+        for name in ("decks", "boxed", "current", "future", "discards", "hands", "ships"):
+            setattr(other, name, [list(row) for row in getattr(self, name)])
+        other.b_ships = [list(row) for row in self.b_ships]
+        other.b_goods = [list(row) for row in self.b_goods]
+        other.pieces = [None if piece is None else list(piece) for piece in self.pieces]
+        other.final = copy.deepcopy(self.final)
+        other.rng = self.rng.copy()
+        other._legal = None
+        other._ready = [None] * self.num_players
+        return other
+
+    # ------------------------------------------------------------------ views
+    def _visible_hand(self, q: int) -> list[str]:
+        hidden = self.start_contract[q]
+        return sorted(C.LABEL[c] for c in self.hands[q] if c != hidden)
+
+    def public_view(self) -> Observation:
+        n = self.num_players
+        labels = C.LABEL
+
+        def row(ids: list[int]) -> list[str | None]:
+            return [None if c == EMPTY else labels[c] for c in ids]
+
+        boards = {
+            K.BOARDS[b]: {
+                "current": row(self.current[b]),
+                "future": row(self.future[b]),
+                "deck_size": len(self.decks[b]),
+                "discards": sorted(labels[c] for c in self.discards[b]),
+                "chosen": self.chosen[b],
+                "not_properly_refilled": self.short[b],
+            }
+            for b in range(C.NB)
+        }
+        players = [
+            {
+                "money": self.money[q],
+                "ships": sorted(labels[c] for c in self.ships[q]),
+                "hand_size": len(self.hands[q]),
+                "known_hand": self._visible_hand(q),
+                "hidden_cards": 0 if self.start_contract[q] == EMPTY else 1,
+                "piece": None
+                if self.pieces[q] is None
+                else {
+                    "board": K.BOARDS[self.pieces[q][0]],
+                    "supply": "future" if self.pieces[q][1] else "current",
+                    "slot": self.pieces[q][2],
+                },
+            }
+            for q in range(n)
+        ]
+        fulfilment = None
+        if self.phase in BUILDER_PHASES:
+            fulfilment = {
+                "contracts": [labels[c] for c in self.b_contracts],
+                "ships": [
+                    {
+                        "destination": K.DESTINATIONS[d],
+                        "ship": labels[s],
+                        "captain": captain != EMPTY,
+                    }
+                    for d, s, captain in self.b_ships
+                ],
+                "destinations_waiting": [K.DESTINATIONS[d] for d in self.b_groups],
+                "goods": [
+                    {"card": labels[c], "as": K.GOODS[g], "trader": t != EMPTY}
+                    for c, g, t in self.b_goods
+                ],
+                "still_owed": {K.GOODS[g]: self.b_demand[g] for g in range(C.NG)},
+                "reward": sum(C.REWARD[c] for c in self.b_contracts),
+            }
+        return {
+            "game": self.game_name,
+            "variant": self.variant,
+            "num_players": n,
+            "round": self.round,
+            "phase": self.phase,
+            "current_player": self.current_player(),
+            "harbour_master": self.harbour_master,
+            "area": None if self.area == EMPTY else K.BOARDS[self.area],
+            "harbour_master_must_take": self.phase == HARBOUR and self._forced(),
+            "boards": boards,
+            "players": players,
+            "supply_money": self.supply,
+            "game_ending": self.game_over,
+            "fulfilment": fulfilment,
+            "final": copy.deepcopy(self.final),
+        }
+
+    def observation(self, player: int) -> Observation:
+        self.check_seat(player)
+        view = self.public_view()
+        view["seat"] = player
+        view["hand"] = sorted(C.LABEL[c] for c in self.hands[player])
+        return view
+
+    def snapshot(self) -> dict[str, Any]:
+        skip = ("rng", "_legal", "_ready")
+        data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
+        data["rng"] = self.rng.state
+        return data
+
+    def component_counts(self) -> dict[str, int]:
+        cards = (
+            sum(map(len, self.decks))
+            + sum(map(len, self.boxed))
+            + sum(1 for row in self.current for c in row if c != EMPTY)
+            + sum(1 for row in self.future for c in row if c != EMPTY)
+            + sum(map(len, self.discards))
+            + sum(map(len, self.hands))
+            + sum(map(len, self.ships))
+            + len(self.unused_starting)
+            + len(self.b_contracts)
+            + sum(2 if captain != EMPTY else 1 for _d, _s, captain in self.b_ships)
+            + sum(2 if trader != EMPTY else 1 for _c, _g, trader in self.b_goods)
+        )
+        return {"cards": cards, "money": self.supply + sum(self.money)}
+
+    def determinize(self, player: int, rng: Rng) -> PacketRowState:
+        self.check_seat(player)
+        state = self.clone()
+        for b in range(C.NB):
+            pool = state.decks[b] + state.boxed[b]
+            rng.shuffle(pool)
+            size = len(state.decks[b])
+            state.decks[b], state.boxed[b] = pool[:size], pool[size:]
+        holders = [
+            q for q in range(self.num_players) if q != player and state.start_contract[q] != EMPTY
+        ]
+        pool = state.unused_starting + [state.start_contract[q] for q in holders]
+        rng.shuffle(pool)
+        for q in holders:
+            old, new = state.start_contract[q], pool.pop()
+            hand = state.hands[q]
+            hand[hand.index(old)] = new
+            state.start_contract[q] = new
+        state.unused_starting = pool
+        state.rng = Rng(rng.next_u64())
+        return state
+
+    # ------------------------------------------------------------------ legality
+    def _forced(self) -> bool:
+        hm = self.harbour_master
+        return all(self.pieces[q] is not None for q in range(self.num_players) if q != hm)
+
+    def _choosable(self, b: int) -> bool:
+        return not self.chosen[b] and any(c != EMPTY for c in self.current[b])
+
+    def _takes(self, p: int, b: int, out: list[str]) -> None:
+        money = self.money[p]
+        for i, c in enumerate(self.current[b]):
+            if c != EMPTY and C.COST[c] <= money:
+                out.append(C.TAKE_ACT[b][i])
+        if any(C.KIND[c] == C.ASSISTANT for c in self.hands[p]):
+            for j, c in enumerate(self.future[b]):
+                if c != EMPTY and C.COST[c] <= money:
+                    out.append(C.ASSIST_ACT[b][j])
+
+    def _anytime(self, p: int, out: list[str]) -> None:
+        """Fulfilment starts and cashing, offered at each of the player's own decisions."""
+        out.extend(self._ready_contracts(p))
+        values = sorted({C.VALUE[c] for c in self.hands[p] if C.KIND[c] == C.MONEY})
+        out.extend(C.CASH_ACT[v] for v in values)
+
+    def _compute_legal(self) -> list[str]:
+        p, phase = self.active, self.phase
+        out: list[str] = []
+        if phase == OFFER:
+            self._takes(p, self.area, out)
+            out.append(C.PASS)
+            self._anytime(p, out)
+        elif phase == AREA:
+            out.extend(C.AREA_ACT[b] for b in range(C.NB) if self._choosable(b))
+            self._anytime(p, out)
+        elif phase == HARBOUR:
+            self._takes(p, self.area, out)
+            others = [b for b in range(C.NB) if not self.chosen[b]]
+            if self._forced():
+                for b in others:
+                    self._takes(p, b, out)
+                out.append(C.PASS)
+            else:
+                areas = [C.AREA_ACT[b] for b in others if self._choosable(b)]
+                out.extend(areas)
+                if not areas:
+                    out.append(C.PASS)
+            self._anytime(p, out)
+        elif phase == WINDOW:
+            self._anytime(p, out)
+            out.append(C.DONE)
+        elif phase in BUILDER_PHASES:
+            out = self._builder_options(p)
+        return out
+
+    def _why_illegal(self, action: Any) -> str:
+        """A specific reason, because bot authors read these in their match logs."""
+        if self.phase == OVER:
+            return "the game is over"
+        p, phase, legal = self.active, self.phase, self._legal or []
+        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+        if not isinstance(action, str):
+            kind = type(action).__name__
+            return f"Packet Row actions are strings, not {kind}; legal now: {shown}"
+        info = C.ACTION_INFO.get(action)
+        if info is None:
+            return f"{action!r} is not a Packet Row action; legal now: {shown}"
+        verb = info[0]
+        in_builder = phase in BUILDER_PHASES
+        if in_builder and verb in ("take", "assist", "area", "pass", "done", "cash"):
+            return f"finish the fulfilment in progress first; legal now: {shown}"
+        if verb in ("take", "assist"):
+            b, slot = info[1], info[2]
+            row = self.future[b] if verb == "assist" else self.current[b]
+            if phase not in (OFFER, HARBOUR):
+                return f"no card can be taken in the {phase} step"
+            if slot >= len(row) or row[slot] == EMPTY:
+                return f"there is no card on that {K.BOARDS[b]} space"
+            if phase == OFFER and b != self.area:
+                return f"you were asked about the {K.BOARDS[self.area]}, not the {K.BOARDS[b]}"
+            if phase == HARBOUR and b != self.area:
+                if self.chosen[b]:
+                    return f"the {K.BOARDS[b]} was already chosen this round"
+                if not self._forced():
+                    return (
+                        "you may take from another area only when everybody else has placed "
+                        "a piece; choose it first (area:X)"
+                    )
+            if verb == "assist" and not any(C.KIND[c] == C.ASSISTANT for c in self.hands[p]):
+                return "taking from the future supply needs an assistant card"
+            cost = C.COST[row[slot]]
+            if cost > self.money[p]:
+                has_money_cards = any(C.KIND[c] == C.MONEY for c in self.hands[p])
+                hint = "; cash money cards first" if has_money_cards else ""
+                return f"that card costs ${cost} and you have ${self.money[p]}{hint}"
+            return f"that card cannot be taken now; legal now: {shown}"
+        if verb == "area":
+            b = info[1]
+            if phase not in (AREA, HARBOUR):
+                return f"only the harbour master chooses an area, not in the {phase} step"
+            if self.chosen[b]:
+                return f"the {K.BOARDS[b]} was already chosen this round"
+            if not self._choosable(b):
+                return f"the {K.BOARDS[b]} has no card in its current supply"
+            return "everybody else has a card: take one or pass"
+        if verb == "pass":
+            if phase == HARBOUR:
+                return "another area is left: take a card or choose that area"
+            if phase == AREA:
+                return f"the harbour master must choose an area first; legal now: {shown}"
+            if phase == WINDOW:
+                return "'done' ends your end-of-round window; 'pass' is for taking cards"
+            return f"there is nothing to pass in the {phase} step; legal now: {shown}"
+        if verb == "done":
+            return f"'done' ends the end-of-round window; legal now: {shown}"
+        if verb == "cash":
+            return f"you hold no ${info[1]} money card"
+        if verb == "contract":
+            if not any(C.LABEL[c] == action for c in self.hands[p]):
+                return f"you hold no {action} card"
+            return "your ships and goods cannot complete that contract (with this shipment)"
+        if verb == "sail":
+            return "'sail' ends choosing contracts for a fulfilment in progress"
+        if not in_builder:
+            return "ships, captains and goods are chosen while fulfilling contracts"
+        return f"that choice cannot complete this shipment; legal now: {shown}"
+
+    # ------------------------------------------------------------------ rounds
+    def _start_round(self) -> None:
+        self.round += 1
+        self.chosen = [False] * C.NB
+        self.area = EMPTY
+        self.pieces = [None] * self.num_players
+        self.phase = AREA
+        self.active = self.harbour_master
+        if not any(self._choosable(b) for b in range(C.NB)):
+            self._finish_game()  # no area can be chosen: nothing can happen any more
+
+    def _choose_area(self, b: int) -> None:
+        n, hm = self.num_players, self.harbour_master
+        self.chosen[b] = True
+        self.area = b
+        self.asking = [(hm + k) % n for k in range(1, n) if self.pieces[(hm + k) % n] is None]
+        self._ask_next()
+
+    def _ask_next(self) -> None:
+        if self.asking:
+            self.active = self.asking.pop(0)
+            self.phase = OFFER
+        else:
+            self.active = self.harbour_master
+            self.phase = HARBOUR
+
+    def _take(self, p: int, b: int, slot: int, from_future: bool) -> None:
+        row = self.future[b] if from_future else self.current[b]
+        card = row[slot]
+        row[slot] = EMPTY
+        if from_future:
+            hand = self.hands[p]
+            assistant = next(c for c in hand if C.KIND[c] == C.ASSISTANT)
+            hand.remove(assistant)
+            self.discards[C.GUILDHALL].append(assistant)
+        cost = C.COST[card]
+        self.money[p] -= cost
+        self.supply += cost
+        if C.KIND[card] == C.SHIP:
+            self.ships[p].append(card)
+        else:
+            self.hands[p].append(card)
+        self._ready[p] = None
+        self.pieces[p] = [b, 1 if from_future else 0, slot]
+        self.chosen[b] = True
+        if p == self.harbour_master:
+            self._end_round()
+        else:
+            self._ask_next()
+
+    def _cash(self, p: int, value: int) -> None:
+        hand = self.hands[p]
+        card = next(c for c in hand if C.KIND[c] == C.MONEY and C.VALUE[c] == value)
+        hand.remove(card)
+        self.discards[C.BANK].append(card)
+        self.money[p] += value
+        self.supply -= value
+        self._ready[p] = None
+
+    def _refill(self, b: int) -> None:
+        """The rulebook's steps: discard the current supply, move the future supply there,
+        draw one (4 players) or two (5 players) additional cards, deal a new future supply.
+
+        A gap an assistant left in the future supply is not made up from the deck.  The
+        board is not properly refilled when its deck ran short for this current supply:
+        now, for the additional cards, or at the last refill, for the future supply that
+        has just moved here (that shortfall alone does not end the game, as the note says).
+        """
+        deck = self.decks[b]
+        self.discards[b].extend(c for c in self.current[b] if c != EMPTY)
+        fresh = [c for c in self.future[b] if c != EMPTY]
+        extra = K.EXTRA_REFILL_DRAW[self.num_players]
+        drawn = min(extra, len(deck))
+        fresh.extend([deck.pop() for _ in range(drawn)])
+        if drawn < extra or self.future_short[b]:
+            self.short[b] = True
+        self.current[b] = fresh + [EMPTY] * (self.slots - len(fresh))
+        future = [deck.pop() for _ in range(min(K.FUTURE_SUPPLY, len(deck)))]
+        self.future_short[b] = len(future) < K.FUTURE_SUPPLY
+        self.future[b] = future + [EMPTY] * (K.FUTURE_SUPPLY - len(future))
+
+    def _end_round(self) -> None:
+        n = self.num_players
+        for b in range(C.NB):
+            if self.chosen[b]:
+                self._refill(b)
+        if sum(self.short) >= K.BOARDS_NOT_REFILLED_TO_END[n]:
+            self.game_over = True
+        hm = self.harbour_master
+        self.harbour_master = (hm + 1) % n
+        self.pieces = [None] * n
+        self.area = EMPTY
+        self.window_queue = [(hm + k) % n for k in range(n)]
+        self._next_window()
+
+    def _window_due(self, p: int) -> bool:
+        """Whether ``p`` gets an end-of-round window, judged on what every player sees.
+
+        Everyone who can fulfil a contract must get the window, but opening it exactly
+        then would tell the table whether an unrevealed starting contract can be
+        fulfilled.  So it opens when one of his open contracts can be fulfilled, or when
+        he still hides his starting contract and his open cards could fulfil some
+        starting contract; then it may hold nothing but ``done``.
+        """
+        if not self.ships[p]:
+            return False
+        hidden = self.start_contract[p]
+        if hidden == EMPTY:
+            return bool(self._ready_contracts(p))
+        candidates = [c for c in self.hands[p] if C.KIND[c] == C.CONTRACT and c != hidden]
+        return self._joinable(p, [*candidates, *STARTING_KINDS])
+
+    def _next_window(self) -> None:
+        while self.window_queue:
+            p = self.window_queue.pop(0)
+            if self._window_due(p):
+                self.phase = WINDOW
+                self.active = p
+                return
+        if self.game_over:
+            self._finish_game()
+        else:
+            self._start_round()
+
+    # ------------------------------------------------------------------ scoring
+    def _finish_game(self) -> None:
+        n = self.num_players
+        for p in range(n):
+            for c in [c for c in self.hands[p] if C.KIND[c] == C.MONEY]:
+                self._cash(p, C.VALUE[c])
+        rows = []
+        for p in range(n):
+            hand = self.hands[p]
+            rows.append(
+                {
+                    "vp_cards": sum(C.VP_OF[c] for c in hand),
+                    "bankers": sum(1 for c in hand if C.KIND[c] == C.BANKER),
+                    "banker_vp": 0,
+                    "money_vp": self.money[p] // K.DOLLARS_PER_VP,
+                    "money": self.money[p],
+                }
+            )
+        richest = max(self.money)
+        first = [p for p in range(n) if self.money[p] == richest]
+        if n <= 3:
+            for p in first:
+                rows[p]["banker_vp"] = K.BANKER_VP_FEW * rows[p]["bankers"]
+        else:
+            top, second = K.BANKER_VP_MANY
+            for p in first:
+                rows[p]["banker_vp"] = top * rows[p]["bankers"]
+            rest = [self.money[p] for p in range(n) if self.money[p] < richest]
+            if len(first) == 1 and rest:
+                runner_up = max(rest)
+                for p in range(n):
+                    if self.money[p] == runner_up:
+                        rows[p]["banker_vp"] = second * rows[p]["bankers"]
+        for row in rows:
+            row["total"] = row["vp_cards"] + row["banker_vp"] + row["money_vp"]
+        self.final = rows
+        self.phase = OVER
+        self.active = EMPTY

@@ -1,0 +1,97 @@
+"""Building exact Packet Row positions for scenario tests.
+
+Cards are moved, never conjured: every helper takes a card from where it lies (a deck,
+a supply, the box) so the conservation of cards still holds in the built position.
+"""
+
+from __future__ import annotations
+
+from engine.games.packet_row import cards as C
+from engine.games.packet_row import components as K
+from engine.games.packet_row.state import EMPTY, PacketRowState
+
+BOARD = {name: b for b, name in enumerate(K.BOARDS)}
+
+
+def new_game(players: int, seed: int = 0) -> PacketRowState:
+    return PacketRowState(seed, players, "standard")
+
+
+def refresh(state: PacketRowState) -> None:
+    """Drop cached legal lists after attributes were set by hand."""
+    state._legal = None
+    state._ready = [None] * state.num_players
+
+
+def pull(state: PacketRowState, label: str, board: str | None = None) -> int:
+    """Remove one card printed ``label`` from a deck, the box or a supply; return its id."""
+    home = None if board is None else BOARD[board]
+    places = [
+        *state.decks,
+        *state.boxed,
+        state.unused_starting,
+    ]
+    for place in places:
+        for card in reversed(place):
+            if C.LABEL[card] == label and (home is None or C.HOME[card] == home):
+                place.remove(card)
+                return card
+    for row in (*state.future, *state.current):
+        for i, card in enumerate(row):
+            if card != EMPTY and C.LABEL[card] == label and (home is None or C.HOME[card] == home):
+                row[i] = EMPTY
+                return card
+    raise LookupError(f"no free {label} card left")
+
+
+def empty_hands(state: PacketRowState) -> None:
+    """Every player starts the scenario with no cards (starting contracts go to the box)."""
+    for p in range(state.num_players):
+        for card in state.hands[p]:
+            if C.IS_STARTING[card]:
+                state.unused_starting.append(card)
+            else:
+                state.decks[C.HOME[card]].insert(0, card)
+        state.hands[p] = []
+        state.start_contract[p] = EMPTY
+    refresh(state)
+
+
+def give(state: PacketRowState, player: int, *labels: str) -> None:
+    """Put cards into a player's hand (ships in front of him)."""
+    for label in labels:
+        card = pull(state, label)
+        (state.ships if C.KIND[card] == C.SHIP else state.hands)[player].append(card)
+    refresh(state)
+
+
+def set_supply(
+    state: PacketRowState, board: str, current: list[str], future: list[str] | None = None
+) -> None:
+    """Lay out exactly these cards (``None`` leaves a space empty) on a board."""
+    b = BOARD[board]
+    for row in (state.current[b], state.future[b]):
+        for card in row:
+            if card != EMPTY:
+                state.decks[b].insert(0, card)
+    state.current[b] = [EMPTY] * state.slots
+    state.future[b] = [EMPTY] * K.FUTURE_SUPPLY
+    for i, label in enumerate(current):
+        if label is not None:
+            state.current[b][i] = pull(state, label, board)
+    for j, label in enumerate(future or []):
+        if label is not None:
+            state.future[b][j] = pull(state, label, board)
+    refresh(state)
+
+
+def stack_deck(state: PacketRowState, board: str, top: list[str]) -> None:
+    """Put these cards on top of a board's deck, ``top[0]`` drawn first."""
+    b = BOARD[board]
+    cards = [pull(state, label, board) for label in top]
+    state.decks[b].extend(reversed(cards))
+    refresh(state)
+
+
+def labels(ids: list[int]) -> list[str]:
+    return sorted(C.LABEL[c] for c in ids if c != EMPTY)

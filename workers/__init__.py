@@ -1,0 +1,1 @@
+"""Everything that runs matches: the command line now; the sandboxed runner and Celery later."""
