@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Make PostgreSQL and Redis reachable on 127.0.0.1 for the test suite, from nothing if need be:
 # installs them with apt when missing, starts them when stopped, creates the test role/database.
-# Prints nothing but progress on stderr; safe to run again and again.
+# Its only output on stdout is the DATABASE_URL=... line (progress goes to stderr), so the
+# Makefile can export it; safe to run again and again.
 set -euo pipefail
 
 PG_HOST=127.0.0.1
@@ -17,8 +18,8 @@ as_root() {
 
 apt_install() {
     say "installing $*"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
 }
 
 pg_ready() { pg_isready -q -h "$PG_HOST" -p "$PG_PORT" 2>/dev/null; }
@@ -31,7 +32,7 @@ ensure_postgres() {
         local version
         version=$(ls /etc/postgresql | sort -V | tail -1)
         say "starting PostgreSQL $version"
-        as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+        as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start >&2 || true
         for _ in $(seq 1 30); do pg_ready && break; sleep 1; done
     fi
     pg_ready || { say "PostgreSQL did not come up on $PG_HOST:$PG_PORT"; exit 1; }
@@ -49,7 +50,7 @@ ensure_postgres() {
     fi
     if ! "${psql_cmd[@]}" -c "select 1 from pg_database where datname='$PG_DB'" | grep -q 1; then
         say "creating database $PG_DB"
-        "${psql_cmd[@]}" -c "create database $PG_DB"
+        "${psql_cmd[@]}" -c "create database $PG_DB" >&2
     fi
 }
 
