@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import IO, Protocol
 
 MIB = 1024 * 1024
+CHECKOUT = Path(__file__).resolve().parents[1]
+"""The directory holding the ``engine`` and ``bots`` packages that bots may import."""
 
 
 @dataclass(frozen=True)
@@ -118,12 +120,14 @@ class LocalLauncher:
     """Runs a bot as an ordinary child process with the same rlimits (``--no-sandbox``).
 
     Its own session lets :meth:`LocalProcess.terminate_all` kill the whole process group.
-    The parent's environment is not passed on: only PATH, LANG and the program's own ``env``.
+    The parent's environment is not passed on: only PATH, LANG, a PYTHONPATH holding this
+    checkout (so Python bots can import the ``bots`` SDK and the ``engine``) and the program's
+    own ``env``.
     """
 
     def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BotProcess:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
-               "PYTHONDONTWRITEBYTECODE": "1", **program.env}
+               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(CHECKOUT), **program.env}
         try:
             popen = subprocess.Popen(
                 list(program.command),
