@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install lint
+.PHONY: demo test install lint sandbox
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,11 +21,15 @@ install: $(STAMP)
 lint: install
 	$(BIN)/ruff check .
 
+# Bots run in bubblewrap sandboxes: bwrap, libseccomp and Debian's python3 (installed when missing).
+sandbox:
+	scripts/ensure-sandbox.sh
+
 # The ladder's tests run against a real PostgreSQL (and the workers' against Redis):
 # scripts/ensure-services.sh installs/starts them and prints the DATABASE_URL to use.
-test: lint
+test: lint sandbox
 	services=$$(scripts/ensure-services.sh) && export $$services && $(BIN)/pytest
 
-demo: install
+demo: install sandbox
 	$(BIN)/monsoon play batavia --seed 2026 --bot greedy --bot random --bot greedy --bot random \
 		--log demo-logs/batavia-2026.json --verbose

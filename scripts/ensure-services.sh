@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make PostgreSQL and Redis reachable on 127.0.0.1 for the test suite, from nothing if need be:
-# installs them with apt when missing, starts them when stopped, creates the test role/database.
+# installs them with apt when missing, starts them when stopped, creates the test role/database;
+# ensure-sandbox.sh adds what sandboxed bots need (bubblewrap, libseccomp, Debian's python3).
 # Its only output on stdout is the DATABASE_URL=... line (progress goes to stderr), so the
 # Makefile can export it; safe to run again and again.
 set -euo pipefail
@@ -67,4 +68,6 @@ ensure_redis() {
 
 ensure_postgres
 ensure_redis
+# The workers' tests run bots in bubblewrap sandboxes.
+"$(dirname "$0")/ensure-sandbox.sh" >&2
 echo "DATABASE_URL=postgres://$PG_USER@$PG_HOST:$PG_PORT/$PG_DB"

@@ -1,0 +1,379 @@
+"""Runs untrusted bots inside bubblewrap: the :class:`~workers.launch.Launcher` for the ladder.
+
+Each seat gets its own throw-away container (see ``docs/sandbox.md`` for the full account):
+
+* **Who it runs as.** Never root. When the worker is root it drops, before exec'ing bwrap, to
+  uid/gid ``uid_base + slot`` with no supplementary groups, so concurrently running seats have
+  different uids (their process limits and straggler sweeps never mix) and the bot is an
+  unprivileged stranger to every host file. bwrap then creates a user namespace mapping only
+  that uid, drops every capability, disallows further user namespaces and sets no_new_privs.
+* **What it sees.** All namespaces are new (user, mount, pid, network, ipc, uts, cgroup): a
+  loopback-only network, its own process tree, an empty read-only root holding ``/usr`` (minus
+  ``/usr/local``) and the ``/bin``/``/lib`` links for the system Python, ``/etc/ld.so.cache``, its
+  own directory read-only at ``/bot``, the repository's ``engine`` and ``bots`` packages
+  read-only under ``/opt/monsoon``, a size-capped private tmpfs at ``/tmp`` that is also the
+  working directory (holding links to the bot's files), a fresh ``/proc`` and a minimal,
+  read-only ``/dev``. The host directories are handed to bwrap as file descriptors the worker
+  opened, so the seat uid needs no access to their host paths, and bwrap closes them before
+  the bot starts.
+* **What it may do.** A clean environment; rlimits from :class:`~workers.launch.Limits` set
+  before bwrap so every process inherits them; the seccomp filter of :mod:`workers.seccomp`.
+* **How it ends.** ``terminate_all`` kills bwrap, whose pid-namespace init dies with it and
+  takes every process of the namespace along; then anything still running as the seat uid is
+  killed too. The tmpfs lives only in the dead mount namespace, so nothing the bot wrote
+  survives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import IO
+
+from workers.launch import CHECKOUT, BotProgram, LaunchError, Limits, apply_rlimits
+from workers.seccomp import filter_fd
+
+UID_BASE = 200_000
+"""Seat ``slot`` runs as uid/gid ``UID_BASE + slot`` (far above any real account)."""
+MAX_SLOTS = 10_000
+PROBE_UID = UID_BASE - 1
+"""The uid the availability probe runs as: no seat ever uses it."""
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+PACKAGES = ("engine", "bots")
+"""Repository packages bots may import, mounted read-only under :data:`PACKAGE_ROOT`."""
+PACKAGE_ROOT = "/opt/monsoon"
+BOT_DIR = "/bot"
+WORK_DIR = "/tmp"
+SANDBOX_PATH = "/usr/bin:/bin"
+
+MEMORY_SIGNS = (b"MemoryError", b"Cannot allocate memory", b"std::bad_alloc", b"out of memory")
+PROCESS_SIGNS = (b"Resource temporarily unavailable", b"can't start new thread")
+"""What a bot's stderr says when an rlimit refused memory (ENOMEM) or a new process (EAGAIN)."""
+
+
+class SandboxUnavailable(LaunchError):
+    """bubblewrap cannot run on this host, so untrusted bots must not be started."""
+
+
+def _root_links() -> list[str]:
+    """bwrap arguments recreating the host's top-level ``/bin``, ``/lib``... as in merged /usr."""
+    args: list[str] = []
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = Path("/") / name
+        if host.is_symlink():
+            args += ["--symlink", os.readlink(host), str(host)]
+        elif host.is_dir():
+            args += ["--ro-bind", str(host), str(host)]
+    return args
+
+
+def _open_dir(path: Path, what: str) -> int:
+    """An O_PATH descriptor of ``path`` for ``--ro-bind-fd``; a clear error when it is unusable."""
+    try:
+        return os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise LaunchError(f"cannot open {what} {str(path)!r}: {exc.strerror}") from exc
+
+
+def bwrap_arguments(
+    *, uid: int, limits: Limits, fds: dict[str, int], entries: list[str], seccomp_fd: int,
+    env: dict[str, str], command: tuple[str, ...],
+) -> list[str]:
+    """The full bwrap command line for one seat (``fds`` maps mount points to open dirs)."""
+    args = [
+        "bwrap",
+        "--unshare-all", "--unshare-user", "--disable-userns",
+        "--uid", str(uid), "--gid", str(uid), "--hostname", "sandbox",
+        "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--clearenv",
+    ]
+    environment = {
+        "PATH": SANDBOX_PATH, "LANG": "C.UTF-8", "HOME": WORK_DIR, "TMPDIR": WORK_DIR,
+        "PYTHONPATH": PACKAGE_ROOT, "PYTHONDONTWRITEBYTECODE": "1", **env,
+    }
+    for name, value in environment.items():
+        args += ["--setenv", name, value]
+    args += ["--ro-bind", "/usr", "/usr", "--tmpfs", "/usr/local", "--remount-ro", "/usr/local"]
+    args += _root_links()
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
+    args += ["--size", str(limits.tmpfs_bytes), "--tmpfs", WORK_DIR]
+    for mount_point, fd in fds.items():
+        args += ["--ro-bind-fd", str(fd), mount_point]
+    # The working directory is the tmpfs; the bot's own files appear in it as links into the
+    # read-only /bot, so relative paths behave as they do with LocalLauncher.
+    for name in entries:
+        args += ["--symlink", f"{BOT_DIR}/{name}", f"{WORK_DIR}/{name}"]
+    args += ["--remount-ro", "/", "--chdir", WORK_DIR, "--seccomp", str(seccomp_fd), "--"]
+    return args + list(command)
+
+
+def seat_uid(uid_base: int, slot: int) -> int:
+    """The host uid of seat ``slot``; refuses slots that would leave the reserved range."""
+    if not isinstance(slot, int) or not 0 <= slot < MAX_SLOTS:
+        raise ValueError(f"slot must be an int in [0, {MAX_SLOTS}), got {slot!r}")
+    return uid_base + slot
+
+
+def processes_of(uid: int) -> list[int]:
+    """Live (non-zombie) processes whose real uid is ``uid``, from ``/proc``."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", "rb") as status:
+                text = status.read()
+        except OSError:
+            continue  # exited meanwhile
+        fields = dict(
+            line.split(b":", 1) for line in text.splitlines() if b":" in line
+        )
+        real_uid = fields.get(b"Uid", b"").split()[:1]
+        if real_uid == [str(uid).encode()] and not fields.get(b"State", b"").strip().startswith(
+            b"Z"
+        ):
+            found.append(int(entry.name))
+    return found
+
+
+def kill_uid(uid: int, *, patience: float = 2.0) -> list[int]:
+    """SIGKILL every process running as ``uid`` until none is left; returns the first sweep.
+
+    Only ever called with a seat uid, which nothing but that seat's sandbox uses. Gives up
+    after ``patience`` seconds (the kernel tears a dead pid namespace down in milliseconds).
+    """
+    first = processes_of(uid)
+    survivors = first
+    deadline = time.monotonic() + patience
+    while survivors and time.monotonic() < deadline:
+        for pid in survivors:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.005)
+        survivors = processes_of(uid)
+    return first
+
+
+class _StderrWatch(threading.Thread):
+    """Relays the bot's stderr to the pipe the runner reads, noting signs of a limit hit.
+
+    rlimit failures show only in what the bot prints (MemoryError, EAGAIN from fork), and
+    the runner, not the sandbox, reads stderr; this relay lets :meth:`BwrapProcess.limit_hit`
+    see them without changing what the runner receives. When the runner closes its end the
+    relay keeps draining and drops, so a bot never blocks on stderr because of the relay.
+    """
+
+    TAIL = 64
+
+    def __init__(self, source: int, sink: int) -> None:
+        super().__init__(name=f"bot-stderr-{source}", daemon=True)
+        self._source = source
+        self._sink: int | None = sink
+        self.hit: str | None = None
+
+    def run(self) -> None:
+        tail = b""
+        try:
+            while chunk := os.read(self._source, 65536):
+                if self.hit is None:
+                    window = tail + chunk
+                    self.hit = _limit_sign(window)
+                    tail = window[-self.TAIL:]
+                self._forward(chunk)
+        except OSError:
+            pass
+        finally:
+            os.close(self._source)
+            self._close_sink()
+
+    def _forward(self, chunk: bytes) -> None:
+        view = memoryview(chunk)
+        while view and self._sink is not None:
+            try:
+                view = view[os.write(self._sink, view):]
+            except OSError:  # the runner closed its end: keep draining, stop forwarding
+                self._close_sink()
+
+    def _close_sink(self) -> None:
+        if self._sink is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._sink)
+            self._sink = None
+
+
+def _limit_sign(text: bytes) -> str | None:
+    if any(sign in text for sign in MEMORY_SIGNS):
+        return "memory_limit"
+    if any(sign in text for sign in PROCESS_SIGNS):
+        return "process_limit"
+    return None
+
+
+class BwrapProcess:
+    """One sandboxed seat: the bwrap process, its pipes, and the seat uid to sweep."""
+
+    def __init__(
+        self, popen: subprocess.Popen[bytes], stderr: IO[bytes], watch: _StderrWatch,
+        sweep_uid: int | None,
+    ) -> None:
+        self._popen = popen
+        assert popen.stdin and popen.stdout
+        self.stdin = popen.stdin
+        self.stdout = popen.stdout
+        self.stderr = stderr
+        self.pid = popen.pid
+        self._watch = watch
+        self._sweep_uid = sweep_uid
+        self._finished = False
+
+    def poll(self) -> int | None:
+        return self._popen.poll()
+
+    def terminate_all(self) -> None:
+        """Kill the sandbox and everything in it; safe to call more than once.
+
+        Killing bwrap kills its pid-namespace init (``--die-with-parent``), and the kernel then
+        kills every process of the namespace; the uid sweep catches anything that somehow
+        escaped it. The private tmpfs goes with the mount namespace.
+        """
+        if self._finished:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            self._popen.kill()
+        self._popen.wait()
+        if self._sweep_uid is not None:
+            kill_uid(self._sweep_uid)
+        for pipe in (self.stdin, self.stdout, self.stderr):
+            with contextlib.suppress(OSError):
+                pipe.close()
+        self._watch.join(timeout=2.0)
+        self._finished = True
+
+    def limit_hit(self) -> str | None:
+        """``memory_limit`` / ``process_limit`` when the bot's stderr shows an rlimit refusal."""
+        return self._watch.hit
+
+
+class BwrapLauncher:
+    """Starts each bot in its own bubblewrap sandbox (see the module docstring).
+
+    ``slot`` must be unique among the seats running at once on this host (for one worker
+    process running one match: the seat index); seats of concurrent workers on one host need
+    disjoint slots, e.g. ``worker_index * 16 + seat``, since the seat uid is ``uid_base + slot``.
+    """
+
+    def __init__(self, *, uid_base: int = UID_BASE, checkout: Path = CHECKOUT) -> None:
+        self.uid_base = uid_base
+        self.checkout = checkout
+
+    def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BwrapProcess:
+        problem = sandbox_problem()
+        if problem:
+            raise SandboxUnavailable(problem)
+        uid = seat_uid(self.uid_base, slot)
+        as_root = os.geteuid() == 0
+        if not as_root:
+            uid = os.getuid()  # cannot switch: the sandbox still runs unprivileged
+        else:
+            kill_uid(uid)  # leftovers of a crashed worker would count against NPROC
+        try:
+            entries = sorted(os.listdir(program.directory))
+        except OSError as exc:
+            raise LaunchError(
+                f"cannot read bot directory {str(program.directory)!r}: {exc.strerror}"
+            ) from exc
+        fds: dict[str, int] = {}
+        opened: list[int] = []
+        try:
+            fds[BOT_DIR] = _open_dir(program.directory, "bot directory")
+            opened.append(fds[BOT_DIR])
+            for package in PACKAGES:
+                fd = _open_dir(self.checkout / package, "package")
+                opened.append(fd)
+                fds[f"{PACKAGE_ROOT}/{package}"] = fd
+            seccomp_fd = filter_fd()
+            opened.append(seccomp_fd)
+            stderr_read, stderr_write = os.pipe()
+            opened += [stderr_read, stderr_write]
+            relay_read, relay_write = os.pipe()
+            opened += [relay_read, relay_write]
+            args = bwrap_arguments(
+                uid=uid, limits=limits, fds=fds, entries=entries, seccomp_fd=seccomp_fd,
+                env=program.env, command=program.command,
+            )
+            popen = subprocess.Popen(
+                args,
+                cwd="/",
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr_write,
+                env={"PATH": SANDBOX_PATH},
+                pass_fds=(seccomp_fd, *fds.values()),
+                start_new_session=True,
+                preexec_fn=functools.partial(_enter_seat, limits, uid if as_root else None),
+            )
+        except OSError as exc:
+            for fd in opened:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            raise LaunchError(f"cannot start bubblewrap: {exc.strerror or exc}") from exc
+        for fd in (*fds.values(), seccomp_fd, stderr_write):
+            os.close(fd)
+        watch = _StderrWatch(stderr_read, relay_write)
+        watch.start()
+        return BwrapProcess(popen, os.fdopen(relay_read, "rb"), watch, uid if as_root else None)
+
+
+def _enter_seat(limits: Limits, uid: int | None) -> None:
+    """In the forked child before exec'ing bwrap: rlimits, then the seat's uid/gid."""
+    apply_rlimits(limits)
+    if uid is not None:
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+
+
+@functools.cache
+def sandbox_problem() -> str | None:
+    """None when bubblewrap sandboxes work on this host, else why not (checked once)."""
+    if shutil.which("bwrap") is None:
+        return ("bubblewrap is not installed (run `make sandbox`, or apt-get install "
+                "bubblewrap): refusing to run untrusted bots unsandboxed")
+    if not SYSTEM_PYTHON.exists():
+        return (f"no system Python at {SYSTEM_PYTHON} for sandboxed bots (run `make sandbox`, "
+                "or apt-get install python3-minimal)")
+    try:
+        seccomp_fd = filter_fd()
+    except (RuntimeError, OSError) as exc:
+        return f"cannot build the seccomp filter (apt-get install libseccomp2): {exc}"
+    as_root = os.geteuid() == 0
+    uid = PROBE_UID if as_root else os.getuid()
+    packages = {f"{PACKAGE_ROOT}/{p}": _open_dir(CHECKOUT / p, "package") for p in PACKAGES}
+    args = bwrap_arguments(
+        uid=uid, limits=Limits(), fds=packages, entries=[], seccomp_fd=seccomp_fd, env={},
+        command=(str(SYSTEM_PYTHON), "-S", "-c", "import os; assert os.getuid() != 0"),
+    )
+    try:
+        probe = subprocess.run(
+            args, cwd="/", env={"PATH": SANDBOX_PATH}, capture_output=True, timeout=30,
+            pass_fds=(seccomp_fd, *packages.values()),
+            preexec_fn=functools.partial(_enter_seat, Limits(), uid if as_root else None),
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap could not be started: {exc}"
+    finally:
+        for fd in (seccomp_fd, *packages.values()):
+            os.close(fd)
+    if probe.returncode != 0:
+        detail = probe.stderr.decode(errors="replace").strip() or f"exit {probe.returncode}"
+        return (f"bubblewrap cannot create a sandbox on this host ({detail}); it needs "
+                "unprivileged user namespaces (/proc/sys/user/max_user_namespaces > 0)")
+    return None
