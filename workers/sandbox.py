@@ -39,6 +39,7 @@ from typing import IO
 
 from workers.launch import CHECKOUT, BotProgram, LaunchError, Limits, apply_rlimits
 from workers.seccomp import filter_fd
+from workers.staging import readable_copy, readable_package
 
 UID_BASE = 200_000
 """Seat ``slot`` runs as uid/gid ``UID_BASE + slot`` (far above any real account)."""
@@ -74,12 +75,18 @@ def _root_links() -> list[str]:
     return args
 
 
-def _open_dir(path: Path, what: str) -> int:
-    """An O_PATH descriptor of ``path`` for ``--ro-bind-fd``; a clear error when it is unusable."""
+def _open_dir(path: Path, what: str, opened: list[int]) -> int:
+    """An O_PATH descriptor of ``path`` for ``--ro-bind-fd`` (noted in ``opened``).
+
+    bwrap still resolves the path (see :mod:`workers.staging`), but binding by descriptor
+    makes sure the directory mounted is the one the worker looked at.
+    """
     try:
-        return os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
         raise LaunchError(f"cannot open {what} {str(path)!r}: {exc.strerror}") from exc
+    opened.append(fd)
+    return fd
 
 
 def bwrap_arguments(
@@ -91,7 +98,7 @@ def bwrap_arguments(
         "bwrap",
         "--unshare-all", "--unshare-user", "--disable-userns",
         "--uid", str(uid), "--gid", str(uid), "--hostname", "sandbox",
-        "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
         "--clearenv",
     ]
     environment = {
@@ -122,26 +129,50 @@ def seat_uid(uid_base: int, slot: int) -> int:
     return uid_base + slot
 
 
-def processes_of(uid: int) -> list[int]:
-    """Live (non-zombie) processes whose real uid is ``uid``, from ``/proc``."""
+def processes_of(uid: int, *, zombies: bool = False) -> list[int]:
+    """Processes whose real uid is ``uid``, from ``/proc`` (zombies only when asked)."""
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry.name}/status", "rb") as status:
-                text = status.read()
-        except OSError:
-            continue  # exited meanwhile
-        fields = dict(
-            line.split(b":", 1) for line in text.splitlines() if b":" in line
-        )
-        real_uid = fields.get(b"Uid", b"").split()[:1]
-        if real_uid == [str(uid).encode()] and not fields.get(b"State", b"").strip().startswith(
-            b"Z"
+        status = _status(int(entry.name))
+        if status.get("Uid", "").split()[:1] == [str(uid)] and (
+            zombies or not status.get("State", "").startswith("Z")
         ):
             found.append(int(entry.name))
     return found
+
+
+def _status(pid: int) -> dict[str, str]:
+    """``/proc/PID/status`` as a dict; empty when the process is gone."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            text = status.read().decode(errors="replace")
+    except OSError:
+        return {}
+    return {key: value.strip() for key, _, value in
+            (line.partition(":") for line in text.splitlines())}
+
+
+def kill_checked(pid: int, uid: int) -> bool:
+    """SIGKILL ``pid`` only if it still runs as ``uid``; False when it was not (or is gone).
+
+    The check and the signal go through one pidfd, so a pid reused by an unrelated process
+    between the check and the kill can never be hit (the worker is root: it could kill anything).
+    """
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return False
+    try:
+        if _status(pid).get("Uid", "").split()[:1] != [str(uid)]:
+            return False
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(pidfd)
 
 
 def kill_uid(uid: int, *, patience: float = 2.0) -> list[int]:
@@ -155,11 +186,20 @@ def kill_uid(uid: int, *, patience: float = 2.0) -> list[int]:
     deadline = time.monotonic() + patience
     while survivors and time.monotonic() < deadline:
         for pid in survivors:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+            kill_checked(pid, uid)
         time.sleep(0.005)
         survivors = processes_of(uid)
     return first
+
+
+def children_of(pid: int) -> list[int]:
+    """The direct children of ``pid`` (all its threads' children)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
+                found += [int(child) for child in f.read().split()]
+    return found
 
 
 class _StderrWatch(threading.Thread):
@@ -222,7 +262,7 @@ class BwrapProcess:
 
     def __init__(
         self, popen: subprocess.Popen[bytes], stderr: IO[bytes], watch: _StderrWatch,
-        sweep_uid: int | None,
+        uid: int, *, sweep: bool, staged: Path | None = None,
     ) -> None:
         self._popen = popen
         assert popen.stdin and popen.stdout
@@ -231,7 +271,9 @@ class BwrapProcess:
         self.stderr = stderr
         self.pid = popen.pid
         self._watch = watch
-        self._sweep_uid = sweep_uid
+        self._uid = uid
+        self._sweep_uid = uid if sweep else None
+        self._staged = staged
         self._finished = False
 
     def poll(self) -> int | None:
@@ -246,15 +288,25 @@ class BwrapProcess:
         """
         if self._finished:
             return
-        with contextlib.suppress(ProcessLookupError):
-            self._popen.kill()
-        self._popen.wait()
+        if self._popen.poll() is None:
+            # Kill the namespace's init rather than bwrap itself: bwrap then reaps it and
+            # exits, whereas an orphaned init would linger as a zombie counted against the
+            # seat uid's process limit until some reaper got to it.
+            for init in children_of(self.pid):
+                kill_checked(init, self._uid)
+            try:
+                self._popen.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self._popen.kill()
+                self._popen.wait()
         if self._sweep_uid is not None:
             kill_uid(self._sweep_uid)
         for pipe in (self.stdin, self.stdout, self.stderr):
             with contextlib.suppress(OSError):
                 pipe.close()
         self._watch.join(timeout=2.0)
+        if self._staged is not None:
+            shutil.rmtree(self._staged, ignore_errors=True)
         self._finished = True
 
     def limit_hit(self) -> str | None:
@@ -284,21 +336,20 @@ class BwrapLauncher:
             uid = os.getuid()  # cannot switch: the sandbox still runs unprivileged
         else:
             kill_uid(uid)  # leftovers of a crashed worker would count against NPROC
+        if not program.directory.is_dir():
+            raise LaunchError(f"cannot read bot directory {str(program.directory)!r}: "
+                              "not a directory")
         try:
-            entries = sorted(os.listdir(program.directory))
+            bot_dir, holder = readable_copy(program.directory, "monsoon-bot-")
+            packages = {f"{PACKAGE_ROOT}/{name}": readable_package(self.checkout / name)
+                        for name in PACKAGES}
         except OSError as exc:
-            raise LaunchError(
-                f"cannot read bot directory {str(program.directory)!r}: {exc.strerror}"
-            ) from exc
-        fds: dict[str, int] = {}
+            raise LaunchError(f"cannot prepare {program.name!r} for the sandbox: {exc}") from exc
         opened: list[int] = []
         try:
-            fds[BOT_DIR] = _open_dir(program.directory, "bot directory")
-            opened.append(fds[BOT_DIR])
-            for package in PACKAGES:
-                fd = _open_dir(self.checkout / package, "package")
-                opened.append(fd)
-                fds[f"{PACKAGE_ROOT}/{package}"] = fd
+            fds = {BOT_DIR: _open_dir(bot_dir, "bot directory", opened)}
+            for mount_point, path in packages.items():
+                fds[mount_point] = _open_dir(path, "package", opened)
             seccomp_fd = filter_fd()
             opened.append(seccomp_fd)
             stderr_read, stderr_write = os.pipe()
@@ -306,8 +357,8 @@ class BwrapLauncher:
             relay_read, relay_write = os.pipe()
             opened += [relay_read, relay_write]
             args = bwrap_arguments(
-                uid=uid, limits=limits, fds=fds, entries=entries, seccomp_fd=seccomp_fd,
-                env=program.env, command=program.command,
+                uid=uid, limits=limits, fds=fds, entries=sorted(os.listdir(bot_dir)),
+                seccomp_fd=seccomp_fd, env=program.env, command=program.command,
             )
             popen = subprocess.Popen(
                 args,
@@ -320,16 +371,22 @@ class BwrapLauncher:
                 start_new_session=True,
                 preexec_fn=functools.partial(_enter_seat, limits, uid if as_root else None),
             )
-        except OSError as exc:
+        except (OSError, subprocess.SubprocessError, LaunchError) as exc:
             for fd in opened:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            raise LaunchError(f"cannot start bubblewrap: {exc.strerror or exc}") from exc
+            if holder is not None:
+                shutil.rmtree(holder, ignore_errors=True)
+            if isinstance(exc, LaunchError):
+                raise
+            reason = getattr(exc, "strerror", None) or exc
+            raise LaunchError(f"cannot start bubblewrap: {reason}") from exc
         for fd in (*fds.values(), seccomp_fd, stderr_write):
             os.close(fd)
         watch = _StderrWatch(stderr_read, relay_write)
         watch.start()
-        return BwrapProcess(popen, os.fdopen(relay_read, "rb"), watch, uid if as_root else None)
+        return BwrapProcess(popen, os.fdopen(relay_read, "rb"), watch, uid, sweep=as_root,
+                            staged=holder)
 
 
 def _enter_seat(limits: Limits, uid: int | None) -> None:
@@ -356,7 +413,15 @@ def sandbox_problem() -> str | None:
         return f"cannot build the seccomp filter (apt-get install libseccomp2): {exc}"
     as_root = os.geteuid() == 0
     uid = PROBE_UID if as_root else os.getuid()
-    packages = {f"{PACKAGE_ROOT}/{p}": _open_dir(CHECKOUT / p, "package") for p in PACKAGES}
+    opened: list[int] = []
+    try:
+        packages = {f"{PACKAGE_ROOT}/{p}": _open_dir(readable_package(CHECKOUT / p), "package",
+                                                     opened) for p in PACKAGES}
+    except (LaunchError, OSError) as exc:
+        os.close(seccomp_fd)
+        for fd in opened:
+            os.close(fd)
+        return f"the engine and bots packages cannot be prepared for the sandbox: {exc}"
     args = bwrap_arguments(
         uid=uid, limits=Limits(), fds=packages, entries=[], seccomp_fd=seccomp_fd, env={},
         command=(str(SYSTEM_PYTHON), "-S", "-c", "import os; assert os.getuid() != 0"),

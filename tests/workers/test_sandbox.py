@@ -1,0 +1,222 @@
+"""The bubblewrap sandbox itself: who the bot runs as, what it sees, what is left afterwards."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+from tests.workers.sandbox_helpers import (
+    TEST_LIMITS,
+    launch,
+    needs_sandbox,
+    read_all,
+    read_line,
+    run_to_end,
+    write_bot,
+)
+from workers import sandbox
+from workers.launch import BotProgram, LaunchError
+from workers.sandbox import (
+    UID_BASE,
+    BwrapLauncher,
+    SandboxUnavailable,
+    _StderrWatch,
+    processes_of,
+    seat_uid,
+)
+
+REPORT_IDENTITY = """
+import json, os, sys
+status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+sys.stdin.read()
+print(json.dumps({
+    "uid": os.getuid(), "gid": os.getgid(), "groups": os.getgroups(),
+    "caps": [status[k].strip() for k in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")],
+    "no_new_privs": status["NoNewPrivs"].strip(), "seccomp": status["Seccomp"].strip(),
+}))
+"""
+
+
+@needs_sandbox
+def test_each_seat_runs_as_its_own_unprivileged_uid_without_capabilities(tmp_path):
+    program = write_bot(tmp_path / "bot", REPORT_IDENTITY)
+    first, second = launch(program, slot=0), launch(program, slot=1)
+    try:
+        # While both run, the host sees each seat's processes under its own uid.
+        assert processes_of(UID_BASE) and processes_of(UID_BASE + 1)
+        reports = [run_to_end(first)[0], run_to_end(second)[0]]
+    finally:
+        first.terminate_all()
+        second.terminate_all()
+    assert [r["uid"] for r in reports] == [UID_BASE, UID_BASE + 1]
+    assert [r["gid"] for r in reports] == [UID_BASE, UID_BASE + 1]
+    for report in reports:
+        assert report["groups"] in ([], [report["gid"]])
+        assert report["caps"] == ["0000000000000000"] * 5
+        assert report["no_new_privs"] == "1"
+        assert report["seccomp"] == "2"  # a filter is loaded
+    assert processes_of(UID_BASE, zombies=True) == []
+    assert processes_of(UID_BASE + 1, zombies=True) == []
+
+
+@needs_sandbox
+def test_environment_is_clean_apart_from_the_programs_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("MONSOON_SECRET", "hunter2")
+    program = write_bot(tmp_path / "bot", "import json, os\nprint(json.dumps(dict(os.environ)))")
+    program = BotProgram(program.directory, env={"BOT_OPTION": "7"})
+    process = launch(program)
+    try:
+        env, _ = run_to_end(process)
+    finally:
+        process.terminate_all()
+    assert env.pop("BOT_OPTION") == "7"
+    assert set(env) <= {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONPATH",
+                        "PYTHONDONTWRITEBYTECODE", "PWD"}
+    assert env["PYTHONPATH"] == "/opt/monsoon"
+
+
+@needs_sandbox
+def test_rlimits_from_limits_bind_the_bot(tmp_path):
+    program = write_bot(tmp_path / "bot", """
+import json, resource
+names = ["RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_NOFILE"]
+print(json.dumps({n: resource.getrlimit(getattr(resource, n)) for n in names}))
+""")
+    process = launch(program)
+    try:
+        limits, _ = run_to_end(process)
+    finally:
+        process.terminate_all()
+    expected = {
+        "RLIMIT_AS": TEST_LIMITS.memory_bytes, "RLIMIT_CPU": TEST_LIMITS.cpu_seconds,
+        "RLIMIT_NPROC": TEST_LIMITS.processes, "RLIMIT_FSIZE": TEST_LIMITS.file_size_bytes,
+        "RLIMIT_NOFILE": TEST_LIMITS.open_files,
+    }
+    assert limits == {name: [value, value] for name, value in expected.items()}
+
+
+@needs_sandbox
+def test_the_bot_sees_only_the_runtime_its_files_and_the_engine(tmp_path):
+    program = write_bot(tmp_path / "bot", """
+import json, os, socket, sys
+import engine.registry, bots
+print(json.dumps({
+    "root": sorted(os.listdir("/")), "usr_local": os.listdir("/usr/local"),
+    "etc": os.listdir("/etc"), "packages": sorted(os.listdir("/opt/monsoon")),
+    "games": sorted(engine.registry.all_games()), "python": sys.executable,
+    "cwd": os.getcwd(), "cwd_entries": {n: os.readlink(n) for n in os.listdir(".")},
+    "pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
+    "hostname": socket.gethostname(), "data": open("data.txt").read(),
+}))
+""")
+    (program.directory / "data.txt").write_text("mine")
+    os.chmod(tmp_path, 0o700)  # the seat uid cannot reach the host path; fds carry it in
+    process = launch(program)
+    try:
+        view, err = run_to_end(process)
+    finally:
+        process.terminate_all()
+    assert view, err
+    assert view["root"] == ["bin", "bot", "dev", "etc", "lib", "lib64", "opt", "proc", "sbin",
+                            "tmp", "usr"]
+    assert view["usr_local"] == []
+    assert view["etc"] == ["ld.so.cache"]
+    assert view["packages"] == ["bots", "engine"]
+    assert "batavia" in view["games"]
+    assert view["python"].startswith("/usr/bin/python3")
+    assert view["cwd"] == "/tmp"
+    assert view["cwd_entries"] == {"data.txt": "/bot/data.txt", "main.py": "/bot/main.py"}
+    assert view["data"] == "mine"
+    assert view["pids"] == [1]  # its own pid namespace, where it is the init
+    assert view["hostname"] == "sandbox"
+
+
+@needs_sandbox
+def test_nothing_of_the_bot_survives_terminate_all(tmp_path):
+    program = write_bot(tmp_path / "bot", """
+import os, sys, time
+if os.path.exists("/tmp/left-behind"):
+    print("found")
+    sys.exit(0)
+open("/tmp/left-behind", "w").write("x")
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        print("planted", flush=True)  # only once the grandchild exists
+        time.sleep(600)
+    os._exit(0)
+time.sleep(600)
+""")
+    process = launch(program, slot=2)
+    assert read_line(process.stdout.fileno(), time.monotonic() + 10).strip() == b"planted"
+    assert len(processes_of(UID_BASE + 2)) >= 3  # bwrap, the bot, the grandchild
+    process.terminate_all()
+    process.terminate_all()  # idempotent
+    assert processes_of(UID_BASE + 2, zombies=True) == []
+    again = launch(program, slot=2)
+    try:
+        assert read_line(again.stdout.fileno(), time.monotonic() + 10).strip() == b"planted"
+    finally:
+        again.terminate_all()
+    assert not (program.directory / "left-behind").exists()
+
+
+def test_stderr_relay_passes_everything_through_and_spots_limit_signs():
+    source_read, source_write = os.pipe()
+    sink_read, sink_write = os.pipe()
+    watch = _StderrWatch(source_read, sink_write)
+    watch.start()
+    message = b"Traceback ...\n" + b"x" * 100_000 + b"Memory"
+    writer = threading.Thread(target=lambda: (os.write(source_write, message),
+                                              time.sleep(0.05),
+                                              os.write(source_write, b"Error\n"),
+                                              os.close(source_write)))
+    writer.start()
+    received = read_all(sink_read, time.monotonic() + 5)
+    writer.join()
+    watch.join(timeout=5)
+    os.close(sink_read)
+    assert received == message + b"Error\n"
+    assert watch.hit == "memory_limit"
+
+
+def test_stderr_relay_keeps_draining_after_the_reader_goes_away():
+    source_read, source_write = os.pipe()
+    sink_read, sink_write = os.pipe()
+    watch = _StderrWatch(source_read, sink_write)
+    watch.start()
+    os.close(sink_read)
+    os.write(source_write, b"BlockingIOError: [Errno 11] Resource temporarily unavailable\n")
+    for _ in range(64):  # far more than a pipe holds: would block if nobody drained
+        os.write(source_write, b"y" * 65536)
+    os.close(source_write)
+    watch.join(timeout=5)
+    assert not watch.is_alive()
+    assert watch.hit == "process_limit"
+
+
+def test_launch_refuses_with_the_reason_when_bubblewrap_cannot_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox, "sandbox_problem", lambda: "bubblewrap is not installed")
+    with pytest.raises(SandboxUnavailable, match="bubblewrap is not installed"):
+        BwrapLauncher().launch(write_bot(tmp_path, "pass"), slot=0, limits=TEST_LIMITS)
+
+
+def test_sandbox_problem_names_a_missing_bwrap(monkeypatch):
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    problem = sandbox.sandbox_problem.__wrapped__()
+    assert problem is not None and "bubblewrap is not installed" in problem
+
+
+@needs_sandbox
+def test_a_missing_bot_directory_is_a_launch_error(tmp_path):
+    with pytest.raises(LaunchError, match="cannot read bot directory"):
+        launch(BotProgram(tmp_path / "nowhere"))
+
+
+@pytest.mark.parametrize("slot", [-1, 10_000, "1", 1.0])
+def test_slots_outside_the_reserved_uid_range_are_refused(slot):
+    with pytest.raises(ValueError, match="slot must be"):
+        seat_uid(UID_BASE, slot)
