@@ -57,6 +57,8 @@ SANDBOX_PATH = "/usr/bin:/bin"
 MEMORY_SIGNS = (b"MemoryError", b"Cannot allocate memory", b"std::bad_alloc", b"out of memory")
 PROCESS_SIGNS = (b"Resource temporarily unavailable", b"can't start new thread")
 """What a bot's stderr says when an rlimit refused memory (ENOMEM) or a new process (EAGAIN)."""
+LAST_WORDS_S = 0.5
+"""How long ``limit_hit`` waits for an exited bot's remaining stderr."""
 
 
 class SandboxUnavailable(LaunchError):
@@ -310,7 +312,13 @@ class BwrapProcess:
         self._finished = True
 
     def limit_hit(self) -> str | None:
-        """``memory_limit`` / ``process_limit`` when the bot's stderr shows an rlimit refusal."""
+        """``memory_limit`` / ``process_limit`` when the bot's stderr shows an rlimit refusal.
+
+        Once the bot has exited, its last words may still be on their way through the relay;
+        wait (briefly) for the relay to reach the end of stderr before answering.
+        """
+        if self._watch.hit is None and self._popen.poll() is not None:
+            self._watch.join(timeout=LAST_WORDS_S)
         return self._watch.hit
 
 
