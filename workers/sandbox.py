@@ -32,10 +32,8 @@ import os
 import shutil
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
-from typing import IO
 
 from workers.launch import CHECKOUT, BotProgram, LaunchError, Limits, apply_rlimits
 from workers.seccomp import filter_fd
@@ -54,11 +52,6 @@ BOT_DIR = "/bot"
 WORK_DIR = "/tmp"
 SANDBOX_PATH = "/usr/bin:/bin"
 
-MEMORY_SIGNS = (b"MemoryError", b"Cannot allocate memory", b"std::bad_alloc", b"out of memory")
-PROCESS_SIGNS = (b"Resource temporarily unavailable", b"can't start new thread")
-"""What a bot's stderr says when an rlimit refused memory (ENOMEM) or a new process (EAGAIN)."""
-LAST_WORDS_S = 0.5
-"""How long ``limit_hit`` waits for an exited bot's remaining stderr."""
 
 
 class SandboxUnavailable(LaunchError):
@@ -204,75 +197,19 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-class _StderrWatch(threading.Thread):
-    """Relays the bot's stderr to the pipe the runner reads, noting signs of a limit hit.
-
-    rlimit failures show only in what the bot prints (MemoryError, EAGAIN from fork), and
-    the runner, not the sandbox, reads stderr; this relay lets :meth:`BwrapProcess.limit_hit`
-    see them without changing what the runner receives. When the runner closes its end the
-    relay keeps draining and drops, so a bot never blocks on stderr because of the relay.
-    """
-
-    TAIL = 64
-
-    def __init__(self, source: int, sink: int) -> None:
-        super().__init__(name=f"bot-stderr-{source}", daemon=True)
-        self._source = source
-        self._sink: int | None = sink
-        self.hit: str | None = None
-
-    def run(self) -> None:
-        tail = b""
-        try:
-            while chunk := os.read(self._source, 65536):
-                if self.hit is None:
-                    window = tail + chunk
-                    self.hit = _limit_sign(window)
-                    tail = window[-self.TAIL:]
-                self._forward(chunk)
-        except OSError:
-            pass
-        finally:
-            os.close(self._source)
-            self._close_sink()
-
-    def _forward(self, chunk: bytes) -> None:
-        view = memoryview(chunk)
-        while view and self._sink is not None:
-            try:
-                view = view[os.write(self._sink, view):]
-            except OSError:  # the runner closed its end: keep draining, stop forwarding
-                self._close_sink()
-
-    def _close_sink(self) -> None:
-        if self._sink is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._sink)
-            self._sink = None
-
-
-def _limit_sign(text: bytes) -> str | None:
-    if any(sign in text for sign in MEMORY_SIGNS):
-        return "memory_limit"
-    if any(sign in text for sign in PROCESS_SIGNS):
-        return "process_limit"
-    return None
-
-
 class BwrapProcess:
     """One sandboxed seat: the bwrap process, its pipes, and the seat uid to sweep."""
 
     def __init__(
-        self, popen: subprocess.Popen[bytes], stderr: IO[bytes], watch: _StderrWatch,
-        uid: int, *, sweep: bool, staged: Path | None = None,
+        self, popen: subprocess.Popen[bytes], uid: int, *, sweep: bool,
+        staged: Path | None = None,
     ) -> None:
         self._popen = popen
-        assert popen.stdin and popen.stdout
+        assert popen.stdin and popen.stdout and popen.stderr
         self.stdin = popen.stdin
         self.stdout = popen.stdout
-        self.stderr = stderr
+        self.stderr = popen.stderr
         self.pid = popen.pid
-        self._watch = watch
         self._uid = uid
         self._sweep_uid = uid if sweep else None
         self._staged = staged
@@ -306,20 +243,17 @@ class BwrapProcess:
         for pipe in (self.stdin, self.stdout, self.stderr):
             with contextlib.suppress(OSError):
                 pipe.close()
-        self._watch.join(timeout=2.0)
         if self._staged is not None:
             shutil.rmtree(self._staged, ignore_errors=True)
         self._finished = True
 
     def limit_hit(self) -> str | None:
-        """``memory_limit`` / ``process_limit`` when the bot's stderr shows an rlimit refusal.
+        """Always None for now: rlimits leave no trace but the bot's own stderr.
 
-        Once the bot has exited, its last words may still be on their way through the relay;
-        wait (briefly) for the relay to reach the end of stderr before answering.
+        The runner reads stderr itself (and tells ``MemoryError`` or a failed fork from a crash
+        by the bot's last words); a relay here to watch it would race the runner's last read.
         """
-        if self._watch.hit is None and self._popen.poll() is not None:
-            self._watch.join(timeout=LAST_WORDS_S)
-        return self._watch.hit
+        return None
 
 
 class BwrapLauncher:
@@ -360,10 +294,6 @@ class BwrapLauncher:
                 fds[mount_point] = _open_dir(path, "package", opened)
             seccomp_fd = filter_fd()
             opened.append(seccomp_fd)
-            stderr_read, stderr_write = os.pipe()
-            opened += [stderr_read, stderr_write]
-            relay_read, relay_write = os.pipe()
-            opened += [relay_read, relay_write]
             args = bwrap_arguments(
                 uid=uid, limits=limits, fds=fds, entries=sorted(os.listdir(bot_dir)),
                 seccomp_fd=seccomp_fd, env=program.env, command=program.command,
@@ -373,7 +303,7 @@ class BwrapLauncher:
                 cwd="/",
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=stderr_write,
+                stderr=subprocess.PIPE,
                 env={"PATH": SANDBOX_PATH},
                 pass_fds=(seccomp_fd, *fds.values()),
                 start_new_session=True,
@@ -389,12 +319,9 @@ class BwrapLauncher:
                 raise
             reason = getattr(exc, "strerror", None) or exc
             raise LaunchError(f"cannot start bubblewrap: {reason}") from exc
-        for fd in (*fds.values(), seccomp_fd, stderr_write):
+        for fd in (*fds.values(), seccomp_fd):
             os.close(fd)
-        watch = _StderrWatch(stderr_read, relay_write)
-        watch.start()
-        return BwrapProcess(popen, os.fdopen(relay_read, "rb"), watch, uid, sweep=as_root,
-                            staged=holder)
+        return BwrapProcess(popen, uid, sweep=as_root, staged=holder)
 
 
 def _enter_seat(limits: Limits, uid: int | None) -> None:

@@ -25,6 +25,6 @@ else:
     host_paths = json.loads(os.environ.get("PROBE_PATHS", "[]"))
     wire.report(writes={path: wire.attempt(lambda p=path: write(p)) for path in
                         TARGETS + host_paths})
-    wire.report(big_file=wire.attempt(lambda: write("/tmp/big", 12 * 1024**2)))
     wire.report(cwd=os.getcwd(), cwd_write=wire.attempt(lambda: write("scratch")))
+    wire.report(big_file=wire.attempt(lambda: write("/tmp/big", 12 * 1024**2)))
 wire.forfeit()

@@ -17,6 +17,10 @@ PROBLEM = sandbox_problem()
 needs_sandbox = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox here: {PROBLEM}")
 """Skip only where bubblewrap cannot run; `make test` installs it, so here it must run."""
 
+TEST_UID_BASE = 300_000 + os.getpid() % 4096 * 16
+"""Seat uids of this test process: other suites (other checkouts) may run sandboxes at the same
+time on this host, and seats sharing a uid would sweep away each other's processes."""
+
 TEST_LIMITS = Limits(memory_bytes=256 * MIB, cpu_seconds=20, processes=32,
                      file_size_bytes=16 * MIB, open_files=64, tmpfs_bytes=8 * MIB)
 
@@ -70,5 +74,9 @@ def run_to_end(process: BwrapProcess, stdin: bytes = b"", timeout: float = 10) -
     return (json.loads(out) if out.strip() else {}), err
 
 
+def launcher() -> BwrapLauncher:
+    return BwrapLauncher(uid_base=TEST_UID_BASE)
+
+
 def launch(program: BotProgram, slot: int = 0, limits: Limits = TEST_LIMITS) -> BwrapProcess:
-    return BwrapLauncher().launch(program, slot=slot, limits=limits)
+    return launcher().launch(program, slot=slot, limits=limits)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import os
-import threading
 import time
 
 import pytest
 
 from tests.workers.sandbox_helpers import (
     TEST_LIMITS,
+    TEST_UID_BASE,
     launch,
+    launcher,
     needs_sandbox,
-    read_all,
     read_line,
     run_to_end,
     write_bot,
@@ -21,9 +21,7 @@ from workers import sandbox
 from workers.launch import BotProgram, LaunchError
 from workers.sandbox import (
     UID_BASE,
-    BwrapLauncher,
     SandboxUnavailable,
-    _StderrWatch,
     processes_of,
     seat_uid,
 )
@@ -46,20 +44,20 @@ def test_each_seat_runs_as_its_own_unprivileged_uid_without_capabilities(tmp_pat
     first, second = launch(program, slot=0), launch(program, slot=1)
     try:
         # While both run, the host sees each seat's processes under its own uid.
-        assert processes_of(UID_BASE) and processes_of(UID_BASE + 1)
+        assert processes_of(TEST_UID_BASE) and processes_of(TEST_UID_BASE + 1)
         reports = [run_to_end(first)[0], run_to_end(second)[0]]
     finally:
         first.terminate_all()
         second.terminate_all()
-    assert [r["uid"] for r in reports] == [UID_BASE, UID_BASE + 1]
-    assert [r["gid"] for r in reports] == [UID_BASE, UID_BASE + 1]
+    assert [r["uid"] for r in reports] == [TEST_UID_BASE, TEST_UID_BASE + 1]
+    assert [r["gid"] for r in reports] == [TEST_UID_BASE, TEST_UID_BASE + 1]
     for report in reports:
         assert report["groups"] in ([], [report["gid"]])
         assert report["caps"] == ["0000000000000000"] * 5
         assert report["no_new_privs"] == "1"
         assert report["seccomp"] == "2"  # a filter is loaded
-    assert processes_of(UID_BASE, zombies=True) == []
-    assert processes_of(UID_BASE + 1, zombies=True) == []
+    assert processes_of(TEST_UID_BASE, zombies=True) == []
+    assert processes_of(TEST_UID_BASE + 1, zombies=True) == []
 
 
 @needs_sandbox
@@ -152,10 +150,10 @@ time.sleep(600)
 """)
     process = launch(program, slot=2)
     assert read_line(process.stdout.fileno(), time.monotonic() + 10).strip() == b"planted"
-    assert len(processes_of(UID_BASE + 2)) >= 3  # bwrap, the bot, the grandchild
+    assert len(processes_of(TEST_UID_BASE + 2)) >= 3  # bwrap, the bot, the grandchild
     process.terminate_all()
     process.terminate_all()  # idempotent
-    assert processes_of(UID_BASE + 2, zombies=True) == []
+    assert processes_of(TEST_UID_BASE + 2, zombies=True) == []
     again = launch(program, slot=2)
     try:
         assert read_line(again.stdout.fileno(), time.monotonic() + 10).strip() == b"planted"
@@ -164,44 +162,10 @@ time.sleep(600)
     assert not (program.directory / "left-behind").exists()
 
 
-def test_stderr_relay_passes_everything_through_and_spots_limit_signs():
-    source_read, source_write = os.pipe()
-    sink_read, sink_write = os.pipe()
-    watch = _StderrWatch(source_read, sink_write)
-    watch.start()
-    message = b"Traceback ...\n" + b"x" * 100_000 + b"Memory"
-    writer = threading.Thread(target=lambda: (os.write(source_write, message),
-                                              time.sleep(0.05),
-                                              os.write(source_write, b"Error\n"),
-                                              os.close(source_write)))
-    writer.start()
-    received = read_all(sink_read, time.monotonic() + 5)
-    writer.join()
-    watch.join(timeout=5)
-    os.close(sink_read)
-    assert received == message + b"Error\n"
-    assert watch.hit == "memory_limit"
-
-
-def test_stderr_relay_keeps_draining_after_the_reader_goes_away():
-    source_read, source_write = os.pipe()
-    sink_read, sink_write = os.pipe()
-    watch = _StderrWatch(source_read, sink_write)
-    watch.start()
-    os.close(sink_read)
-    os.write(source_write, b"BlockingIOError: [Errno 11] Resource temporarily unavailable\n")
-    for _ in range(64):  # far more than a pipe holds: would block if nobody drained
-        os.write(source_write, b"y" * 65536)
-    os.close(source_write)
-    watch.join(timeout=5)
-    assert not watch.is_alive()
-    assert watch.hit == "process_limit"
-
-
 def test_launch_refuses_with_the_reason_when_bubblewrap_cannot_run(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox, "sandbox_problem", lambda: "bubblewrap is not installed")
     with pytest.raises(SandboxUnavailable, match="bubblewrap is not installed"):
-        BwrapLauncher().launch(write_bot(tmp_path, "pass"), slot=0, limits=TEST_LIMITS)
+        launcher().launch(write_bot(tmp_path, "pass"), slot=0, limits=TEST_LIMITS)
 
 
 def test_sandbox_problem_names_a_missing_bwrap(monkeypatch):
