@@ -35,6 +35,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from workers.cgroups import SeatCgroup, cgroup_tree
 from workers.launch import CHECKOUT, BotProgram, LaunchError, Limits, apply_rlimits
 from workers.seccomp import filter_fd
 from workers.staging import readable_copy, readable_package
@@ -202,7 +203,7 @@ class BwrapProcess:
 
     def __init__(
         self, popen: subprocess.Popen[bytes], uid: int, *, sweep: bool,
-        staged: Path | None = None,
+        staged: Path | None = None, cgroup: SeatCgroup | None = None,
     ) -> None:
         self._popen = popen
         assert popen.stdin and popen.stdout and popen.stderr
@@ -213,6 +214,7 @@ class BwrapProcess:
         self._uid = uid
         self._sweep_uid = uid if sweep else None
         self._staged = staged
+        self._cgroup = cgroup
         self._finished = False
 
     def poll(self) -> int | None:
@@ -245,15 +247,18 @@ class BwrapProcess:
                 pipe.close()
         if self._staged is not None:
             shutil.rmtree(self._staged, ignore_errors=True)
+        if self._cgroup is not None:
+            self._cgroup.remove()
         self._finished = True
 
     def limit_hit(self) -> str | None:
-        """Always None for now: rlimits leave no trace but the bot's own stderr.
+        """What the seat's cgroup counted: ``memory_limit`` (an OOM) or ``process_limit``.
 
-        The runner reads stderr itself (and tells ``MemoryError`` or a failed fork from a crash
-        by the bot's last words); a relay here to watch it would race the runner's last read.
+        None without cgroups (see :mod:`workers.cgroups`): rlimits leave no trace but the
+        bot's own stderr, which the runner reads and judges itself (``MemoryError``, a fork
+        refused with EAGAIN); a relay here to watch it would race the runner's last read.
         """
-        return None
+        return self._cgroup.limit_hit() or None if self._cgroup is not None else None
 
 
 class BwrapLauncher:
@@ -287,8 +292,12 @@ class BwrapLauncher:
                         for name in PACKAGES}
         except OSError as exc:
             raise LaunchError(f"cannot prepare {program.name!r} for the sandbox: {exc}") from exc
+        tree, _ = cgroup_tree()
+        cgroup = None
         opened: list[int] = []
         try:
+            if tree is not None:
+                cgroup = tree.seat(limits)
             fds = {BOT_DIR: _open_dir(bot_dir, "bot directory", opened)}
             for mount_point, path in packages.items():
                 fds[mount_point] = _open_dir(path, "package", opened)
@@ -307,9 +316,12 @@ class BwrapLauncher:
                 env={"PATH": SANDBOX_PATH},
                 pass_fds=(seccomp_fd, *fds.values()),
                 start_new_session=True,
-                preexec_fn=functools.partial(_enter_seat, limits, uid if as_root else None),
+                preexec_fn=functools.partial(_enter_seat, limits, uid if as_root else None,
+                                             cgroup),
             )
         except (OSError, subprocess.SubprocessError, LaunchError) as exc:
+            if cgroup is not None:
+                cgroup.remove()
             for fd in opened:
                 with contextlib.suppress(OSError):
                     os.close(fd)
@@ -321,11 +333,13 @@ class BwrapLauncher:
             raise LaunchError(f"cannot start bubblewrap: {reason}") from exc
         for fd in (*fds.values(), seccomp_fd):
             os.close(fd)
-        return BwrapProcess(popen, uid, sweep=as_root, staged=holder)
+        return BwrapProcess(popen, uid, sweep=as_root, staged=holder, cgroup=cgroup)
 
 
-def _enter_seat(limits: Limits, uid: int | None) -> None:
-    """In the forked child before exec'ing bwrap: rlimits, then the seat's uid/gid."""
+def _enter_seat(limits: Limits, uid: int | None, cgroup: SeatCgroup | None = None) -> None:
+    """In the forked child before exec'ing bwrap: cgroup, rlimits, then the seat's uid/gid."""
+    if cgroup is not None:
+        cgroup.join()
     apply_rlimits(limits)
     if uid is not None:
         os.setgroups([])
