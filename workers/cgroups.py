@@ -98,7 +98,7 @@ class SeatCgroup:
     def limit_hit(self) -> str | None:
         """``memory_limit`` after an OOM in the seat, ``process_limit`` after a refused fork."""
         if self.final is not None:
-            return self.final
+            return self.final or None
         memory = _counters(self.path / "memory.events")
         if memory.get("oom", 0) or memory.get("oom_kill", 0):
             return "memory_limit"

@@ -37,7 +37,7 @@ def test_missing_controllers_are_named(tmp_path):
     assert "offers hugetlb, not memory and pids" in why
 
 
-def test_a_usable_tree_enables_the_controllers_and_seats_carry_the_limits(tmp_path):
+def test_a_usable_tree_enables_the_controllers_and_seats_carry_the_limits(tmp_path, monkeypatch):
     fake_hierarchy(tmp_path, "cpu memory pids")
     tree, why = find_tree(mountinfo="", own_cgroup="", delegated=str(tmp_path), is_root=True)
     assert tree is not None, why
@@ -51,8 +51,14 @@ def test_a_usable_tree_enables_the_controllers_and_seats_carry_the_limits(tmp_pa
     assert seat.limit_hit() == "process_limit"
     (seat.path / "memory.events").write_text("low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n")
     assert seat.limit_hit() == "memory_limit"
-    for child in seat.path.iterdir():
-        child.unlink()
+    real_rmdir = Path.rmdir
+
+    def cgroupfs_rmdir(path: Path) -> None:  # on cgroupfs the interface files go with the dir
+        for child in path.iterdir():
+            child.unlink()
+        real_rmdir(path)
+
+    monkeypatch.setattr(Path, "rmdir", cgroupfs_rmdir)
     seat.remove()
     assert not seat.path.exists()
     assert seat.limit_hit() == "memory_limit"  # the verdict outlives the group
