@@ -13,15 +13,17 @@ Each seat gets its own throw-away container (see ``docs/sandbox.md`` for the ful
   own directory read-only at ``/bot``, the repository's ``engine`` and ``bots`` packages
   read-only under ``/opt/monsoon``, a size-capped private tmpfs at ``/tmp`` that is also the
   working directory (holding links to the bot's files), a fresh ``/proc`` and a minimal,
-  read-only ``/dev``. The host directories are handed to bwrap as file descriptors the worker
-  opened, so the seat uid needs no access to their host paths, and bwrap closes them before
-  the bot starts.
+  read-only ``/dev``. The bot is the init (pid 1) of its pid namespace. Directories the seat
+  uid cannot read on the host are staged first (:mod:`workers.staging`); bwrap gets them as
+  descriptors the worker opened, and closes them before the bot starts.
 * **What it may do.** A clean environment; rlimits from :class:`~workers.launch.Limits` set
-  before bwrap so every process inherits them; the seccomp filter of :mod:`workers.seccomp`.
-* **How it ends.** ``terminate_all`` kills bwrap, whose pid-namespace init dies with it and
-  takes every process of the namespace along; then anything still running as the seat uid is
-  killed too. The tmpfs lives only in the dead mount namespace, so nothing the bot wrote
-  survives.
+  before bwrap so every process inherits them; per-seat cgroup v2 memory/pids limits where the
+  host offers them (:mod:`workers.cgroups`); the seccomp filter of :mod:`workers.seccomp`.
+* **How it ends.** ``terminate_all`` kills the bot; as the namespace's init its death makes the
+  kernel kill every other process in the namespace, and bwrap, its parent, reaps it and exits
+  (``--die-with-parent`` covers a worker that dies first). Anything still running as the seat
+  uid is then killed too. The tmpfs lives only in the dead mount namespace, so nothing the bot
+  wrote survives; a staged copy of its directory is deleted.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -52,7 +55,7 @@ PACKAGE_ROOT = "/opt/monsoon"
 BOT_DIR = "/bot"
 WORK_DIR = "/tmp"
 SANDBOX_PATH = "/usr/bin:/bin"
-
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class SandboxUnavailable(LaunchError):
@@ -120,7 +123,7 @@ def bwrap_arguments(
 
 def seat_uid(uid_base: int, slot: int) -> int:
     """The host uid of seat ``slot``; refuses slots that would leave the reserved range."""
-    if not isinstance(slot, int) or not 0 <= slot < MAX_SLOTS:
+    if type(slot) is not int or not 0 <= slot < MAX_SLOTS:
         raise ValueError(f"slot must be an int in [0, {MAX_SLOTS}), got {slot!r}")
     return uid_base + slot
 
@@ -283,6 +286,9 @@ class BwrapLauncher:
             uid = os.getuid()  # cannot switch: the sandbox still runs unprivileged
         else:
             kill_uid(uid)  # leftovers of a crashed worker would count against NPROC
+        bad_names = [name for name in program.env if not ENV_NAME.fullmatch(name)]
+        if bad_names:
+            raise LaunchError(f"bad environment variable names for {program.name!r}: {bad_names}")
         if not program.directory.is_dir():
             raise LaunchError(f"cannot read bot directory {str(program.directory)!r}: "
                               "not a directory")

@@ -180,7 +180,14 @@ def test_a_missing_bot_directory_is_a_launch_error(tmp_path):
         launch(BotProgram(tmp_path / "nowhere"))
 
 
-@pytest.mark.parametrize("slot", [-1, 10_000, "1", 1.0])
+@pytest.mark.parametrize("slot", [-1, 10_000, "1", 1.0, True])
 def test_slots_outside_the_reserved_uid_range_are_refused(slot):
     with pytest.raises(ValueError, match="slot must be"):
         seat_uid(UID_BASE, slot)
+
+
+@needs_sandbox
+def test_environment_names_that_bwrap_could_misread_are_refused(tmp_path):
+    program = write_bot(tmp_path / "bot", "pass")
+    with pytest.raises(LaunchError, match="bad environment variable names"):
+        launch(BotProgram(program.directory, env={"A=B": "1"}))
