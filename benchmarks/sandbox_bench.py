@@ -100,7 +100,7 @@ def main() -> None:
         # The same interpreter for both (a pyenv shim on PATH would make "local" look slow).
         program = BotProgram(Path(directory), ("/usr/bin/python3", "main.py"), "echo")
         launchers: dict[str, Launcher] = {
-            "bwrap": BwrapLauncher(uid_base=400_000 + os.getpid() % 4096 * 16),
+            "bwrap": BwrapLauncher(),
             "local": LocalLauncher(),
         }
         print(f"{'launcher':<10}{'start-up median':>17}{'p90':>9}{'round trip median':>19}"

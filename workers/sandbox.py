@@ -29,6 +29,7 @@ Each seat gets its own throw-away container (see ``docs/sandbox.md`` for the ful
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import os
 import re
@@ -44,8 +45,12 @@ from workers.seccomp import filter_fd
 from workers.staging import readable_copy, readable_package
 
 UID_BASE = 200_000
-"""Seat ``slot`` runs as uid/gid ``UID_BASE + slot`` (far above any real account)."""
-MAX_SLOTS = 10_000
+"""Seat uids start here (far above any real account)."""
+SLOTS_PER_BLOCK = 64
+"""Seats one launcher may run at once: ``slot`` is in ``range(SLOTS_PER_BLOCK)``."""
+UID_BLOCKS = 4096
+BLOCK_LOCKS = Path("/run/monsoon-sandbox")
+"""Lock files, one per uid block, held by the worker process that claimed the block."""
 PROBE_UID = UID_BASE - 1
 """The uid the availability probe runs as: no seat ever uses it."""
 SYSTEM_PYTHON = Path("/usr/bin/python3")
@@ -122,10 +127,38 @@ def bwrap_arguments(
 
 
 def seat_uid(uid_base: int, slot: int) -> int:
-    """The host uid of seat ``slot``; refuses slots that would leave the reserved range."""
-    if type(slot) is not int or not 0 <= slot < MAX_SLOTS:
-        raise ValueError(f"slot must be an int in [0, {MAX_SLOTS}), got {slot!r}")
+    """The host uid of seat ``slot``; refuses slots that would leave the launcher's block."""
+    if type(slot) is not int or not 0 <= slot < SLOTS_PER_BLOCK:
+        raise ValueError(f"slot must be an int in [0, {SLOTS_PER_BLOCK}), got {slot!r}")
     return uid_base + slot
+
+
+_claimed: dict[tuple[int, Path], int] = {}
+"""The uid block this process holds (by pid: a forked worker child claims its own)."""
+
+
+def claim_uid_block(lock_dir: Path = BLOCK_LOCKS) -> int:
+    """The first uid of a block of seat uids no other live process on this host is using.
+
+    Each block has a lock file; the process that holds its ``flock`` owns the block until it
+    exits (the kernel drops the lock then, even after a crash). So concurrent workers, each
+    numbering its seats from slot 0, still never share a seat uid: they would otherwise share
+    a process limit and sweep away each other's bots.
+    """
+    key = (os.getpid(), lock_dir)
+    if key in _claimed:
+        return _claimed[key]
+    lock_dir.mkdir(mode=0o755, parents=True, exist_ok=True)
+    for block in range(UID_BLOCKS):
+        fd = os.open(lock_dir / f"{block}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        _claimed[key] = UID_BASE + block * SLOTS_PER_BLOCK  # fd stays open: it is the claim
+        return _claimed[key]
+    raise LaunchError(f"all {UID_BLOCKS} blocks of seat uids in {lock_dir} are taken")
 
 
 def processes_of(uid: int, *, zombies: bool = False) -> list[int]:
@@ -267,21 +300,30 @@ class BwrapProcess:
 class BwrapLauncher:
     """Starts each bot in its own bubblewrap sandbox (see the module docstring).
 
-    ``slot`` must be unique among the seats running at once on this host (for one worker
-    process running one match: the seat index); seats of concurrent workers on one host need
-    disjoint slots, e.g. ``worker_index * 16 + seat``, since the seat uid is ``uid_base + slot``.
+    The seat uid is ``uid_base + slot``. ``slot`` must be unique among the seats this
+    process runs at once (the runner uses the seat index). Without an explicit ``uid_base``
+    the launcher claims a block of uids for its process at the first launch
+    (:func:`claim_uid_block`), so concurrent worker processes never share seat uids.
     """
 
-    def __init__(self, *, uid_base: int = UID_BASE, checkout: Path = CHECKOUT) -> None:
-        self.uid_base = uid_base
+    def __init__(self, *, uid_base: int | None = None, checkout: Path = CHECKOUT) -> None:
+        self._uid_base = uid_base
         self.checkout = checkout
+
+    @property
+    def uid_base(self) -> int:
+        """The first seat uid (claiming this process's block when none was given)."""
+        return self._uid_base if self._uid_base is not None else claim_uid_block()
 
     def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BwrapProcess:
         problem = sandbox_problem()
         if problem:
             raise SandboxUnavailable(problem)
-        uid = seat_uid(self.uid_base, slot)
         as_root = os.geteuid() == 0
+        try:
+            uid = seat_uid(self.uid_base if as_root else 0, slot)
+        except OSError as exc:
+            raise LaunchError(f"cannot claim seat uids in {BLOCK_LOCKS}: {exc}") from exc
         if not as_root:
             uid = os.getuid()  # cannot switch: the sandbox still runs unprivileged
         else:

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 
 from workers.launch import MIB, BotProgram, Limits
-from workers.sandbox import BwrapLauncher, BwrapProcess, sandbox_problem
+from workers.sandbox import BwrapLauncher, BwrapProcess, claim_uid_block, sandbox_problem
 
 PROBLEM = sandbox_problem()
 needs_sandbox = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox here: {PROBLEM}")
 """Skip only where bubblewrap cannot run; `make test` installs it, so here it must run."""
 
-TEST_UID_BASE = 300_000 + os.getpid() % 4096 * 16
-"""Seat uids of this test process: other suites (other checkouts) may run sandboxes at the same
-time on this host, and seats sharing a uid would sweep away each other's processes."""
+TEST_UID_BASE = claim_uid_block() if os.geteuid() == 0 else os.getuid()
+"""This test process's seat uids (its own claimed block, as a worker's): suites of other
+checkouts may run sandboxes on this host at the same time."""
 
 TEST_LIMITS = Limits(memory_bytes=256 * MIB, cpu_seconds=20, processes=32,
                      file_size_bytes=16 * MIB, open_files=64, tmpfs_bytes=8 * MIB)

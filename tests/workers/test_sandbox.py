@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -18,10 +20,12 @@ from tests.workers.sandbox_helpers import (
     write_bot,
 )
 from workers import sandbox
-from workers.launch import BotProgram, LaunchError
+from workers.launch import CHECKOUT, BotProgram, LaunchError
 from workers.sandbox import (
+    SLOTS_PER_BLOCK,
     UID_BASE,
     SandboxUnavailable,
+    claim_uid_block,
     processes_of,
     seat_uid,
 )
@@ -180,7 +184,7 @@ def test_a_missing_bot_directory_is_a_launch_error(tmp_path):
         launch(BotProgram(tmp_path / "nowhere"))
 
 
-@pytest.mark.parametrize("slot", [-1, 10_000, "1", 1.0, True])
+@pytest.mark.parametrize("slot", [-1, 64, "1", 1.0, True])
 def test_slots_outside_the_reserved_uid_range_are_refused(slot):
     with pytest.raises(ValueError, match="slot must be"):
         seat_uid(UID_BASE, slot)
@@ -191,3 +195,17 @@ def test_environment_names_that_bwrap_could_misread_are_refused(tmp_path):
     program = write_bot(tmp_path / "bot", "pass")
     with pytest.raises(LaunchError, match="bad environment variable names"):
         launch(BotProgram(program.directory, env={"A=B": "1"}))
+
+
+def test_each_worker_process_claims_its_own_block_of_seat_uids(tmp_path):
+    mine = claim_uid_block(tmp_path)
+    assert claim_uid_block(tmp_path) == mine  # one block per process, kept
+    other = subprocess.run(
+        [sys.executable, "-c",
+         "import sys; from pathlib import Path; from workers.sandbox import claim_uid_block;"
+         "print(claim_uid_block(Path(sys.argv[1])))", str(tmp_path)],
+        capture_output=True, text=True, check=True, cwd=CHECKOUT,
+    )
+    theirs = int(other.stdout)
+    assert mine >= UID_BASE and theirs >= UID_BASE
+    assert abs(theirs - mine) >= SLOTS_PER_BLOCK  # disjoint while both were alive
