@@ -44,7 +44,7 @@ from workers.launch import CHECKOUT, BotProgram, LaunchError, Limits, apply_rlim
 from workers.seccomp import filter_fd
 from workers.staging import readable_copy, readable_package
 
-UID_BASE = 200_000
+UID_BASE = 300_000
 """Seat uids start here (far above any real account)."""
 SLOTS_PER_BLOCK = 64
 """Seats one launcher may run at once: ``slot`` is in ``range(SLOTS_PER_BLOCK)``."""
