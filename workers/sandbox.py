@@ -60,6 +60,8 @@ PACKAGE_ROOT = "/opt/monsoon"
 BOT_DIR = "/bot"
 WORK_DIR = "/tmp"
 SANDBOX_PATH = "/usr/bin:/bin"
+TERMINATE_PATIENCE_S = 2.0
+"""How long terminate_all waits for bwrap to exit once its bot is killed."""
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -265,17 +267,20 @@ class BwrapProcess:
         """
         if self._finished:
             return
+        # Kill the bot (the namespace's init) rather than bwrap: bwrap then reaps it and exits,
+        # whereas an orphaned init would linger as a zombie counted against the seat uid's
+        # process limit until some reaper got to it. Right after launch bwrap may not have
+        # started the bot yet: keep looking until it has, or bwrap is gone.
+        deadline = time.monotonic() + TERMINATE_PATIENCE_S
+        while self._popen.poll() is None and time.monotonic() < deadline:
+            if any([kill_checked(bot, self._uid) for bot in children_of(self.pid)]):
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._popen.wait(timeout=max(0.0, deadline - time.monotonic()))
+            else:
+                time.sleep(0.002)
         if self._popen.poll() is None:
-            # Kill the namespace's init rather than bwrap itself: bwrap then reaps it and
-            # exits, whereas an orphaned init would linger as a zombie counted against the
-            # seat uid's process limit until some reaper got to it.
-            for init in children_of(self.pid):
-                kill_checked(init, self._uid)
-            try:
-                self._popen.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self._popen.kill()
-                self._popen.wait()
+            self._popen.kill()
+        self._popen.wait()
         if self._sweep_uid is not None:
             kill_uid(self._sweep_uid)
         for pipe in (self.stdin, self.stdout, self.stderr):

@@ -209,3 +209,12 @@ def test_each_worker_process_claims_its_own_block_of_seat_uids(tmp_path):
     theirs = int(other.stdout)
     assert mine >= UID_BASE and theirs >= UID_BASE
     assert abs(theirs - mine) >= SLOTS_PER_BLOCK  # disjoint while both were alive
+
+
+@needs_sandbox
+def test_terminate_right_after_launch_leaves_nothing(tmp_path):
+    program = write_bot(tmp_path / "bot", "import time\ntime.sleep(600)")
+    for _ in range(5):
+        process = launch(program, slot=3)
+        process.terminate_all()
+        assert processes_of(TEST_UID_BASE + 3, zombies=True) == []
