@@ -164,15 +164,22 @@ def claim_uid_block(lock_dir: Path = BLOCK_LOCKS) -> int:
 
 
 def processes_of(uid: int, *, zombies: bool = False) -> list[int]:
-    """Processes whose real uid is ``uid``, from ``/proc`` (zombies only when asked)."""
+    """Processes whose real uid is ``uid``, from ``/proc`` (zombies only when asked).
+
+    Reads each ``status`` file rather than trusting the owner of ``/proc/PID``, which a
+    process can turn into root by making itself non-dumpable.
+    """
+    wanted = b"\nUid:\t" + str(uid).encode() + b"\t"
     found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
-        status = _status(int(entry.name))
-        if status.get("Uid", "").split()[:1] == [str(uid)] and (
-            zombies or not status.get("State", "").startswith("Z")
-        ):
+        try:
+            with open(f"/proc/{entry.name}/status", "rb") as status:
+                text = status.read()
+        except OSError:
+            continue  # gone meanwhile
+        if wanted in text and (zombies or b"\nState:\tZ" not in text):
             found.append(int(entry.name))
     return found
 
@@ -207,6 +214,10 @@ def kill_checked(pid: int, uid: int) -> bool:
         return False
     finally:
         os.close(pidfd)
+
+
+_swept: set[tuple[int, int]] = set()
+"""(worker pid, seat uid) pairs known to be free of processes: swept at the last terminate."""
 
 
 def kill_uid(uid: int, *, patience: float = 2.0) -> list[int]:
@@ -283,6 +294,7 @@ class BwrapProcess:
         self._popen.wait()
         if self._sweep_uid is not None:
             kill_uid(self._sweep_uid)
+            _swept.add((os.getpid(), self._sweep_uid))
         for pipe in (self.stdin, self.stdout, self.stderr):
             with contextlib.suppress(OSError):
                 pipe.close()
@@ -331,8 +343,9 @@ class BwrapLauncher:
             raise LaunchError(f"cannot claim seat uids in {BLOCK_LOCKS}: {exc}") from exc
         if not as_root:
             uid = os.getuid()  # cannot switch: the sandbox still runs unprivileged
-        else:
+        elif (os.getpid(), uid) not in _swept:
             kill_uid(uid)  # leftovers of a crashed worker would count against NPROC
+        _swept.discard((os.getpid(), uid))
         bad_names = [name for name in program.env if not ENV_NAME.fullmatch(name)]
         if bad_names:
             raise LaunchError(f"bad environment variable names for {program.name!r}: {bad_names}")
