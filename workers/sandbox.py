@@ -272,9 +272,10 @@ class BwrapProcess:
     def terminate_all(self) -> None:
         """Kill the sandbox and everything in it; safe to call more than once.
 
-        Killing bwrap kills its pid-namespace init (``--die-with-parent``), and the kernel then
-        kills every process of the namespace; the uid sweep catches anything that somehow
-        escaped it. The private tmpfs goes with the mount namespace.
+        The bot is its pid namespace's init: when it dies the kernel kills every other process
+        of the namespace, however detached. The uid sweep then catches anything that somehow
+        escaped. The private tmpfs goes with the mount namespace, the cgroup and any staged
+        copy of the bot's directory are removed.
         """
         if self._finished:
             return
