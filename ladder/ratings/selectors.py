@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import F, QuerySet
+from django.db.models import F, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
@@ -85,3 +86,30 @@ def ratings_for(ladder: Ladder, version_ids) -> dict[int, Rating]:
         r.bot_version_id: r
         for r in Rating.objects.filter(ladder=ladder, bot_version_id__in=list(version_ids))
     }
+
+
+TREND_WINDOW = 5  # rating points a trend looks back over
+
+
+def trends(ladder: Ladder, version_ids, window: int = TREND_WINDOW) -> dict[int, float]:
+    """Elo change per version over its last ``window`` rating points on the ladder.
+
+    A version with fewer points is measured from its first point.  One query for the whole table:
+    a window function numbers each version's points newest first and keeps the first
+    ``window + 1`` of them.
+    """
+    numbered = (
+        RatingPoint.objects.filter(ladder=ladder, bot_version_id__in=list(version_ids))
+        .annotate(n=Window(RowNumber(), partition_by=[F("bot_version_id")],
+                           order_by=F("id").desc()))
+        .filter(n__lte=window + 1)
+        .values_list("bot_version_id", "n", "rating")
+    )
+    newest: dict[int, float] = {}
+    oldest: dict[int, tuple[int, float]] = {}
+    for version_id, n, rating in numbered:
+        if n == 1:
+            newest[version_id] = rating
+        if version_id not in oldest or n > oldest[version_id][0]:
+            oldest[version_id] = (n, rating)
+    return {v: newest[v] - oldest[v][1] for v in newest}
