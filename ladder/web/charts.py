@@ -61,6 +61,10 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
         f"{p.rating:.0f} ({p.low:.0f} to {p.high:.0f})</title></circle>"
         for x, y, p in zip(xs, ys, points, strict=True)
     )
+    whiskers = "".join(  # a lone point has no band to show its interval: draw it as a bar
+        f'<line class="whisker" x1="{x:.1f}" x2="{x:.1f}" y1="{lo_y:.1f}" y2="{hi_y:.1f}"/>'
+        for x, lo_y, hi_y in zip(xs, lows, highs, strict=True)
+    ) if n == 1 else ""
     last = points[-1]
     summary = (f"{title}: {n} rating points, latest {last.rating:.0f} "
                f"(95% interval {last.low:.0f} to {last.high:.0f})")
@@ -71,6 +75,7 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
         + "".join(grid)
         + f'<polygon class="band" points="{band}"/>'
         + f'<polyline class="line" points="{line}"/>'
+        + whiskers
         + dots
         + f'<text class="axis" x="{LEFT}" y="{HEIGHT - 8}">first</text>'
         + f'<text class="axis" x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">latest</text>'

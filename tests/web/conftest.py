@@ -18,6 +18,7 @@ from django.test import Client
 
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
+from ladder.ladders.services import sync_ladders
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from tests.ladder.conftest import (  # noqa: F401  (fixtures)
@@ -82,6 +83,7 @@ def finished_match(game: str, versions, *, seed: int, forfeit_seat: int | None =
 
 @pytest.fixture
 def site_world(alice, bob, olivia) -> World:  # noqa: F811
+    sync_ladders()  # a transactional (browser) test starts from an emptied database
     bots: dict[str, Bot] = {}
     versions: dict[str, list[BotVersion]] = {}
     for game in TABLES:

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot
@@ -85,7 +86,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
             return redirect(reverse("web:bot", args=[bot.name]) + "#versions")
         status = 400
     return render(request, "web/bot.html", {
-        "bot": bot, "is_owner": is_owner,
+        "bot": bot, "is_owner": is_owner, "game_title": all_games()[bot.game].title,
         "private_details": bot_selectors.can_see_private_details(request.user, bot),
         "versions": bot_selectors.visible_versions(request.user, bot),
         "charts": _charts(bot),

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
 from ladder.matches import selectors as match_selectors
 from ladder.web.replay import build_replay
@@ -38,4 +39,5 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "replay_data": replay.as_data() if replay and not replay.error else None,
         "log_url": reverse("match-log", args=[match.pk]) if replay else "",
         "game_script": f"web/games/{match.game}.js",
+        "game_title": spec.title if (spec := all_games().get(match.game)) else match.game,
     })

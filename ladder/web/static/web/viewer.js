@@ -47,7 +47,12 @@
     }));
   }
   function card(label, cls) { return h("span", { "class": "card" + (cls ? " " + cls : "") }, label); }
-  var helpers = { h: h, table: table, seat: seat, facts: facts, card: card };
+  /* A seat's hidden cards, shown when the visitor views the finished game as that seat. */
+  function hand(s, cards, count) {
+    return h("div", { "class": "hand-cards", "aria-label": "hand of seat " + s },
+      count ? h("div", { "class": "cards" }, cards) : h("span", { "class": "empty" }, "empty hand"));
+  }
+  var helpers = { h: h, table: table, seat: seat, facts: facts, card: card, hand: hand };
 
   /* --- rebuild whole tables from the deltas ------------------------------------------------- */
   var clone = window.structuredClone || function (x) { return JSON.parse(JSON.stringify(x)); };
@@ -117,13 +122,11 @@
   function pause() {
     if (timer !== null) { window.clearInterval(timer); timer = null; }
     playButton.textContent = "▶ Play";
-    playButton.setAttribute("aria-label", "Play");
     playButton.setAttribute("aria-pressed", "false");
   }
   function play() {
     if (step >= last) { show(0); }
-    playButton.textContent = "⏸ Pause";
-    playButton.setAttribute("aria-label", "Pause");
+    playButton.textContent = "❚❚ Pause";
     playButton.setAttribute("aria-pressed", "true");
     timer = window.setInterval(function () {
       if (step >= last) { pause(); return; }

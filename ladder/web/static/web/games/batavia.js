@@ -20,7 +20,8 @@
   out.push(h("h3", null, "Package on offer"), byCompany(view.package),
     auction ? h("p", null, "High bid ", h("strong", null, String(auction.high_bid || 0)),
       auction.high_bidder !== null ? [" by ", u.seat(auction.high_bidder)] : "",
-      "; passed: ", auction.passed.map(function (p, i) { return p ? u.seat(i) : null; })) : null);
+      "; passed: ", auction.passed.some(Boolean)
+        ? auction.passed.map(function (p, i) { return p ? u.seat(i) : null; }) : "nobody") : null);
 
   var cells = view.board.map(function (hex, i) {
     if (hex === "hidden") { return h("div", { "class": "cell hidden", title: "hex " + i + ": face down" }, "?"); }
@@ -42,7 +43,7 @@
       var final = view.final ? view.final[s] : null;
       return { attrs: view.current_player === s ? { "class": "to-move" } : null, cells: [
         [u.seat(s), " " + ctx.seats[s]],
-        ctx.viewAs === s && hand ? byCompany(hand, "hand") : p.hand_size + " cards",
+        ctx.viewAs === s && hand ? u.hand(s, byCompany(hand, "hand"), p.hand_size) : p.hand_size + " cards",
         byCompany(p.laid), p.seals.map(co), p.position, byCompany(p.counters), p.gold, p.notes,
         p.crates_left, final ? h("strong", null, String(final.total)) : "–"] };
     })));

@@ -4,7 +4,9 @@
   "use strict";
   var h = u.h;
   var cards = (ctx.catalogue && ctx.catalogue.cards) || {};
-  function co(name) { return h("span", { "class": "co co-" + name, title: name }, name.charAt(0).toUpperCase()); }
+  function co(name, long) {
+    return h("span", { "class": "co co-" + name, title: name }, long ? name : name.charAt(0).toUpperCase());
+  }
   function card(id, cls) {
     var c = cards[String(id)];
     if (!c) { return u.card("#" + id, cls); }
@@ -21,7 +23,7 @@
   ])];
   var companies = Object.keys(view.companies);
   out.push(u.table("Companies (merchants, first is the captain)", ["Company", "Merchants"],
-    companies.map(function (c) { return [co(c), view.companies[c].length ? view.companies[c].map(u.seat) : "–"]; })));
+    companies.map(function (c) { return [co(c, true), view.companies[c].length ? view.companies[c].map(u.seat) : "–"]; })));
   out.push(u.table("Open harbours", ["Slot", "Harbour", "Spice", "Monopoly / limit", "Cards", "Flags"],
     view.harbors.map(function (hb, slot) {
       if (!hb) { return [String(slot), "closed", "", "", "", ""]; }
@@ -52,7 +54,7 @@
       var final = view.final ? view.final[s] : null;
       return { attrs: view.current_player === s ? { "class": "to-move" } : null, cells: [
         [u.seat(s), " " + ctx.seats[s], p.pirate_ship ? " ☠" : ""],
-        ctx.viewAs === s && hand ? cardList(hand, "hand") : p.hand_size + " cards",
+        ctx.viewAs === s && hand ? u.hand(s, hand.map(function (id) { return card(id, "hand"); }), hand.length) : p.hand_size + " cards",
         cardList(p.warehouse_cards), p.warehouse_harbors.join(", ") || "–",
         p.missions.length ? p.missions.join(", ").replace(/_/g, " ") + " (" + p.mission_points + ")" : "–",
         final ? h("strong", null, String(final.total)) : "–"] };

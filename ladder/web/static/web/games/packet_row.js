@@ -8,10 +8,10 @@
     var parts = card.split(":");
     var kind = parts[0];
     var text = {
-      contract: function () { return "contract " + parts[1] + " " + parts[2] + " ×" + parts[3] + " → " + parts[4]; },
-      goods: function () { return parts[1] + " ×" + parts[2] + " (" + parts[3] + ")"; },
-      vp: function () { return "VP " + parts[2] + " for " + parts[1]; },
-      gold: function () { return "gold " + parts[1] + " (" + parts[2] + ")"; },
+      contract: function () { return "contract: " + parts[3] + " " + parts[1] + " → " + parts[2] + ", reward " + parts[4]; },
+      goods: function () { return parts[2] + " " + parts[1] + " (cost " + parts[3] + ")"; },
+      vp: function () { return parts[2] + " VP (cost " + parts[1] + ")"; },
+      gold: function () { return parts[1] + " gold (cost " + parts[2] + ")"; },
       money: function () { return "money " + parts[1]; },
       ship: function () { return "ship " + parts[1]; }
     }[kind];
@@ -55,7 +55,7 @@
   out.push(u.table("Players", ["Seat", "Money", "Ships", "Hand", "Score"],
     view.players.map(function (p, s) {
       var final = view.final ? view.final[s] : null;
-      var handCell = ctx.viewAs === s && hand ? cards(hand, "hand")
+      var handCell = ctx.viewAs === s && hand ? u.hand(s, hand.map(function (c) { return u.card(label(c), "hand"); }), hand.length)
         : [p.hand_size + " cards" + (p.hidden_cards ? " (" + p.hidden_cards + " hidden)" : "") + ": ", cards(p.known_hand)];
       return { attrs: view.current_player === s ? { "class": "to-move" } : null, cells: [
         [u.seat(s), " " + ctx.seats[s], s === view.harbour_master ? " ⚓" : ""],
