@@ -1,0 +1,144 @@
+"""How a bot program is started: the one interface between the match runner and a sandbox.
+
+The runner never calls ``subprocess`` itself. It asks a :class:`Launcher` for a
+:class:`BotProcess` and talks to its pipes; whether that process lives in a bubblewrap
+sandbox (``workers.sandbox.BwrapLauncher``) or is a plain child process for a developer's own
+bots (:class:`LocalLauncher`, ``--no-sandbox``) is the launcher's business. Both apply the same
+resource limits, so a bot behaves alike locally and on the ladder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import signal
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Protocol
+
+MIB = 1024 * 1024
+CHECKOUT = Path(__file__).resolve().parents[1]
+"""The directory holding the ``engine`` and ``bots`` packages that bots may import."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-process resource limits for one bot (setrlimit values, plus the sandbox tmpfs)."""
+
+    memory_bytes: int = 1024 * MIB
+    cpu_seconds: int = 300
+    processes: int = 64
+    file_size_bytes: int = 16 * MIB
+    open_files: int = 64
+    tmpfs_bytes: int = 64 * MIB
+
+
+@dataclass(frozen=True)
+class BotProgram:
+    """An unpacked bot: its directory (mounted read-only) and the command run inside it.
+
+    ``command`` is argv with paths relative to ``directory``, e.g. ``["python3", "main.py"]``.
+    """
+
+    directory: Path
+    command: tuple[str, ...] = ("python3", "main.py")
+    name: str = "bot"
+    env: dict[str, str] = field(default_factory=dict)
+
+
+class BotProcess(Protocol):
+    """A started bot: binary pipes and a way to make sure nothing of it survives."""
+
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+    pid: int
+
+    def poll(self) -> int | None:
+        """The exit status once the bot's main process has ended, else None."""
+
+    def terminate_all(self) -> None:
+        """Kill every process the bot started, reap them and delete whatever it wrote."""
+
+    def limit_hit(self) -> str | None:
+        """``"memory_limit"`` / ``"process_limit"`` / ... when the sandbox saw a limit hit."""
+
+
+class Launcher(Protocol):
+    """Starts bot programs; ``slot`` numbers concurrently running seats (0, 1, ...)."""
+
+    def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BotProcess:
+        """Start ``program`` with ``limits``; raise :class:`LaunchError` if it cannot start."""
+
+
+class LaunchError(Exception):
+    """The bot could not be started at all (missing interpreter, no sandbox available)."""
+
+
+def apply_rlimits(limits: Limits) -> None:
+    """Set the rlimits in the current process; called in the child before exec."""
+    for name, value in (
+        (resource.RLIMIT_AS, limits.memory_bytes),
+        (resource.RLIMIT_CPU, limits.cpu_seconds),
+        (resource.RLIMIT_NPROC, limits.processes),
+        (resource.RLIMIT_FSIZE, limits.file_size_bytes),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        (resource.RLIMIT_CORE, 0),
+    ):
+        resource.setrlimit(name, (value, value))
+
+
+class LocalProcess:
+    """A plain child process in its own session (no isolation: for your own bots only)."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self._popen = popen
+        assert popen.stdin and popen.stdout and popen.stderr
+        self.stdin = popen.stdin
+        self.stdout = popen.stdout
+        self.stderr = popen.stderr
+        self.pid = popen.pid
+
+    def poll(self) -> int | None:
+        return self._popen.poll()
+
+    def terminate_all(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pid, signal.SIGKILL)
+        self._popen.wait()
+        for pipe in (self.stdin, self.stdout, self.stderr):
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+    def limit_hit(self) -> str | None:
+        return None
+
+
+class LocalLauncher:
+    """Runs a bot as an ordinary child process with the same rlimits (``--no-sandbox``).
+
+    Its own session lets :meth:`LocalProcess.terminate_all` kill the whole process group.
+    The parent's environment is not passed on: only PATH, LANG, a PYTHONPATH holding this
+    checkout (so Python bots can import the ``bots`` SDK and the ``engine``) and the program's
+    own ``env``.
+    """
+
+    def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BotProcess:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(CHECKOUT), **program.env}
+        try:
+            popen = subprocess.Popen(
+                list(program.command),
+                cwd=program.directory,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                start_new_session=True,
+                preexec_fn=lambda: apply_rlimits(limits),
+            )
+        except OSError as exc:
+            raise LaunchError(f"cannot start {program.command[0]!r}: {exc.strerror}") from exc
+        return LocalProcess(popen)
