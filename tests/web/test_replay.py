@@ -133,8 +133,11 @@ def test_trend_is_the_change_over_the_last_five_points(site_world):
 
 @pytest.mark.django_db
 def test_frames_of_a_finished_match_are_built_once(site_world, personas, monkeypatch):
+    from django.core.cache import cache
+
     from ladder.web.views import matches as views
 
+    cache.clear()
     calls = []
     real = views.build_replay
     monkeypatch.setattr(views, "build_replay", lambda *a, **k: calls.append(1) or real(*a, **k))
