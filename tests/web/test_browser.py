@@ -212,3 +212,32 @@ def test_upload_a_bot_through_the_form(browser, live_server, site_world, tmp_pat
     assert "pending validation" in by_css(browser, "#versions ~ .table-wrap").text
     screenshot(browser, "bot-page-after-upload.png")
     assert script_errors(browser) == []
+
+
+def test_sign_up_create_a_bot_and_see_the_token(browser, live_server, site_world):
+    browser.delete_all_cookies()
+    browser.get(live_server.url + "/")
+    assert "Running tournaments" in browser.page_source
+    screenshot(browser, "home.png")
+    browser.get(live_server.url + reverse("web:signup"))
+    by_css(browser, "#id_username").send_keys("carol")
+    by_css(browser, "#id_password1").send_keys("a-long-pass-phrase-1")
+    by_css(browser, "#id_password2").send_keys("a-different-phrase-2")
+    by_css(browser, "main form button[type=submit]").click()
+    assert "The two passwords differ." in wait_for(
+        browser, lambda d: all_css(d, ".field-errors"))[0].text
+    screenshot(browser, "signup-error.png")
+    by_css(browser, "#id_password1").send_keys("a-long-pass-phrase-1")
+    by_css(browser, "#id_password2").send_keys("a-long-pass-phrase-1")
+    by_css(browser, "main form button[type=submit]").click()
+    wait_for(browser, lambda d: d.current_url.endswith(reverse("web:bot-new")))
+    by_css(browser, "#id_name").send_keys("carols-bot")
+    by_css(browser, "main form button[type=submit]").click()
+    wait_for(browser, lambda d: d.current_url.endswith(reverse("web:bot", args=["carols-bot"])))
+    assert "Upload a new version" in browser.page_source
+    browser.get(live_server.url + reverse("web:token"))
+    token = by_css(browser, "#api-token").get_attribute("value")
+    assert len(token) == 40
+    by_css(browser, "main form button[type=submit]").click()
+    wait_for(browser, lambda d: by_css(d, "#api-token").get_attribute("value") != token)
+    assert script_errors(browser) == []
