@@ -343,3 +343,24 @@ def test_create_bot_errors(personas, site_world, data, complaint):
     page = personas["owner"].post(reverse("web:bot-new"), data)
     assert page.status_code == 400
     assert complaint in page.content.decode()
+
+
+def test_uploads_share_the_api_throttle(personas, site_world, monkeypatch):
+    from django.core.cache import cache
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/hour"})
+    cache.clear()
+    bot = site_world.bots["alice-borneo"]
+    api = personas["owner"].post(f"/api/v1/bots/{bot.pk}/upload/",
+                                 {"artifact": _upload("a.py", b"print(1)\n")})
+    assert api.status_code == 201
+    codes = [personas["owner"].post(reverse("web:bot", args=[bot.name]),
+                                    {"artifact": _upload("b.py", b"print(2)\n")}).status_code
+             for _ in range(2)]
+    assert codes == [302, 429]
+    page = personas["owner"].post(reverse("web:bot", args=[bot.name]),
+                                  {"artifact": _upload("c.py", b"print(3)\n")})
+    assert "Too many uploads" in page.content.decode()
+    assert bot.versions.count() == 3  # v1 and the two accepted uploads
+    cache.clear()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -9,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
+from rest_framework.throttling import ScopedRateThrottle
 
 from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
@@ -53,23 +56,35 @@ def _head_to_head(user, bot: Bot) -> list[dict]:
     return [r for r in rows if r["opponent"] in visible]
 
 
-def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> bool:
-    """Store the uploaded file as the bot's next version; False (with form errors) if refused."""
+class _UploadScope:
+    """The API's upload throttle scope: the site and the API share one budget per user."""
+
+    throttle_scope = "uploads"
+
+
+def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
+    """Store the uploaded file as the bot's next version; else the HTTP status of the refusal."""
     if not form.is_valid():
-        return False
+        return 400
+    throttle = ScopedRateThrottle()
+    if not throttle.allow_request(request, _UploadScope()):
+        wait = throttle.wait()
+        form.add_error("artifact", "Too many uploads in the last hour; try again in "
+                       f"{math.ceil(wait or 60)} seconds.")
+        return 429
     upload = form.cleaned_data["artifact"]
     limit = bot_services.upload_limits().max_bytes
     if upload.size > limit:  # refuse before reading it into memory
         form.add_error("artifact", f"The file is {upload.size} bytes; the limit is {limit} bytes.")
-        return False
+        return 400
     try:
         version = bot_services.upload_version(bot, request.user, filename=upload.name,
                                               data=upload.read(limit + 1))
     except ServiceError as exc:
         form.add_error("artifact", f"The upload was refused: {exc}")
-        return False
+        return 400
     messages.success(request, f"Uploaded version {version.number}; it plays once validated.")
-    return True
+    return None
 
 
 @require_http_methods(["GET", "POST"])
@@ -82,9 +97,10 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         if not is_owner:
             raise PermissionDenied("only the bot's owner may upload versions of it")
         form = UploadForm(request.POST, request.FILES)
-        if _upload(request, bot, form):
+        refused = _upload(request, bot, form)
+        if refused is None:
             return redirect(reverse("web:bot", args=[bot.name]) + "#versions")
-        status = 400
+        status = refused
     return render(request, "web/bot.html", {
         "bot": bot, "is_owner": is_owner, "game_title": all_games()[bot.game].title,
         "private_details": bot_selectors.can_see_private_details(request.user, bot),
