@@ -121,12 +121,12 @@
 
   function pause() {
     if (timer !== null) { window.clearInterval(timer); timer = null; }
-    playButton.textContent = "▶ Play";
+    playButton.replaceChildren(h("span", { "aria-hidden": "true" }, "▶"), " Play");
     playButton.setAttribute("aria-pressed", "false");
   }
   function play() {
     if (step >= last) { show(0); }
-    playButton.textContent = "❚❚ Pause";
+    playButton.replaceChildren(h("span", { "aria-hidden": "true" }, "❚❚"), " Pause");
     playButton.setAttribute("aria-pressed", "true");
     timer = window.setInterval(function () {
       if (step >= last) { pause(); return; }
