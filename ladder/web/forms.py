@@ -9,7 +9,28 @@ from engine.registry import all_games
 from ladder.bots.models import Bot
 
 
-class SignUpForm(forms.Form):
+class AccessibleForm(forms.Form):
+    """Marks fields with errors ``aria-invalid`` and ties them to their error text.
+
+    Works for errors found by validation and for those a view adds after a service refused the
+    request (``add_error``), which is where most of this site's specific messages come from.
+    """
+
+    def add_error(self, field, error):
+        super().add_error(field, error)
+        for name in self._errors or {}:
+            if name not in self.fields:
+                continue
+            widget = self.fields[name].widget
+            field_id = self.auto_id % name if self.auto_id else name
+            described = [f"{field_id}_errors"]
+            if self.fields[name].help_text:
+                described.append(f"{field_id}_helptext")
+            widget.attrs["aria-invalid"] = "true"
+            widget.attrs["aria-describedby"] = " ".join(described)
+
+
+class SignUpForm(AccessibleForm):
     username = forms.RegexField(
         regex=r"^[\w.@+-]+\Z", max_length=150,
         help_text="Letters, digits and @ . + - _ only.",
@@ -39,7 +60,7 @@ def game_choices() -> list[tuple[str, str]]:
     return [(spec.name, spec.title) for spec in all_games().values()]
 
 
-class BotForm(forms.Form):
+class BotForm(AccessibleForm):
     name = forms.SlugField(max_length=Bot._meta.get_field("name").max_length,
                            help_text="Letters, digits, - and _; unique across the site.")
     game = forms.ChoiceField(choices=game_choices)
@@ -50,7 +71,7 @@ class BotForm(forms.Form):
         help_text="Public bots play ranked games; private ones play only your challenges.")
 
 
-class UploadForm(forms.Form):
+class UploadForm(AccessibleForm):
     artifact = forms.FileField(
         label="Bot file",
         help_text="A single .py file, or a .zip / .tar.gz with main.py or a monsoon.json "

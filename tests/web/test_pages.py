@@ -166,7 +166,9 @@ def test_bad_upload_shows_the_reason_and_stores_nothing(personas, site_world):
     assert page.status_code == 400
     html = page.content.decode()
     assert "The upload was refused" in html and "syntax" in html.lower()
-    assert 'role="alert"' in html
+    assert 'role="alert"' in html and 'id="id_artifact_errors"' in html
+    field = re.search(r'<input type="file"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in field and "id_artifact_errors" in field
     assert bot.versions.count() == before
 
 
@@ -243,6 +245,13 @@ def test_stderr_owner_and_staff_only(personas, site_world, who, sees):
     html = personas[who].get(
         reverse("web:match", args=[site_world.matches["east_indiaman"].pk])).content.decode()
     assert (ALICE_STDERR in html) == sees
+
+
+def test_private_bot_in_a_match_is_named_but_not_linked_for_others(personas, site_world):
+    html = personas["other"].get(reverse("web:match", args=[site_world.challenge.pk])).content
+    assert b"alice-secret v1" in html and b'href="/bots/alice-secret/"' not in html
+    owner = personas["owner"].get(reverse("web:match", args=[site_world.challenge.pk])).content
+    assert b'href="/bots/alice-secret/"' in owner
 
 
 @pytest.mark.parametrize("who, status", [
