@@ -22,6 +22,37 @@ PUBLIC_ONLY_KEYS = ("seat",)
 
 
 @dataclass
+class SeatTime:
+    """One seat's decisions over the game: how many, the time they took, how many not its own."""
+
+    seat: int
+    name: str
+    decisions: int = 0
+    total_ms: float = 0.0
+    max_ms: float = 0.0
+    timed: int = 0
+    not_by_bot: int = 0  # forced or fallback moves the runner made for the seat
+
+
+def seat_times(log: dict[str, Any], names: list[str]) -> list[SeatTime]:
+    times = [SeatTime(seat, name) for seat, name in enumerate(names)]
+    for entry in log.get("decisions", []):
+        seat = entry.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(times):
+            continue
+        row = times[seat]
+        row.decisions += 1
+        ms = entry.get("ms")
+        if isinstance(ms, int | float) and not isinstance(ms, bool):
+            row.timed += 1
+            row.total_ms += ms
+            row.max_ms = max(row.max_ms, ms)
+        if entry.get("by") not in (None, "bot"):
+            row.not_by_bot += 1
+    return times
+
+
+@dataclass
 class Replay:
     game: str
     seats: list[str]
@@ -29,6 +60,7 @@ class Replay:
     forfeits: list[str | None] = field(default_factory=list)
     reveal_private: bool = False
     catalogue: dict[str, Any] = field(default_factory=dict)
+    seat_times: list[SeatTime] = field(default_factory=list)
     error: str = ""
 
     def as_data(self) -> dict[str, Any]:
@@ -88,6 +120,7 @@ def build_replay(
         result.error = str(exc)
         return result
     seats = range(state.num_players)
+    result.seat_times = seat_times(log, seat_names)
 
     def table() -> dict[str, Any]:
         public = state.public_view()

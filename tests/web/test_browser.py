@@ -126,6 +126,8 @@ def test_replay_viewer(browser, live_server, site_world, game):
     assert position.text == f"1 / {total}"
     decision = by_css(browser, "#replay-decision").text
     assert "Decision 1:" in decision and "ms" in decision
+    assert "Time used so far:" in by_css(browser, "#replay-clock").text
+    assert "[object" not in by_css(browser, "#viewer").text
     by_css(browser, '[data-action="back"]').click()
     assert position.text == f"0 / {total}"
 
@@ -140,6 +142,7 @@ def test_replay_viewer(browser, live_server, site_world, game):
     if game == "batavia":
         assert FORFEIT in final_line
     assert "Final scoring" in by_css(browser, "#replay-drawing").text
+    assert "[object" not in by_css(browser, "#viewer").text
 
     play = by_css(browser, '[data-action="play"]')
     play.click()  # from the end, play starts again at the beginning
@@ -158,11 +161,26 @@ def test_replay_viewer(browser, live_server, site_world, game):
         "s.dispatchEvent(new Event('input'));", middle)
     assert position.text == f"{middle} / {total}"
     assert all_css(browser, "#replay-drawing .card.hand") == []
+    assert "[object" not in by_css(browser, "#viewer").text
+    assert "could not be drawn" not in by_css(browser, "#viewer").text
     screenshot(browser, f"viewer-{game}.png")
     if game != "east_indiaman":  # East Indiaman has no hidden cards
         Select(by_css(browser, "#replay-view-as")).select_by_value("0")
         wait_for(browser, lambda d: all_css(d, "#replay-drawing .hand-cards"))
+        assert "[object" not in by_css(browser, "#viewer").text
         screenshot(browser, f"viewer-{game}-seat0.png")
+    # Every step draws (seat 0's view where there are hands): no exception, no stray objects.
+    bad_steps = browser.execute_script("""
+        var slider = document.getElementById('replay-step'), bad = [];
+        for (var i = 0; i <= +slider.max; i++) {
+          slider.value = i; slider.dispatchEvent(new Event('input'));
+          var text = document.getElementById('viewer').textContent;
+          if (text.indexOf('could not be drawn') >= 0 || text.indexOf('[object') >= 0) {
+            bad.push(i);
+          }
+        }
+        return bad;""")
+    assert bad_steps == []
     assert script_errors(browser) == []
 
 

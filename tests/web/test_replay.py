@@ -146,3 +146,28 @@ def test_frames_of_a_finished_match_are_built_once(site_world, personas, monkeyp
     second = personas["staff"].get(url).content
     assert len(calls) == 1
     assert b"replay-data" in first and b"replay-data" in second
+
+
+def test_seat_times_sum_each_seats_decisions():
+    from ladder.web.replay import seat_times
+
+    log = {"decisions": [
+        {"seat": 0, "action": "a", "ms": 2.0, "by": "bot"},
+        {"seat": 1, "action": "b", "ms": 5.5, "by": "bot"},
+        {"seat": 0, "action": "c", "ms": 7.0, "by": "fallback"},
+        {"seat": 1, "action": "d"},  # a runner that wrote no time
+        {"seat": 9, "action": "e", "ms": 1.0},  # no such seat: ignored, never a crash
+    ]}
+    zero, one = seat_times(log, ["a", "b"])
+    assert (zero.decisions, zero.total_ms, zero.max_ms, zero.timed, zero.not_by_bot) == \
+        (2, 9.0, 7.0, 2, 1)
+    assert (one.decisions, one.total_ms, one.timed, one.not_by_bot) == (2, 5.5, 1, 0)
+
+
+@pytest.mark.django_db
+def test_match_page_shows_time_per_seat(site_world, personas):
+    html = personas["anonymous"].get(
+        reverse("web:match", args=[site_world.matches["east_indiaman"].pk])).content.decode()
+    table = html.split('class="seat-times"')[1].split("</table>")[0]
+    assert "Decisions and thinking time per seat" in table
+    assert table.count("<tr>") == 1 + 3 and " ms</td>" in table

@@ -69,12 +69,24 @@
   }
   var last = tables.length - 1;
 
+  /* Thinking time each seat has used up to each step (the runner's "ms" per decision). */
+  var clocks = [data.seats.map(function () { return 0; })];
+  for (var j = 1; j <= last; j++) {
+    var used = clocks[j - 1].slice();
+    var dj = data.frames[j].decision;
+    if (typeof dj.ms === "number") { used[dj.seat] += dj.ms; }
+    clocks.push(used);
+  }
+  var timed = data.frames.some(function (f) { return f.decision && typeof f.decision.ms === "number"; });
+
   var slider = document.getElementById("replay-step");
   var position = document.getElementById("replay-position");
   var decisionLine = document.getElementById("replay-decision");
   var drawing = document.getElementById("replay-drawing");
   var viewAs = document.getElementById("replay-view-as");
   var playButton = root.querySelector('[data-action="play"]');
+  var clockLine = document.getElementById("replay-clock");
+  var speed = document.getElementById("replay-speed");
   var step = 0;
   var timer = null;
 
@@ -110,6 +122,11 @@
     slider.setAttribute("aria-valuetext", "step " + step + " of " + last);
     position.textContent = step + " / " + last;
     decisionLine.replaceChildren(h("span", null, describe(step)));
+    if (timed) {
+      clockLine.replaceChildren(h("span", null, "Time used so far: ", clocks[step].map(function (ms, s) {
+        return [seat(s), " " + (ms >= 1000 ? (ms / 1000).toFixed(2) + " s" : Math.round(ms) + " ms") + "  "];
+      })));
+    }
     var picture;
     try {
       picture = draw ? draw(state.public, ctx, helpers) : h("pre", null, JSON.stringify(state.public, null, 1));
@@ -131,7 +148,7 @@
     timer = window.setInterval(function () {
       if (step >= last) { pause(); return; }
       show(step + 1);
-    }, 500);
+    }, speed ? parseInt(speed.value, 10) : 500);
   }
 
   var actions = {
@@ -146,6 +163,9 @@
   });
   slider.addEventListener("input", function () { pause(); show(parseInt(slider.value, 10)); });
   if (viewAs) { viewAs.addEventListener("change", function () { show(step); }); }
+  if (speed) {
+    speed.addEventListener("change", function () { if (timer !== null) { pause(); play(); } });
+  }
   root.addEventListener("keydown", function (event) {
     var tag = event.target.tagName;
     if (tag === "INPUT" || tag === "SELECT") { return; } // the slider has its own arrow keys
