@@ -18,6 +18,7 @@ class ChartPoint:
     low: float
     high: float
     label: str  # e.g. "v3 after match 120" (shown as the point's tooltip)
+    version: int | None = None  # a new version starts a new segment, marked on the chart
 
 
 def _scale(values: Sequence[float], lo: float, hi: float, out_lo: float, out_hi: float):
@@ -65,6 +66,12 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
         f'<line class="whisker" x1="{x:.1f}" x2="{x:.1f}" y1="{lo_y:.1f}" y2="{hi_y:.1f}"/>'
         for x, lo_y, hi_y in zip(xs, lows, highs, strict=True)
     ) if n == 1 else ""
+    markers = "".join(
+        f'<line class="version" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>'
+        f'<text class="axis" x="{x + 3:.1f}" y="{TOP + 10}">v{p.version}</text>'
+        for i, (x, p) in enumerate(zip(xs, points, strict=True))
+        if i > 0 and p.version is not None and p.version != points[i - 1].version
+    )
     last = points[-1]
     summary = (f"{title}: {n} rating points, latest {last.rating:.0f} "
                f"(95% interval {last.low:.0f} to {last.high:.0f})")
@@ -76,6 +83,7 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
         + f'<polygon class="band" points="{band}"/>'
         + f'<polyline class="line" points="{line}"/>'
         + whiskers
+        + markers
         + dots
         + f'<text class="axis" x="{LEFT}" y="{HEIGHT - 8}">first</text>'
         + f'<text class="axis" x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">latest</text>'

@@ -259,3 +259,20 @@ def test_sign_up_create_a_bot_and_see_the_token(browser, live_server, site_world
     by_css(browser, "main form button[type=submit]").click()
     wait_for(browser, lambda d: by_css(d, "#api-token").get_attribute("value") != token)
     assert script_errors(browser) == []
+
+
+def test_bot_page_rating_chart(browser, live_server, site_world):
+    from tests.web.conftest import finished_match, make_active_version
+
+    versions = [seat.bot_version for seat in site_world.matches["batavia"].seats.all()]
+    for seed in range(30, 36):
+        finished_match("batavia", versions, seed=seed)
+    versions[0] = make_active_version(site_world.bots["alice-batavia"])  # v3 replaces v1
+    for seed in range(36, 42):
+        finished_match("batavia", versions, seed=seed)
+    browser.get(live_server.url + reverse("web:bot", args=["alice-batavia"]))
+    chart = by_css(browser, "svg.chart")
+    assert len(chart.find_elements("css selector", "circle.dot")) == 13
+    assert len(chart.find_elements("css selector", "line.version")) == 1
+    screenshot(browser, "bot-page-chart.png")
+    assert script_errors(browser) == []

@@ -111,6 +111,9 @@ def test_chart_escapes_labels_and_draws_a_lone_point_as_a_bar():
                         title="t")
     assert many.count('<circle class="dot"') == 5 and 'class="whisker"' not in many
     assert rating_chart([], title="t") == ""
+    versions = rating_chart([ChartPoint(1500, 1400, 1600, "a", version=v) for v in (1, 1, 2, 2, 3)],
+                            title="t")
+    assert versions.count('class="version"') == 2 and ">v2</text>" in versions
 
 
 @pytest.mark.django_db

@@ -39,7 +39,8 @@ def _charts(bot: Bot) -> list[dict]:
         points = [
             ChartPoint(p.rating, p.low, p.high,
                        f"v{p.bot_version.number} " + (f"after match {p.match_id}" if p.match_id
-                                                      else "history-wide refit"))
+                                                      else "history-wide refit"),
+                       version=p.bot_version.number)
             for p in by_ladder[ladder_id]
         ]
         title = f"{bot.name} on the {ladder.num_players}-player ladder"
