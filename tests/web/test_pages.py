@@ -373,3 +373,19 @@ def test_uploads_share_the_api_throttle(personas, site_world, monkeypatch):
     assert "Too many uploads" in page.content.decode()
     assert bot.versions.count() == 3  # v1 and the two accepted uploads
     cache.clear()
+
+
+def test_standings_rows_cached_for_the_public_cache_seconds(personas, site_world, settings):
+    from django.core.cache import cache
+
+    from ladder.ratings.models import Rating
+
+    settings.MONSOON_API_CACHE_SECONDS = 60
+    cache.clear()
+    url = reverse("web:standings-table", args=["batavia", 3])
+    first = personas["anonymous"].get(url).content
+    Rating.objects.filter(bot_version__bot__name="bob-batavia").update(rating=9999)
+    assert personas["owner"].get(url).content == first  # the same rows for everyone
+    settings.MONSOON_API_CACHE_SECONDS = 0
+    assert b"9999" in personas["anonymous"].get(url).content
+    cache.clear()
