@@ -164,6 +164,9 @@ def test_replay_viewer(browser, live_server, site_world, game):
     assert "[object" not in by_css(browser, "#viewer").text
     assert "could not be drawn" not in by_css(browser, "#viewer").text
     screenshot(browser, f"viewer-{game}.png")
+    if game == "borneo":  # a card's flags are one letter each, like the printed card
+        flags = {e.text for e in all_css(browser, "#replay-drawing .card .co")}
+        assert flags and flags <= {"Y", "R", "G", "B"}, flags
     if game != "east_indiaman":  # East Indiaman has no hidden cards
         Select(by_css(browser, "#replay-view-as")).select_by_value("0")
         wait_for(browser, lambda d: all_css(d, "#replay-drawing .hand-cards"))
@@ -190,8 +193,11 @@ def test_viewer_on_a_phone_sized_screen(browser, live_server, site_world):
         browser.get(live_server.url + reverse("web:match", args=[site_world.matches["borneo"].pk]))
         width = browser.execute_script("return document.documentElement.scrollWidth")
         assert width <= 400, "the page must not scroll sideways on a phone"
-        ARTIFACTS.mkdir(exist_ok=True)
-        browser.save_screenshot(str(ARTIFACTS / "phone-match-borneo.png"))
+        browser.execute_script(
+            "var s = document.getElementById('replay-step'); s.value = 60;"
+            "s.dispatchEvent(new Event('input'));")
+        screenshot(browser, "phone-match-borneo.png", width=390)
+        browser.set_window_size(390, 844)
         browser.get(live_server.url + reverse("web:standings", args=["batavia", 3]))
         browser.save_screenshot(str(ARTIFACTS / "phone-standings.png"))
     finally:

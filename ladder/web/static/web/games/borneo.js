@@ -10,7 +10,7 @@
   function card(id, cls) {
     var c = cards[String(id)];
     if (!c) { return u.card("#" + id, cls); }
-    return u.card([c.top.map(co), " / ", co(c.bottom), " " + c.spice + (c.count > 1 ? " ×" + c.count : "")], cls);
+    return u.card([c.top.map(function (x) { return co(x); }), " / ", co(c.bottom), " " + c.spice + (c.count > 1 ? " ×" + c.count : "")], cls);
   }
   function cardList(ids, cls) {
     return ids && ids.length ? h("div", { "class": "cards" }, ids.map(function (id) { return card(id, cls); })) : "–";
