@@ -143,6 +143,7 @@ def test_replay_viewer(browser, live_server, site_world, game):
         assert FORFEIT in final_line
     assert "Final scoring" in by_css(browser, "#replay-drawing").text
     assert "[object" not in by_css(browser, "#viewer").text
+    screenshot(browser, f"viewer-{game}-end.png")
 
     play = by_css(browser, '[data-action="play"]')
     play.click()  # from the end, play starts again at the beginning

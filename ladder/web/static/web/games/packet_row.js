@@ -64,7 +64,7 @@
     })));
   if (view.final) {
     var keys = Object.keys(view.final[0] || {});
-    out.push(u.table("Final scoring", ["Seat"].concat(keys),
+    out.push(u.table("Final scoring", ["Seat"].concat(keys.map(function (k) { return k.replace(/_/g, " "); })),
       view.final.map(function (f, s) { return [u.seat(s)].concat(keys.map(function (k) { return String(f[k]); })); })));
   }
   return h("div", { "class": "game packet-row" }, out);
