@@ -17,7 +17,7 @@ from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot
-from ladder.core.errors import ServiceError
+from ladder.core.errors import Conflict, ServiceError
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
 from ladder.ratings import selectors as rating_selectors
@@ -125,7 +125,7 @@ def bot_new(request: HttpRequest) -> HttpResponse:
                                           description=data["description"],
                                           is_public=data["is_public"])
         except ServiceError as exc:
-            form.add_error("name" if "named" in str(exc) else None, str(exc))
+            form.add_error("name" if isinstance(exc, Conflict) else None, str(exc))
         else:
             messages.success(request, f"Created {bot.name}. Upload its first version below.")
             return redirect("web:bot", bot.name)
