@@ -174,3 +174,19 @@ def test_match_page_shows_time_per_seat(site_world, personas):
     table = html.split('class="seat-times"')[1].split("</table>")[0]
     assert "Decisions and thinking time per seat" in table
     assert table.count("<tr>") == 1 + 3 and " ms</td>" in table
+
+
+@pytest.mark.django_db
+def test_trend_fallback_without_lateral_agrees(site_world, monkeypatch):
+    """SQLite (development) takes the window-function path; it must give the same trends."""
+    from django.db import connection
+
+    versions = [seat.bot_version for seat in site_world.matches["batavia"].seats.all()]
+    for seed in range(40, 47):
+        finished_match("batavia", versions, seed=seed)
+    ladder = ladder_for("batavia", 3)
+    ids = [v.pk for v in versions]
+    lateral = trends(ladder, ids)
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    assert trends(ladder, ids) == pytest.approx(lateral)
+    assert trends(ladder, []) == {}
