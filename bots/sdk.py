@@ -1,11 +1,13 @@
 """The bot SDK: write ``act(observation, legal_actions)``, let :func:`run` speak the protocol.
 
 A bot is either a plain function ``act(observation, legal_actions) -> action`` or a class
-whose instances have ``act`` and, optionally, ``setup(start_message)`` (called once before the
-first decision) and ``end(end_message)`` (called with the result). ``main.py`` ends with
-``run(MyBot)`` and the SDK reads requests from stdin and writes replies to stdout, one JSON
-line each (protocol version 1, ``docs/bot-protocol.md``). Print diagnostics to stderr, never to
-stdout: stdout carries the protocol.
+whose instances have ``act`` (or ``act_on_state(state, legal_actions)``: a search bot that
+gets a determinized engine state, see ``bots.state_codec``) and, optionally,
+``setup(start_message)`` (called once before the first decision) and ``end(end_message)``
+(called with the result). ``main.py`` ends with ``run(MyBot)`` and the SDK reads requests
+from stdin and writes replies to stdout, one JSON line each (protocol version 1,
+``docs/bot-protocol.md``). Print diagnostics to stderr, never to stdout: stdout carries the
+protocol.
 
 :func:`play_offline` plays bots against each other in this process with the official engine,
 through the same messages (JSON round trip included), so a bot is testable without a runner.
@@ -47,7 +49,7 @@ def make_bot(bot: Any) -> Any:
         if not callable(bot):
             raise TypeError("a bot is a function act(observation, legal_actions) or a class")
         return _FunctionBot(bot)
-    if not callable(getattr(bot, "act", None)):
+    if not callable(getattr(bot, "act", None)) and not callable(getattr(bot, "act_on_state", None)):
         raise TypeError(f"{type(bot).__name__} has no act(observation, legal_actions) method")
     return bot
 
@@ -69,8 +71,15 @@ def handle(bot: Any, message: dict[str, Any]) -> dict[str, Any] | None:
         setup = getattr(bot, "setup", None)
         if setup is not None:
             setup(message)
+        if callable(getattr(bot, "act_on_state", None)):
+            return {"ready": True, "state": True}
         return {"ready": True}
     if kind == "request":
+        if "state" in message and callable(getattr(bot, "act_on_state", None)):
+            from bots.state_codec import decode_state
+
+            state = decode_state(message["state"])
+            return _reply(bot.act_on_state(state, message["legal_actions"]))
         return _reply(bot.act(message["observation"], message["legal_actions"]))
     if kind == "end":
         end = getattr(bot, "end", None)
@@ -119,14 +128,21 @@ def play_offline(
     log = new_log(state.game_name, state.variant, seed, names)
     time = {"startup_ms": 10_000, "move_ms": move_ms, "bank_ms": 10_000, "max_decisions": 20_000}
 
+    from bots.state_codec import encode_state
+    from engine.rng import Rng
+
+    sampler = Rng.derive(seed, "offline-determinize")
+    wants_state = [False] * len(players)
+
     def send(player: Any, message: dict[str, Any]) -> dict[str, Any] | None:
         answer = handle(player, json.loads(json.dumps(message)))
         return None if answer is None else json.loads(json.dumps(answer))
 
     for seat, player in enumerate(players):
-        send(player, {"type": "start", "protocol": PROTOCOL_VERSION, "game": state.game_name,
-                      "variant": state.variant, "seat": seat, "num_players": len(players),
-                      "seats": names, "time": time})
+        ready = send(player, {"type": "start", "protocol": PROTOCOL_VERSION,
+                              "game": state.game_name, "variant": state.variant, "seat": seat,
+                              "num_players": len(players), "seats": names, "time": time})
+        wants_state[seat] = bool(ready and ready.get("state"))
     asked = [0] * len(players)
     while (seat := state.current_player()) is not None:
         legal = state.legal_actions()
@@ -135,10 +151,13 @@ def play_offline(
             record_decision(log, seat, legal[0], by="forced")
             continue
         asked[seat] += 1
-        answer = send(players[seat], {
+        request = {
             "type": "request", "decision": asked[seat], "observation": state.observation(seat),
             "legal_actions": legal, "time": {"move_ms": move_ms, "bank_ms": 10_000},
-        })
+        }
+        if wants_state[seat]:
+            request["state"] = encode_state(state.determinize(seat, sampler))
+        answer = send(players[seat], request)
         assert answer is not None
         wanted = canonical_json(answer.get("action"))
         matches = [action for action in legal if canonical_json(action) == wanted]

@@ -89,15 +89,23 @@ def request_message(
     legal_actions: Sequence[Action],
     move_ms: float,
     bank_ms: float,
+    state: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One decision: the seat's observation, its legal actions and the time it has left."""
-    return {
+    """One decision: the seat's observation, its legal actions and the time it has left.
+
+    ``state`` (only for bots that asked for it) is a determinization of the seat's information
+    set encoded by ``bots.state_codec``: a forward model for search bots.
+    """
+    message = {
         "type": "request",
         "decision": decision,
         "observation": observation,
         "legal_actions": list(legal_actions),
         "time": {"move_ms": move_ms, "bank_ms": round(bank_ms, 1)},
     }
+    if state is not None:
+        message["state"] = state
+    return message
 
 
 def end_message(
@@ -130,13 +138,18 @@ def _parse_object(line: bytes) -> dict[str, Any]:
     return value
 
 
-def parse_ready(line: bytes) -> None:
-    """Check the answer to ``start``: ``{"ready": true}``."""
+def parse_ready(line: bytes) -> bool:
+    """Check the answer to ``start``: ``{"ready": true}``; returns whether the bot asked for
+    a determinized ``state`` in every request (``{"ready": true, "state": true}``)."""
     value = _parse_object(line)
     if value.get("ready") is not True:
         raise ProtocolError(
             "malformed_reply", 'the answer to "start" must be {"ready": true}'
         )
+    wants_state = value.get("state", False)
+    if not isinstance(wants_state, bool):
+        raise ProtocolError("malformed_reply", '"state" in the ready answer must be true or false')
+    return wants_state
 
 
 @dataclass(frozen=True)

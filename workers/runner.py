@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.builtin import random_policy
+from bots.state_codec import encode_state
 from engine.core import Action, GameState, competition_ranking
 from engine.log import finish_log, new_log, record_decision
 from engine.registry import get_game
@@ -104,6 +105,7 @@ class _Seat:
         self.forfeit: str | None = None
         self.forfeit_order = 0
         self.stdout_closed = False
+        self.wants_state = False
         self.stderr_open = False
 
     @property
@@ -193,8 +195,11 @@ class _Match:
         self.fallback_rngs = [Rng.derive(seed, "fallback", i) for i in range(len(bots))]
         self.startup_ms: list[float | None] = [None] * len(bots)
         self.startup_forfeits = 0
-        self.finished = False
         """How many seats forfeited before the first decision (they share the last place)."""
+        self.finished = False
+        # Determinizations for bots that ask must not be derivable from the match seed (a bot
+        # could search small seeds and learn the deck), so they come from the OS.
+        self.determinize_rng = Rng(int.from_bytes(os.urandom(8), "big"))
 
     # --- forfeits ---------------------------------------------------------------------------
     def forfeit(self, seat: _Seat, code: str, message: str) -> None:
@@ -427,7 +432,7 @@ class _Match:
         for seat, line in lines.items():
             self.startup_ms[seat.index] = round((time.monotonic() - started[seat]) * 1000, 1)
             try:
-                protocol.parse_ready(line)
+                seat.wants_state = protocol.parse_ready(line)
             except protocol.ProtocolError as exc:
                 self.forfeit(seat, exc.code, str(exc))
         self.startup_forfeits = self.forfeit_count
@@ -460,12 +465,16 @@ class _Match:
             )
             return None, {}
         seat.decisions += 1
+        sample = None
+        if seat.wants_state:
+            sample = encode_state(self.state.determinize(seat.index, self.determinize_rng))
         message = protocol.request_message(
             decision=seat.decisions,
             observation=self.state.observation(seat.index),
             legal_actions=legal,
             move_ms=self.tc.move_ms,
             bank_ms=seat.bank_s * 1000,
+            state=sample,
         )
         payload = protocol.encode(message)
         began = time.monotonic()
