@@ -17,7 +17,7 @@ import argparse
 import time
 
 from bots.builtin import get_policy
-from bots.mcts import search
+from bots.mcts import rollout_policy, search
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 
@@ -30,13 +30,14 @@ def play_one(game: str, seed: int, mcts_seat: int, budget_s: float) -> list[int]
     greedy = get_policy("greedy", game)
     rngs = [Rng.derive(seed, "bot", seat) for seat in range(n)]
     sampler = Rng.derive(seed, "determinize")
+    playouts = rollout_policy(game)
     while (seat := state.current_player()) is not None:
         legal = state.legal_actions()
         if len(legal) == 1:
             action = legal[0]
         elif seat == mcts_seat:
             action, _ = search(state.determinize(seat, sampler), seat, rngs[seat],
-                               budget_s=budget_s)
+                               budget_s=budget_s, policy=playouts)
         else:
             action = greedy(state.observation(seat), legal, rngs[seat])
         state.apply(action)

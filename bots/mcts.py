@@ -3,9 +3,10 @@
 One tree per decision, shared by all determinizations: each iteration draws a fresh state
 consistent with what the searching seat knows (``GameState.determinize``), walks the tree
 choosing among the children whose action is legal in *this* draw (UCB1 with availability
-counts, Cowling, Powley & Whitehouse 2012), adds one node, finishes the game with random
-moves and credits every node with the result for the seat that moved into it. Nothing in here
-knows a game's rules: the engine provides moves, chance and scores.
+counts, Cowling, Powley & Whitehouse 2012), adds one node, finishes the game with playout
+moves (the game's greedy heuristic when it has one, else random) and credits every node with
+the result for the seat that moved into it. The search knows no rules: the engine provides
+moves, chance and scores.
 
 The reward is the placement, scaled to [0, 1] (1 = first, shared places averaged), so the
 search plays to finish as high as possible rather than to maximise raw points.
@@ -18,9 +19,11 @@ import time
 from typing import Any
 
 from engine.core import Action, GameState, canonical_json
+from engine.match import Policy
 from engine.rng import Rng
 
 EXPLORATION = 0.7
+PRIOR_VISITS = 4
 MAX_ROLLOUT = 2_000
 """A rollout longer than this is scored where it stands (endless exchanges in East Indiaman)."""
 
@@ -51,13 +54,33 @@ def placement_rewards(state: GameState) -> list[float]:
     return [(n - rank) / (n - 1) for rank in ranking]
 
 
-def _rollout(state: GameState, rng: Rng) -> list[float]:
+def _rollout(state: GameState, rng: Rng, policy: Policy | None) -> list[float]:
     for _ in range(MAX_ROLLOUT):
-        if state.current_player() is None:
+        player = state.current_player()
+        if player is None:
             return placement_rewards(state)
         legal = state.legal_actions()
-        state.apply(legal[rng.below(len(legal))] if len(legal) > 1 else legal[0])
+        if len(legal) == 1:
+            state.apply(legal[0])
+        elif policy is None:
+            state.apply(legal[rng.below(len(legal))])
+        else:
+            state.apply(policy(state.observation(player), legal, rng))
     return [0.5] * state.num_players
+
+
+def rollout_policy(game: str) -> Policy | None:
+    """The game's greedy heuristic when there is one: playouts that resemble real play.
+
+    Random playouts misjudge games where aimless play ends differently from purposeful play
+    (Borneo); the heuristic is only the playout policy, the search itself stays generic.
+    """
+    from bots.builtin import UnknownBot, get_policy
+
+    try:
+        return get_policy("greedy", game)
+    except UnknownBot:
+        return None
 
 
 def search(
@@ -68,11 +91,13 @@ def search(
     budget_s: float,
     max_iterations: int | None = None,
     min_iterations: int = 16,
+    policy: Policy | None = None,
 ) -> tuple[Action, int]:
     """The most visited root action after ``budget_s`` of search; returns (action, iterations).
 
     ``sample`` is any state consistent with ``seat``'s observation (it is re-determinized every
     iteration, so which one does not matter). The answer is always legal in ``sample``.
+    ``policy`` plays the playouts and picks which new child to try first (random without).
     """
     legal = sample.legal_actions()
     if len(legal) == 1:
@@ -88,6 +113,7 @@ def search(
         iterations += 1
         state = sample.determinize(seat, rng)
         node = root
+        prior_node: _Node | None = None
         # Selection and expansion.
         while (player := state.current_player()) is not None:
             moves = state.legal_actions()
@@ -97,7 +123,16 @@ def search(
             untried = [m for m in moves if _key(m) not in node.children]
             if untried:
                 move = untried[rng.below(len(untried))]
+                prior = 0
+                if policy is not None and not node.children:
+                    move = policy(state.observation(player), moves, rng)
+                    prior = PRIOR_VISITS
                 child = _Node(node, move, player)
+                # The heuristic's own choice counts its first playout a few times over: with
+                # few iterations the search keeps to it unless playouts clearly refute it.
+                child.visits = prior
+                if prior:
+                    prior_node = child
                 node.children[_key(move)] = child
                 state.apply(move)
                 node = child
@@ -114,7 +149,9 @@ def search(
             assert best is not None
             state.apply(best.action)
             node = best
-        rewards = _rollout(state, rng)
+        rewards = _rollout(state, rng, policy)
+        if prior_node is not None:
+            prior_node.total += PRIOR_VISITS * rewards[prior_node.player]
         while node.parent is not None:
             node.visits += 1
             node.total += rewards[node.player]
@@ -134,19 +171,22 @@ class MctsBot:
 
     wants_state = True
 
-    def __init__(self, budget_s: float | None = None) -> None:
+    def __init__(self, budget_s: float | None = None, min_iterations: int = 16) -> None:
         self.budget_s = budget_s
+        self.min_iterations = min_iterations
         self.rng = Rng(int.from_bytes(__import__("os").urandom(8), "big"))
         self.iterations = 0
 
     def setup(self, start: dict[str, Any]) -> None:
         self.seat = start["seat"]
+        self.policy = rollout_policy(start["game"])
         if self.budget_s is None:
             move_ms = start.get("time", {}).get("move_ms", 1000)
             self.budget_s = min(0.2, move_ms / 5000)
 
     def act_on_state(self, state: GameState, legal_actions: list[Action]) -> Action:
         assert self.budget_s is not None
-        action, iterations = search(state, self.seat, self.rng, budget_s=self.budget_s)
+        action, iterations = search(state, self.seat, self.rng, budget_s=self.budget_s,
+                                   min_iterations=self.min_iterations, policy=self.policy)
         self.iterations += iterations
         return action

@@ -45,11 +45,11 @@ def make_bot(bot: Any) -> Any:
     instance; raises ``TypeError`` saying what is missing."""
     if inspect.isclass(bot):
         bot = bot()
-    elif not hasattr(bot, "act"):
+    elif not hasattr(bot, "act") and not hasattr(bot, "act_on_state"):
         if not callable(bot):
             raise TypeError("a bot is a function act(observation, legal_actions) or a class")
         return _FunctionBot(bot)
-    if not callable(getattr(bot, "act", None)) and not callable(getattr(bot, "act_on_state", None)):
+    if not any(callable(getattr(bot, name, None)) for name in ("act", "act_on_state")):
         raise TypeError(f"{type(bot).__name__} has no act(observation, legal_actions) method")
     return bot
 
