@@ -17,22 +17,22 @@ This module imports only the standard library and ``engine``: it runs inside the
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import IO, Any
 
 PROTOCOL_VERSION = 1
 
 
-@dataclass(frozen=True)
 class Reply:
     """Return this from ``act`` to send a short debug note (kept in the public game log)."""
 
-    action: Any
-    debug: str
+    __slots__ = ("action", "debug")
+
+    def __init__(self, action: Any, debug: str) -> None:
+        self.action = action
+        self.debug = debug
 
 
 class _FunctionBot:
@@ -43,7 +43,7 @@ class _FunctionBot:
 def make_bot(bot: Any) -> Any:
     """An object with ``act`` from a function, a class (instantiated with no arguments) or an
     instance; raises ``TypeError`` saying what is missing."""
-    if inspect.isclass(bot):
+    if isinstance(bot, type):
         bot = bot()
     elif not hasattr(bot, "act") and not hasattr(bot, "act_on_state"):
         if not callable(bot):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import selectors
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -156,6 +157,13 @@ class MatchOutcome:
         log = dict(self.log)
         log["result"] = {**self.log["result"], "stderr": list(self.stderr)}
         return log
+
+
+def _infrastructure(exc: LaunchError) -> bool:
+    """A launch failure that is the host's fault (no sandbox), not the bot's: no forfeit."""
+    sandbox = sys.modules.get("workers.sandbox")
+    unavailable = getattr(sandbox, "SandboxUnavailable", None)
+    return unavailable is not None and isinstance(exc, unavailable)
 
 
 def _fd(pipe: Any) -> int:
@@ -407,6 +415,8 @@ class _Match:
             try:
                 proc = self.launcher.launch(seat.program, slot=seat.index, limits=self.limits)
             except LaunchError as exc:
+                if _infrastructure(exc):
+                    raise
                 self.forfeit(seat, "crash", f"could not be started: {exc}")
                 continue
             seat.proc = proc
@@ -598,7 +608,9 @@ def run_match(
     """Play one match between bot programs and return its outcome.
 
     Bad arguments (unknown game, wrong player count, bad seed) raise the engine's errors before
-    any bot starts; after that, nothing a bot does raises: it forfeits.
+    any bot starts; after that, nothing a bot does raises: it forfeits. The one exception is
+    ``workers.sandbox.SandboxUnavailable`` from the launcher: the host cannot sandbox, which is
+    an infrastructure failure, not the bots' (every started bot is killed first).
     """
     match = _Match(game, seed, bots, variant, launcher, time_controls, limits, names)
     try:
