@@ -17,7 +17,7 @@ import argparse
 import time
 
 from bots.builtin import get_policy
-from bots.mcts import rollout_policy, search
+from bots.mcts import heuristic_playouts_pay, rollout_policy, search
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 
@@ -30,14 +30,16 @@ def play_one(game: str, seed: int, mcts_seat: int, budget_s: float) -> list[int]
     greedy = get_policy("greedy", game)
     rngs = [Rng.derive(seed, "bot", seat) for seat in range(n)]
     sampler = Rng.derive(seed, "determinize")
-    playouts = rollout_policy(game)
+    playout_policy = rollout_policy(game)
+    heuristic_playouts = heuristic_playouts_pay(game)
     while (seat := state.current_player()) is not None:
         legal = state.legal_actions()
         if len(legal) == 1:
             action = legal[0]
         elif seat == mcts_seat:
-            action, _ = search(state.determinize(seat, sampler), seat, rngs[seat],
-                               budget_s=budget_s, policy=playouts)
+            sample = state.determinize(seat, sampler)
+            action, _ = search(sample, seat, rngs[seat], budget_s=budget_s,
+                               policy=playout_policy, playouts=heuristic_playouts)
         else:
             action = greedy(state.observation(seat), legal, rngs[seat])
         state.apply(action)

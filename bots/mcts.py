@@ -24,6 +24,7 @@ from engine.rng import Rng
 
 EXPLORATION = 0.7
 PRIOR_VISITS = 4
+SLOW_HEURISTICS = frozenset({"east_indiaman"})
 MAX_ROLLOUT = 2_000
 """A rollout longer than this is scored where it stands (endless exchanges in East Indiaman)."""
 
@@ -69,6 +70,16 @@ def _rollout(state: GameState, rng: Rng, policy: Policy | None) -> list[float]:
     return [0.5] * state.num_players
 
 
+def heuristic_playouts_pay(game: str) -> bool:
+    """Whether playouts should use the game's heuristic rather than random moves.
+
+    A heuristic playout is worth more than a random one, except where the heuristic is so slow
+    that the search gets only a handful of iterations: East Indiaman's greedy costs about eight
+    random steps per step (``benchmarks/mcts_vs_greedy.py`` measured both ways there).
+    """
+    return game not in SLOW_HEURISTICS
+
+
 def rollout_policy(game: str) -> Policy | None:
     """The game's greedy heuristic when there is one: playouts that resemble real play.
 
@@ -90,14 +101,16 @@ def search(
     *,
     budget_s: float,
     max_iterations: int | None = None,
-    min_iterations: int = 16,
+    min_iterations: int = 1,
     policy: Policy | None = None,
+    playouts: bool = True,
 ) -> tuple[Action, int]:
     """The most visited root action after ``budget_s`` of search; returns (action, iterations).
 
     ``sample`` is any state consistent with ``seat``'s observation (it is re-determinized every
     iteration, so which one does not matter). The answer is always legal in ``sample``.
-    ``policy`` plays the playouts and picks which new child to try first (random without).
+    ``policy`` picks which new child to try first (random without) and, with ``playouts``,
+    also plays the playouts (else they are random).
     """
     legal = sample.legal_actions()
     if len(legal) == 1:
@@ -149,7 +162,7 @@ def search(
             assert best is not None
             state.apply(best.action)
             node = best
-        rewards = _rollout(state, rng, policy)
+        rewards = _rollout(state, rng, policy if playouts else None)
         if prior_node is not None:
             prior_node.total += PRIOR_VISITS * rewards[prior_node.player]
         while node.parent is not None:
@@ -171,7 +184,7 @@ class MctsBot:
 
     wants_state = True
 
-    def __init__(self, budget_s: float | None = None, min_iterations: int = 16) -> None:
+    def __init__(self, budget_s: float | None = None, min_iterations: int = 1) -> None:
         self.budget_s = budget_s
         self.min_iterations = min_iterations
         self.rng = Rng(int.from_bytes(__import__("os").urandom(8), "big"))
@@ -180,6 +193,7 @@ class MctsBot:
     def setup(self, start: dict[str, Any]) -> None:
         self.seat = start["seat"]
         self.policy = rollout_policy(start["game"])
+        self.playouts = heuristic_playouts_pay(start["game"])
         if self.budget_s is None:
             move_ms = start.get("time", {}).get("move_ms", 1000)
             self.budget_s = min(0.2, move_ms / 5000)
@@ -187,6 +201,7 @@ class MctsBot:
     def act_on_state(self, state: GameState, legal_actions: list[Action]) -> Action:
         assert self.budget_s is not None
         action, iterations = search(state, self.seat, self.rng, budget_s=self.budget_s,
-                                   min_iterations=self.min_iterations, policy=self.policy)
+                                   min_iterations=self.min_iterations, policy=self.policy,
+                                   playouts=self.playouts)
         self.iterations += iterations
         return action

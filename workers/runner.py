@@ -141,6 +141,10 @@ class MatchOutcome:
     log: dict[str, Any]
     stderr: list[str]
     startup_ms: list[float | None] = field(default_factory=list)
+    """Per seat, launch to ``ready`` (None: it never got there)."""
+    phases_s: dict[str, float] = field(default_factory=dict)
+    """Wall time of the match's phases: ``startup``, ``play`` and ``finish`` (end message and
+    waiting for the bots to exit), for the workers' metrics and the benchmarks."""
 
     def record(self) -> dict[str, Any]:
         """The dict ``ladder.matches.services.record_result`` expects."""
@@ -338,6 +342,8 @@ class _Match:
                 timeout = min(waiting.values()) - now
                 for key, _ in self.sel.select(timeout):
                     seat, kind = key.data
+                    if seat.proc is None:  # stopped by an earlier event of this batch
+                        continue
                     if kind == "err":
                         self._drain_stderr(seat, budget=1)
                     elif kind == "in":
@@ -568,6 +574,8 @@ class _Match:
                 return
             for key, _ in self.sel.select(timeout):
                 seat, kind = key.data
+                if seat.proc is None:
+                    continue
                 if kind == "err":
                     self._drain_stderr(seat, budget=1)
                 elif kind == "in":
@@ -614,9 +622,15 @@ def run_match(
     """
     match = _Match(game, seed, bots, variant, launcher, time_controls, limits, names)
     try:
+        began = time.monotonic()
         match.start()
+        started = time.monotonic()
         match.play()
-        return match.finish()
+        played = time.monotonic()
+        outcome = match.finish()
+        outcome.phases_s = {"startup": started - began, "play": played - started,
+                            "finish": time.monotonic() - played}
+        return outcome
     finally:
         match.close()
 

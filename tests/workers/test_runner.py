@@ -216,3 +216,13 @@ def test_limits_reach_the_bot(launcher, tmp_path):
     limits = Limits(memory_bytes=512 * 1024 * 1024)
     outcome = play(launcher, resolve_bot(str(tmp_path), "batavia"), limits=limits)
     assert outcome.stderr[1].strip() == str(512 * 1024 * 1024)
+
+
+def test_the_mcts_reference_bot_plays_through_the_runner_on_determinized_states(launcher):
+    tc = TimeControls(startup_ms=5_000, move_ms=50, bank_ms=2_000)
+    bots = [resolve_bot("mcts", "east_indiaman"), resolve_bot("greedy", "east_indiaman")]
+    outcome = run_match("east_indiaman", 2, bots, launcher=launcher, time_controls=tc)
+    assert outcome.forfeits == [None, None], outcome.stderr
+    timed = [d["ms"] for d in outcome.log["decisions"] if d["seat"] == 0 and "ms" in d]
+    assert timed and max(timed) < 50 + 2_000
+    replay(outcome.log)
