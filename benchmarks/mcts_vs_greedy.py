@@ -4,7 +4,7 @@ One mcts seat against greedy in every other seat, at each game's smallest table;
 puts mcts in seat ``g % n``, so every seat is played equally. The search sees exactly what it
 would see through the runner: a determinization of its own information set per decision.
 
-    .venv/bin/python -m benchmarks.mcts_vs_greedy                    # short run (~1 minute)
+    .venv/bin/python -m benchmarks.mcts_vs_greedy                    # short run (under a minute)
     .venv/bin/python -m benchmarks.mcts_vs_greedy --games 300 --budget-ms 200   # the full table
 
 A win is first place (a shared first place counts as a fraction); "fair share" is 1/n, what
@@ -48,7 +48,7 @@ def play_one(game: str, seed: int, mcts_seat: int, budget_s: float) -> list[int]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6, help="games per game type")
+    parser.add_argument("--games", type=int, default=4, help="games per game type")
     parser.add_argument("--budget-ms", type=float, default=50, help="search time per decision")
     parser.add_argument("--game", action="append", help="only these games")
     args = parser.parse_args()

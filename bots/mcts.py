@@ -23,7 +23,7 @@ from engine.match import Policy
 from engine.rng import Rng
 
 EXPLORATION = 0.7
-PRIOR_VISITS = 4
+PRIOR_VISITS = 10
 SLOW_HEURISTICS = frozenset({"east_indiaman"})
 MAX_ROLLOUT = 2_000
 """A rollout longer than this is scored where it stands (endless exchanges in East Indiaman)."""

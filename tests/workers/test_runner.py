@@ -61,6 +61,7 @@ def test_reference_bots_play_the_same_game_every_time(launcher):
         ("sleeper", "timeout"),
         ("no_read", "timeout"),
         ("memory_hog", "memory_limit"),
+        ("fork_refused", "process_limit"),
     ],
 )
 def test_each_failure_is_a_forfeit_and_the_match_still_completes(launcher, bot, code):
