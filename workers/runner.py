@@ -14,10 +14,13 @@ counts. ``MatchOutcome.record()`` is what ``ladder.matches.services.record_resul
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import selectors
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -672,6 +675,18 @@ def validate_bot(
     )
 
 
+def _alone(script: Path) -> Path:
+    """A private directory holding only a copy of ``script`` (removed when Python exits).
+
+    A single-file bot must not take its neighbours along: its directory is what the sandbox
+    mounts, and ``~/bot.py`` would otherwise expose the whole home directory.
+    """
+    directory = Path(tempfile.mkdtemp(prefix="monsoon-bot-"))
+    atexit.register(shutil.rmtree, directory, True)
+    shutil.copyfile(script, directory / script.name)
+    return directory
+
+
 class BotNotFound(ValueError):
     """A ``--bot`` that is neither a reference bot nor a usable file or directory."""
 
@@ -679,7 +694,9 @@ class BotNotFound(ValueError):
 def resolve_bot(name_or_path: str, game: str) -> BotProgram:
     """A reference bot by name, a ``.py`` file, or a directory with ``main.py``/``monsoon.json``.
 
-    ``monsoon.json`` is ``{"command": ["./mybot", "--fast"]}``: argv run inside the directory.
+    A ``.py`` file runs alone (a copy in a private directory); a bot made of several files is a
+    directory. ``monsoon.json`` is ``{"command": ["./mybot", "--fast"]}``: argv run inside the
+    directory.
     """
     import json
 
@@ -690,8 +707,7 @@ def resolve_bot(name_or_path: str, game: str) -> BotProgram:
     if path.is_file():
         if path.suffix != ".py":
             raise BotNotFound(f"{path}: a bot file must be a .py program (or give a directory)")
-        path = path.resolve()
-        return BotProgram(path.parent, ("python3", path.name), path.stem)
+        return BotProgram(_alone(path), ("python3", path.name), path.stem)
     if path.is_dir():
         path = path.resolve()
         manifest = path / "monsoon.json"

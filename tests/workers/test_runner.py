@@ -190,8 +190,11 @@ def test_validate_bot_accepts_a_working_bot_and_explains_a_broken_one(launcher):
 def test_resolve_bot_finds_names_files_directories_and_manifests(tmp_path):
     assert resolve_bot("mcts", "borneo").directory.name == "mcts"
     script = tmp_path / "mine.py"
-    script.write_text("")
-    assert resolve_bot(str(script), "batavia").command == ("python3", "mine.py")
+    script.write_text("print('hi')")
+    (tmp_path / "secret.txt").write_text("neighbour")
+    alone = resolve_bot(str(script), "batavia")
+    assert alone.command == ("python3", "mine.py")
+    assert sorted(p.name for p in alone.directory.iterdir()) == ["mine.py"]
     (tmp_path / "main.py").write_text("")
     assert resolve_bot(str(tmp_path), "batavia").command == ("python3", "main.py")
     (tmp_path / "monsoon.json").write_text(json.dumps({"command": ["./run", "--fast"]}))
