@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import os
 import selectors
 import shutil
@@ -698,8 +699,6 @@ def resolve_bot(name_or_path: str, game: str) -> BotProgram:
     directory. ``monsoon.json`` is ``{"command": ["./mybot", "--fast"]}``: argv run inside the
     directory.
     """
-    import json
-
     get_game(game)
     if name_or_path in REFERENCE_BOTS:
         return BotProgram(REFERENCE_DIR / name_or_path, ("python3", "main.py"), name_or_path)
