@@ -132,6 +132,8 @@ def end_message(
 def _parse_object(line: bytes) -> dict[str, Any]:
     try:
         value = json.loads(line)
+    except RecursionError:
+        raise ProtocolError("malformed_reply", "reply is nested too deeply") from None
     except (UnicodeDecodeError, ValueError) as exc:
         shown = line[:80].decode("utf-8", "replace")
         raise ProtocolError("malformed_reply", f"reply is not JSON ({exc}): {shown!r}") from None
@@ -182,7 +184,10 @@ def parse_reply(line: bytes, legal_actions: Sequence[Action]) -> Reply:
         for legal in legal_actions:
             if legal == action and type(legal) is type(action):
                 return Reply(legal, debug[:MAX_DEBUG_CHARS] if debug else None)
-    wanted = canonical_json(action)
+    try:
+        wanted = canonical_json(action)
+    except RecursionError:
+        raise ProtocolError("malformed_reply", '"action" is nested too deeply') from None
     for legal in legal_actions:
         if canonical_json(legal) == wanted:
             return Reply(legal, debug[:MAX_DEBUG_CHARS] if debug else None)

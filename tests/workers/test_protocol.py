@@ -71,6 +71,8 @@ def test_a_tuple_legal_action_matches_a_json_list():
         (b'{"action": true}', "illegal_action", "true"),
         (b'{"action": 3.0}', "illegal_action", "3.0"),
         (b'{"action": "PASS"}', "illegal_action", "PASS"),
+        (b"[" * 100_000 + b"]" * 100_000, "malformed_reply", "nested too deeply"),
+        (b'{"action": ' + b"[" * 990 + b"]" * 990 + b"}", "malformed_reply", "nested"),
     ],
 )
 def test_bad_replies_name_their_forfeit_code(line, code, words):
