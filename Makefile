@@ -27,5 +27,5 @@ test: lint
 	services=$$(scripts/ensure-services.sh) && export $$services && $(BIN)/pytest
 
 demo: install
-	$(BIN)/monsoon play batavia --seed 2026 --bot greedy --bot random --bot greedy --bot random \
+	$(BIN)/monsoon play batavia --no-sandbox --seed 2026 --bot greedy --bot random --bot greedy --bot random \
 		--log demo-logs/batavia-2026.json --verbose
