@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from engine.core import Action, Observation
-from engine.match import Policy
-from engine.rng import Rng
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # types only: a bot that imports this module should start fast
+    from engine.core import Action, Observation
+    from engine.match import Policy
+    from engine.rng import Rng
 
 
 def random_policy(observation: Observation, legal_actions: list[Action], rng: Rng) -> Action:

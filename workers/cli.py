@@ -12,11 +12,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bots.builtin import UnknownBot, builtin_names, get_policy
 from engine.core import EngineError
 from engine.log import replay
-from engine.match import play_match
 from engine.registry import all_games, get_game
+from workers.launch import Launcher, LocalLauncher
+from workers.runner import REFERENCE_BOTS, BotNotFound, TimeControls, resolve_bot, run_match
 
 EXIT_USAGE = 2
 
@@ -49,6 +49,29 @@ def _result_table(names: Sequence[str], scores: list[int], ranking: list[int]) -
     return _table(rows, ["rank", "seat", "bot", "score"])
 
 
+def _launcher(no_sandbox: bool) -> Launcher:
+    """The bubblewrap sandbox, or with ``--no-sandbox`` plain processes (after a warning)."""
+    if no_sandbox:
+        print(
+            "monsoon play: WARNING: --no-sandbox runs the bots as ordinary processes with your "
+            "rights; use it only for bots whose code you trust",
+            file=sys.stderr,
+        )
+        return LocalLauncher()
+    try:
+        from workers.sandbox import BwrapLauncher, sandbox_problem
+    except ImportError:
+        problem = "the bubblewrap sandbox (workers.sandbox) is not part of this checkout"
+    else:
+        problem = sandbox_problem()
+        if problem is None:
+            return BwrapLauncher()
+    raise CommandError(
+        f"{problem}; refusing to run bots unsandboxed. To run bots you trust (your own) "
+        "without a sandbox, add --no-sandbox"
+    )
+
+
 def cmd_play(args: argparse.Namespace) -> None:
     spec = get_game(args.game)
     if not args.bot:
@@ -58,27 +81,105 @@ def cmd_play(args: argparse.Namespace) -> None:
             f"{spec.name} needs {spec.min_players}-{spec.max_players} --bot options, "
             f"got {len(args.bot)}"
         )
-    policies = [get_policy(name, spec.name) for name in args.bot]
+    programs = [resolve_bot(name, spec.name) for name in args.bot]
+    variant = args.variant or spec.default_variant
+    time_controls = TimeControls(
+        startup_ms=args.startup_ms, move_ms=args.move_ms, bank_ms=args.bank_ms,
+        max_decisions_per_seat=args.max_decisions,
+    )
+    for name, value in (("--startup-ms", args.startup_ms), ("--move-ms", args.move_ms),
+                        ("--bank-ms", args.bank_ms), ("--max-decisions", args.max_decisions)):
+        if value < 0 or (value == 0 and name != "--bank-ms"):
+            raise CommandError(f"{name} must be positive, not {value}")
+    launcher = _launcher(args.no_sandbox)
     if args.verbose:
         print(
-            f"{spec.title}: {len(args.bot)} players, seed {args.seed}, variant "
-            f"{args.variant or spec.default_variant}"
+            f"{spec.title}: {len(args.bot)} players, seed {args.seed}, variant {variant}, "
+            f"{args.move_ms} ms per decision + {args.bank_ms} ms bank"
         )
-    _, log = play_match(spec.name, args.seed, policies, seat_names=args.bot, variant=args.variant)
+    outcome = run_match(
+        spec.name, args.seed, programs, variant=args.variant, launcher=launcher,
+        time_controls=time_controls, names=args.bot,
+    )
+    log = outcome.log
     if args.verbose:
         for number, entry in enumerate(log["decisions"], 1):
+            how = f"{entry['ms']:.1f} ms" if "ms" in entry else entry.get("by", "")
             print(
                 f"{number:4d}  seat {entry['seat']} ({args.bot[entry['seat']]}): "
-                f"{json.dumps(entry['action'])}"
+                f"{json.dumps(entry['action'])}  [{how}]"
             )
         print()
-    print(_result_table(args.bot, log["result"]["scores"], log["result"]["ranking"]))
+    print(_result_table(args.bot, outcome.scores, outcome.ranking))
     print(f"{len(log['decisions'])} decisions")
+    for seat, reason in enumerate(outcome.forfeits):
+        if reason:
+            print(f"seat {seat} ({args.bot[seat]}) forfeited: {reason}")
+    for seat, text in enumerate(outcome.stderr):
+        if text.strip():
+            print(f"--- stderr of seat {seat} ({args.bot[seat]}) ---")
+            print(text.rstrip())
     if args.log:
         path = Path(args.log)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(log, indent=1) + "\n")
+        path.write_text(json.dumps(outcome.owner_log(), indent=1) + "\n")
         print(f"log written to {path.resolve()}")
+
+
+NEW_BOT_MAIN = '''"""A starter bot for {game}: change act() and run test_bot.py.
+
+The observation is exactly what your seat may see (docs/games/{game}.md lists its fields);
+legal_actions are the actions you may take now. Return one of them. Print debugging output
+to stderr: stdout carries the bot protocol (docs/bot-protocol.md).
+"""
+
+import random
+
+from bots.sdk import run
+
+
+def act(observation, legal_actions):
+    return random.choice(legal_actions)
+
+
+if __name__ == "__main__":
+    run(act)
+'''
+
+NEW_BOT_TEST = '''"""Plays whole {game} games offline against itself: pytest test_bot.py"""
+
+from bots.sdk import play_offline
+from main import act
+
+
+def test_the_bot_finishes_games_with_legal_actions():
+    for seed in range(3):
+        state, log = play_offline("{game}", [act] * {players}, seed=seed)
+        assert state.is_terminal()
+        assert any(entry["by"] == "bot" for entry in log["decisions"])
+
+
+if __name__ == "__main__":
+    test_the_bot_finishes_games_with_legal_actions()
+    print("ok")
+'''
+
+
+def cmd_new_bot(args: argparse.Namespace) -> None:
+    spec = get_game(args.game)
+    directory = Path(args.dir)
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise CommandError(f"{directory} already exists and is not an empty directory")
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "main.py").write_text(NEW_BOT_MAIN.format(game=spec.name))
+    (directory / "test_bot.py").write_text(
+        NEW_BOT_TEST.format(game=spec.name, players=spec.min_players)
+    )
+    print(f"wrote a {spec.name} starter bot to {directory.resolve()}:")
+    print("  main.py      the bot: edit act(observation, legal_actions)")
+    print("  test_bot.py  plays it offline: python -m pytest test_bot.py")
+    print(f"play it: monsoon play {spec.name} --no-sandbox "
+          + " ".join(["--bot " + str(directory)] + ["--bot random"] * (spec.min_players - 1)))
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
@@ -132,12 +233,29 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot",
         action="append",
         default=[],
-        help=f"one per seat, in seat order; built in: {', '.join(builtin_names())}",
+        help=f"one per seat, in seat order: a reference bot ({', '.join(REFERENCE_BOTS)}), "
+        "a .py file or a bot directory (main.py or monsoon.json)",
     )
     play.add_argument("--variant")
-    play.add_argument("--log", help="write the game log (JSON) here")
+    play.add_argument("--log", help="write the game log (JSON, with times and stderr) here")
     play.add_argument("--verbose", action="store_true", help="print every decision")
+    defaults = TimeControls()
+    play.add_argument("--startup-ms", type=int, default=defaults.startup_ms,
+                      help="time to start up (default %(default)s)")
+    play.add_argument("--move-ms", type=int, default=defaults.move_ms,
+                      help="time per decision (default %(default)s)")
+    play.add_argument("--bank-ms", type=int, default=defaults.bank_ms,
+                      help="time bank for overruns, per match (default %(default)s)")
+    play.add_argument("--max-decisions", type=int, default=defaults.max_decisions_per_seat,
+                      help="decisions per seat before a forfeit (default %(default)s)")
+    play.add_argument("--no-sandbox", action="store_true",
+                      help="run bots as plain processes (only bots you trust)")
     play.set_defaults(func=cmd_play)
+
+    new_bot = sub.add_parser("new-bot", help="write a starter bot with its own test")
+    new_bot.add_argument("game")
+    new_bot.add_argument("dir")
+    new_bot.set_defaults(func=cmd_new_bot)
 
     rep = sub.add_parser("replay", help="re-simulate a log; exit 2 if it does not reproduce")
     rep.add_argument("file")
@@ -155,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (CommandError, EngineError, UnknownBot) as exc:
+    except (CommandError, EngineError, BotNotFound) as exc:
         print(f"monsoon {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return 0

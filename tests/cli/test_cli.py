@@ -27,6 +27,7 @@ def test_play_writes_a_log_that_replay_accepts(capsys, tmp_path):
     code, out, _ = run(
         capsys,
         "play",
+        "--no-sandbox",
         "batavia",
         "--seed",
         "7",
@@ -51,6 +52,7 @@ def test_replay_refuses_a_tampered_log_without_a_traceback(capsys, tmp_path):
     run(
         capsys,
         "play",
+        "--no-sandbox",
         "batavia",
         "--seed",
         "3",
@@ -97,12 +99,17 @@ def test_replay_of_a_missing_file(capsys, tmp_path):
         (["play", "batavia", "--bot", "random", "--bot", "random"], "needs 3-5 --bot"),
         (
             ["play", "batavia", "--bot", "random", "--bot", "random", "--bot", "smart"],
-            "unknown built-in bot 'smart'",
+            "no bot 'smart': give a reference bot (random, greedy, mcts)",
+        ),
+        (
+            ["play", "batavia", "--no-sandbox", "--move-ms", "0"] + ["--bot", "random"] * 3,
+            "--move-ms must be positive",
         ),
         (
             [
                 "play",
                 "batavia",
+                "--no-sandbox",
                 "--variant",
                 "mini",
                 "--bot",
@@ -124,3 +131,60 @@ def test_play_reports_user_mistakes(capsys, argv, message):
 def test_bench_prints_throughput_per_game(capsys):
     code, out, _ = run(capsys, "bench", "batavia", "--seconds", "0.2")
     assert code == 0 and "decisions/s" in out and "batavia" in out
+
+
+def test_play_refuses_without_a_sandbox_and_says_how_to_opt_out(capsys, monkeypatch):
+    try:
+        import workers.sandbox as sandbox
+    except ImportError:
+        pass  # no sandbox module in this checkout: the refusal is real
+    else:
+        monkeypatch.setattr(sandbox, "sandbox_problem", lambda: "bubblewrap is not installed")
+    code, out, err = run(capsys, "play", "packet_row", "--bot", "random", "--bot", "random")
+    assert code == 2 and "--no-sandbox" in err and "refusing" in err and out == ""
+
+
+def test_no_sandbox_warns_and_shows_forfeits_stderr_and_an_owner_log(capsys, tmp_path):
+    bot = tmp_path / "crashy.py"
+    bot.write_text(
+        "import json, sys\n"
+        "sys.stdin.readline()\n"
+        "print(json.dumps({'ready': True}), flush=True)\n"
+        "sys.stdin.readline()\n"
+        "print('thinking hard', file=sys.stderr, flush=True)\n"
+        "print(json.dumps({'action': 'fly'}), flush=True)\n"
+    )
+    log_path = tmp_path / "game.json"
+    code, out, err = run(capsys, "play", "packet_row", "--no-sandbox", "--move-ms", "500",
+                         "--bot", str(bot), "--bot", "random", "--log", str(log_path))
+    assert code == 0 and "WARNING" in err and "--no-sandbox" in err
+    assert "seat 0 (" in out and "forfeited: illegal_action" in out
+    assert "--- stderr of seat 0" in out and "thinking hard" in out
+    log = json.loads(log_path.read_text())
+    assert log["result"]["forfeits"][0].startswith("illegal_action")
+    assert "thinking hard" in log["result"]["stderr"][0]
+    assert any("ms" in d for d in log["decisions"])
+    code, out, _ = run(capsys, "replay", str(log_path))
+    assert code == 0 and "reproduces" in out
+
+
+def test_new_bot_writes_a_starter_that_passes_its_own_test_and_plays(capsys, tmp_path):
+    import subprocess
+    import sys
+
+    from workers.launch import CHECKOUT
+
+    target = tmp_path / "my-bot"
+    code, out, _ = run(capsys, "new-bot", "borneo", str(target))
+    assert code == 0 and (target / "main.py").is_file() and (target / "test_bot.py").is_file()
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(CHECKOUT)}
+    test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "test_bot.py"], cwd=target, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert test.returncode == 0, test.stdout + test.stderr
+    assert "1 passed" in test.stdout
+    code, out, _ = run(capsys, "play", "borneo", "--no-sandbox", "--bot", str(target),
+                       "--bot", "random", "--bot", "greedy")
+    assert code == 0 and "forfeited" not in out and "my-bot" in out
+    code, _, err = run(capsys, "new-bot", "borneo", str(target))
+    assert code == 2 and "already exists" in err

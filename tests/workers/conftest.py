@@ -1,0 +1,27 @@
+"""Misbehaving bot programs (tests/workers/bots/) and short time controls for runner tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workers.launch import BotProgram, LocalLauncher
+from workers.runner import TimeControls, resolve_bot
+
+BOTS = Path(__file__).parent / "bots"
+FAST = TimeControls(startup_ms=3_000, move_ms=100, bank_ms=300)
+
+
+def program(name: str) -> BotProgram:
+    """A test bot from tests/workers/bots/NAME.py."""
+    return BotProgram(BOTS, ("python3", f"{name}.py"), name)
+
+
+def random_bot(game: str = "batavia") -> BotProgram:
+    return resolve_bot("random", game)
+
+
+@pytest.fixture
+def launcher() -> LocalLauncher:
+    return LocalLauncher()

@@ -1,0 +1,184 @@
+"""The hostile-bot suite: real programs from ``tests/hostile_bots/`` played through the runner.
+
+Each bot sits at seat 0 of a two-player Packet Row match against the sandboxed reference
+``random`` bot at seat 1, under small time controls. Every case checks that the hostile seat
+forfeits with the right reason, that the other seat still plays a complete match (the worker
+stayed responsive and in charge), and that no process of either seat's uid is left. Probing
+bots report what they could reach as ``PROBE {json}`` lines on stderr, which the runner keeps
+for the bot's owner; they then forfeit on purpose with an illegal action.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.workers.sandbox_helpers import TEST_LIMITS, TEST_UID_BASE, launcher, needs_sandbox
+from workers.launch import CHECKOUT, BotProgram
+from workers.runner import MatchOutcome, TimeControls, resolve_bot, run_match
+from workers.sandbox import processes_of
+
+pytestmark = needs_sandbox
+
+HOSTILE = Path(__file__).resolve().parents[1] / "hostile_bots"
+GAME = "packet_row"
+FAST = TimeControls(startup_ms=5_000, move_ms=300, bank_ms=200, max_decisions_per_seat=2_000)
+ROOMY = TimeControls(startup_ms=5_000, move_ms=300, bank_ms=8_000, max_decisions_per_seat=2_000)
+"""For bots that must reach a limit first: a busy machine must not turn that into a timeout."""
+MATCH_WALL_S = 30
+"""A hostile match must still finish within this (the honest seat plays it to the end)."""
+
+
+def play(bot: str, env: dict[str, str] | None = None, clock: TimeControls = ROOMY) -> MatchOutcome:
+    """Run ``bot`` against the sandboxed random bot and check what holds for every case."""
+    hostile = BotProgram(HOSTILE, ("python3", f"{bot}.py"), bot, env=env or {})
+    began = time.monotonic()
+    outcome = run_match(GAME, 11, [hostile, resolve_bot("random", GAME)],
+                        launcher=launcher(), time_controls=clock, limits=TEST_LIMITS)
+    assert time.monotonic() - began < MATCH_WALL_S
+    assert outcome.forfeits[1] is None, outcome.stderr[1]
+    assert outcome.ranking[0] > outcome.ranking[1]  # the forfeit ranks last
+    assert outcome.log["result"]["scores"] == outcome.scores  # the match was played out
+    for slot in (0, 1):
+        assert processes_of(TEST_UID_BASE + slot, zombies=True) == [], f"seat {slot} left processes"
+    return outcome
+
+
+def reason(outcome: MatchOutcome) -> str:
+    assert outcome.forfeits[0] is not None, outcome.stderr[0][-2000:]
+    return outcome.forfeits[0].split(":", 1)[0]
+
+
+def probes(outcome: MatchOutcome) -> dict:
+    """Every ``PROBE`` report of seat 0, merged."""
+    found: dict = {}
+    for line in outcome.stderr[0].splitlines():
+        if line.startswith("PROBE "):
+            found.update(json.loads(line[len("PROBE "):]))
+    assert found, outcome.stderr[0][-2000:]
+    return found
+
+
+@pytest.mark.parametrize(("bot", "expected"), [
+    ("fork_bomb", "process_limit"),
+    ("memory_bomb", "memory_limit"),
+    ("memory_creep", "memory_limit"),
+    ("infinite_loop", "timeout"),
+    ("sleeper", "timeout"),
+    ("deaf", "timeout"),
+    ("long_line", "oversized_line"),
+    ("stderr_flood", "timeout"),
+    ("bad_json", "malformed_reply"),
+    ("wrong_schema", "malformed_reply"),
+    ("exit_at_import", "crash"),
+    # bwrap itself keeps a copy of the bot's stdout, so a bot that closes it but lives on
+    # is silent rather than gone: its move clock runs out.
+    ("close_stdout", "timeout"),
+    ("ignore_sigterm", "timeout"),
+    ("double_fork", "crash"),
+    # The bot is its pid namespace's init, which kill(-1) spares: it kills only its own
+    # children (nothing outside: the other seat finishes its match) and then times out.
+    ("kill_all", "timeout"),
+])
+def test_misbehaving_bot_forfeits_with_the_right_reason(bot, expected):
+    outcome = play(bot, clock=FAST if expected == "timeout" else ROOMY)
+    assert reason(outcome) == expected, outcome.forfeits[0]
+
+
+def test_kill_minus_one_reaches_only_the_bots_own_processes():
+    outcome = play("kill_all")  # play() checks that the other seat finished its match
+    assert probes(outcome) == {"own_child_killed": True}
+
+
+def test_stderr_flood_is_capped():
+    outcome = play("stderr_flood")
+    assert len(outcome.stderr[0]) < 100_000
+    assert "bytes of stderr dropped" in outcome.stderr[0]
+
+
+def test_writes_fail_outside_the_private_tmpfs_and_it_is_gone_afterwards(tmp_path):
+    host_target = tmp_path / "written-by-bot"
+    outcome = play("disk_writer", {"PROBE_PATHS": json.dumps([str(host_target)])})
+    assert reason(outcome) == "illegal_action"
+    found = probes(outcome)
+    writes = found["writes"]
+    assert writes.pop("/tmp/hostile-marker") == "ok"
+    assert all(result != "ok" for result in writes.values()), writes
+    assert found["big_file"] == "OSError:28"  # ENOSPC: the tmpfs is capped by Limits
+    assert found["cwd"] == "/tmp" and found["cwd_write"] == "ok"
+    assert not host_target.exists()
+    assert not Path("/tmp/hostile-marker").exists()
+    assert not (HOSTILE / "scratch").exists() and not (HOSTILE / "marker").exists()
+    again = probes(play("disk_writer", {"PROBE_MODE": "check"}))
+    assert again["leftover"] is False
+    assert "hostile-marker" not in again["tmp"]
+
+
+def test_network_reaches_nothing_not_even_the_local_services():
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        port = listener.getsockname()[1]
+        outcome = play("network", {"PROBE_PORTS": json.dumps([5432, 6379, port])})
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody knocked
+    assert reason(outcome) == "illegal_action"
+    found = probes(outcome)
+    assert found["interfaces"] == ["lo"]
+    assert set(found["tcp"]) == {"5432", "6379", str(port)}
+    assert all(result.startswith("ConnectionRefusedError") for result in found["tcp"].values())
+    assert found["udp"] != "ok" and found["dns"] != "ok"
+    assert found["resolv_conf"] is False
+
+
+def test_the_workers_environment_files_and_processes_are_out_of_sight(tmp_path, monkeypatch):
+    monkeypatch.setenv("MONSOON_SECRET_TOKEN", "hunter2")
+    other_bot = tmp_path / "other-bot"
+    other_bot.mkdir()
+    (other_bot / "main.py").write_text("SECRET_STRATEGY = 42\n")
+    targets = [str(CHECKOUT / "ladder" / "settings.py"), str(other_bot / "main.py"),
+               f"/proc/{os.getpid()}/environ", f"/proc/{os.getppid()}/cmdline"]
+    outcome = play("snoop", {"PROBE_PATHS": json.dumps(targets)})
+    assert reason(outcome) == "illegal_action"
+    found = probes(outcome)
+    assert all(result != "ok" for result in found["reads"].values()), found["reads"]
+    allowed = {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "PWD",
+               "PROBE_PATHS"}
+    assert set(found["env"]) <= allowed
+    assert set(found["init_environ"]) <= allowed
+    assert found["pids"] == [1]  # only itself: the worker's processes do not exist in there
+    assert "root" not in found["root_entries"] and "home" not in found["root_entries"]
+
+
+def test_read_only_mounts_stay_read_only():
+    outcome = play("remount")
+    assert reason(outcome) == "illegal_action"
+    found = probes(outcome)
+    assert found.pop("write_after") == "OSError:30"  # EROFS
+    assert all(result == "PermissionError:1" for result in found.values()), found
+
+
+def test_ptrace_is_refused():
+    found = probes(play("ptrace"))
+    assert found == {"attach_init": "PermissionError:1", "attach_child": "PermissionError:1",
+                     "traceme": "PermissionError:1"}
+
+
+def test_tiocsti_is_refused_even_with_high_bits_set():
+    found = probes(play("tiocsti"))
+    assert found["controlling_tty"] != "ok"  # new session: no terminal to type into
+    assert found["tiocsti"] == "PermissionError:1"
+    assert found["tiocsti_high_bits"] == "PermissionError:1"
+
+
+def test_filtered_syscalls_fail_while_ordinary_ones_work():
+    found = probes(play("syscalls"))
+    assert found.pop("subprocess_still_works") == "ok"
+    assert found.pop("thread_still_works") == "ok"
+    assert all(result == "PermissionError:1" for result in found.values()), found

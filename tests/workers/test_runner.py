@@ -1,0 +1,232 @@
+"""The match runner with real bot processes (LocalLauncher): results, forfeits, clocks, stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from engine.log import replay
+from workers.launch import BotProgram, LaunchError, Limits
+from workers.runner import (
+    STDERR_CAP_BYTES,
+    BotNotFound,
+    TimeControls,
+    resolve_bot,
+    run_match,
+    validate_bot,
+)
+
+from .conftest import FAST, program, random_bot
+
+
+def play(launcher, middle: BotProgram, *, game: str = "batavia", seed: int = 1,
+         tc: TimeControls = FAST, **kwargs):
+    bots = [random_bot(game), middle, random_bot(game)]
+    return run_match(game, seed, bots, launcher=launcher, time_controls=tc, **kwargs)
+
+
+def test_a_clean_match_records_times_and_replays(launcher):
+    outcome = play(launcher, program("echo_first"))
+    assert outcome.forfeits == [None, None, None]
+    assert outcome.ranking == outcome.engine_ranking == outcome.log["result"]["ranking"]
+    by = {entry["by"] for entry in outcome.log["decisions"]}
+    assert by <= {"bot", "forced"} and "bot" in by
+    timed = [d for d in outcome.log["decisions"] if d["by"] == "bot"]
+    assert all(0 < d["ms"] < 1000 for d in timed)
+    assert any(d.get("debug") == "first" for d in timed if d["seat"] == 1)
+    assert all(ms is not None and ms > 0 for ms in outcome.startup_ms)
+    replay(outcome.log)
+
+
+def test_reference_bots_play_the_same_game_every_time(launcher):
+    first = play(launcher, resolve_bot("greedy", "batavia"), seed=5)
+    second = play(launcher, resolve_bot("greedy", "batavia"), seed=5)
+    actions = [[d["action"] for d in o.log["decisions"]] for o in (first, second)]
+    assert actions[0] == actions[1] and first.scores == second.scores
+
+
+@pytest.mark.parametrize(
+    ("bot", "code"),
+    [
+        ("exit_at_import", "crash"),
+        ("crash_midgame", "crash"),
+        ("close_stdout", "crash"),
+        ("illegal", "illegal_action"),
+        ("not_json", "malformed_reply"),
+        ("wrong_schema", "malformed_reply"),
+        ("huge_line", "oversized_line"),
+        ("sleeper", "timeout"),
+        ("no_read", "timeout"),
+        ("memory_hog", "memory_limit"),
+        ("fork_refused", "process_limit"),
+    ],
+)
+def test_each_failure_is_a_forfeit_and_the_match_still_completes(launcher, bot, code):
+    began = time.monotonic()
+    outcome = play(launcher, program(bot))
+    assert time.monotonic() - began < 10
+    reason = outcome.forfeits[1]
+    assert reason is not None and reason.startswith(code + ":"), reason
+    assert outcome.forfeits[0] is None and outcome.forfeits[2] is None
+    assert outcome.ranking[1] == 3 and sorted(outcome.ranking[::2]) == [1, 2]
+    assert outcome.log["result"]["forfeits"] == outcome.forfeits
+    assert any(d["by"] == "fallback" and d["seat"] == 1 for d in outcome.log["decisions"])
+    replay(outcome.log)  # the fallback moves make a complete, reproducible game
+
+
+def test_a_crash_keeps_the_traceback_for_the_owner(launcher):
+    outcome = play(launcher, program("crash_midgame"))
+    assert "RuntimeError: bug in my bot" in outcome.stderr[1]
+    assert "exited with status 1" in outcome.forfeits[1]
+    assert "stderr" not in outcome.log["result"]  # the public log holds no stderr
+    assert outcome.owner_log()["result"]["stderr"][1] == outcome.stderr[1]
+
+
+def test_start_up_has_its_own_budget(launcher):
+    tc = TimeControls(startup_ms=500, move_ms=100, bank_ms=300)
+    began = time.monotonic()
+    outcome = play(launcher, program("slow_start"), tc=tc)
+    assert time.monotonic() - began < 5
+    assert outcome.forfeits[1].startswith("startup_timeout:")
+    assert not any(d["seat"] == 1 and d["by"] == "bot" for d in outcome.log["decisions"])
+
+
+def test_a_slow_bot_lives_on_its_bank_until_the_bank_is_gone(launcher):
+    # 150 ms per decision against 50 ms move time: each decision costs ~100 ms of bank.
+    tc = TimeControls(startup_ms=3_000, move_ms=50, bank_ms=350)
+    outcome = play(launcher, program("slow_mover"), tc=tc)
+    assert outcome.forfeits[1].startswith("timeout:")
+    answered = [d for d in outcome.log["decisions"] if d["seat"] == 1 and d["by"] == "bot"]
+    assert 2 <= len(answered) <= 3
+    assert all(d["ms"] >= 150 for d in answered)
+    banks = [float(line.split()[1]) for line in outcome.stderr[1].split("\n") if line]
+    assert banks[0] == 350 and banks == sorted(banks, reverse=True) and banks[1] < 270
+
+
+def test_the_same_bot_keeps_playing_with_a_bank_large_enough(launcher):
+    tc = TimeControls(startup_ms=3_000, move_ms=200, bank_ms=0)
+    outcome = play(launcher, program("slow_mover"), tc=tc, game="packet_row")
+    assert outcome.forfeits == [None, None, None]
+
+
+def test_stderr_is_capped_and_a_flood_does_not_block_the_match(launcher):
+    outcome = play(launcher, program("stderr_flood"))
+    assert outcome.forfeits == [None, None, None]
+    text = outcome.stderr[1]
+    assert len(text.encode()) < STDERR_CAP_BYTES + 200
+    assert text.startswith("spam") and "bytes of stderr dropped" in text
+
+
+def test_the_decision_cap_forfeits_with_decision_limit(launcher):
+    tc = TimeControls(startup_ms=3_000, move_ms=100, bank_ms=300, max_decisions_per_seat=3)
+    outcome = play(launcher, program("echo_first"), tc=tc)
+    assert outcome.forfeits[1].startswith("decision_limit:")
+    answered = [d for d in outcome.log["decisions"] if d["seat"] == 1 and d["by"] == "bot"]
+    assert len(answered) == 3
+
+
+def test_several_forfeits_rank_the_earlier_one_lower(launcher):
+    bots = [program("crash_midgame"), program("illegal"), random_bot(), program("echo_first")]
+    outcome = run_match("batavia", 3, bots, launcher=launcher, time_controls=FAST)
+    fallback = [d["seat"] for d in outcome.log["decisions"] if d["by"] == "fallback"]
+    assert outcome.forfeits[0].startswith("crash") and outcome.forfeits[1].startswith("illegal")
+    # The illegal bot fails at its first decision; the crashing bot only at its third.
+    assert fallback.index(1) < fallback.index(0)
+    assert outcome.ranking[0] == 3 and outcome.ranking[1] == 4
+    assert sorted(outcome.ranking[2:]) in ([1, 2], [1, 1])
+
+
+def test_bots_failing_at_start_up_share_last_place(launcher):
+    bots = [program("exit_at_import"), random_bot(), program("exit_at_import")]
+    outcome = run_match("batavia", 3, bots, launcher=launcher, time_controls=FAST)
+    assert outcome.ranking == [2, 1, 2]
+
+
+class _BrokenLauncher:
+    def launch(self, program, *, slot, limits):
+        raise LaunchError("cannot start 'no-such-interpreter': No such file or directory")
+
+
+def test_a_bot_that_cannot_start_forfeits_without_raising():
+    bots = [BotProgram(program("echo_first").directory, ("no-such-interpreter",))] * 3
+    outcome = run_match("batavia", 1, bots, launcher=_BrokenLauncher(), time_controls=FAST)
+    assert all(reason.startswith("crash: could not be started") for reason in outcome.forfeits)
+    replay(outcome.log)
+
+
+def test_nothing_of_a_bot_survives_the_match(launcher):
+    outcome = play(launcher, program("no_read"))
+    assert outcome.forfeits[1].startswith("timeout")
+    pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    cmdlines = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                cmdlines.append(handle.read())
+        except OSError:
+            continue
+    assert not any(b"no_read.py" in line for line in cmdlines)
+
+
+def test_bad_arguments_fail_before_any_bot_starts(launcher):
+    from engine.core import BadSetup
+
+    with pytest.raises(BadSetup):
+        run_match("batavia", 1, [random_bot()], launcher=launcher)
+
+
+def test_validate_bot_accepts_a_working_bot_and_explains_a_broken_one(launcher):
+    ok, text = validate_bot("packet_row", program("echo_first"), launcher=launcher,
+                            time_controls=FAST)
+    assert ok and "2-player packet_row smoke match" in text
+    ok, text = validate_bot("packet_row", program("crash_midgame"), launcher=launcher,
+                            time_controls=FAST)
+    assert not ok and "crash" in text and "bug in my bot" in text
+
+
+def test_resolve_bot_finds_names_files_directories_and_manifests(tmp_path):
+    assert resolve_bot("mcts", "borneo").directory.name == "mcts"
+    script = tmp_path / "mine.py"
+    script.write_text("print('hi')")
+    (tmp_path / "secret.txt").write_text("neighbour")
+    alone = resolve_bot(str(script), "batavia")
+    assert alone.command == ("python3", "mine.py")
+    assert sorted(p.name for p in alone.directory.iterdir()) == ["mine.py"]
+    (tmp_path / "main.py").write_text("")
+    assert resolve_bot(str(tmp_path), "batavia").command == ("python3", "main.py")
+    (tmp_path / "monsoon.json").write_text(json.dumps({"command": ["./run", "--fast"]}))
+    assert resolve_bot(str(tmp_path), "batavia").command == ("./run", "--fast")
+    (tmp_path / "monsoon.json").write_text(json.dumps({"command": "run"}))
+    with pytest.raises(BotNotFound, match="non-empty list of strings"):
+        resolve_bot(str(tmp_path), "batavia")
+    with pytest.raises(BotNotFound, match="reference bot"):
+        resolve_bot("alphazero", "batavia")
+
+
+def test_limits_reach_the_bot(launcher, tmp_path):
+    (tmp_path / "main.py").write_text(
+        "import json, resource, sys\n"
+        "sys.stdin.readline()\n"
+        "print(resource.getrlimit(resource.RLIMIT_AS)[0], file=sys.stderr)\n"
+        "print(json.dumps({'ready': True}), flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] != 'request': break\n"
+        "    print(json.dumps({'action': m['legal_actions'][0]}), flush=True)\n"
+    )
+    limits = Limits(memory_bytes=512 * 1024 * 1024)
+    outcome = play(launcher, resolve_bot(str(tmp_path), "batavia"), limits=limits)
+    assert outcome.stderr[1].strip() == str(512 * 1024 * 1024)
+
+
+def test_the_mcts_reference_bot_plays_through_the_runner_on_determinized_states(launcher):
+    tc = TimeControls(startup_ms=5_000, move_ms=50, bank_ms=2_000)
+    bots = [resolve_bot("mcts", "east_indiaman"), resolve_bot("greedy", "east_indiaman")]
+    outcome = run_match("east_indiaman", 2, bots, launcher=launcher, time_controls=tc)
+    assert outcome.forfeits == [None, None], outcome.stderr
+    timed = [d["ms"] for d in outcome.log["decisions"] if d["seat"] == 0 and "ms" in d]
+    assert timed and max(timed) < 50 + 2_000
+    replay(outcome.log)

@@ -1,0 +1,735 @@
+"""The match runner: plays one match between bot programs over the bot protocol.
+
+One runner thread drives the engine and every seat. Each bot is started through a
+:class:`~workers.launch.Launcher` (a sandbox on the ladder, a plain process with
+``--no-sandbox``); the runner talks JSON lines to it with non-blocking pipes and one
+``selectors`` loop, so it can enforce every deadline itself and a bot that floods stderr, never
+reads stdin or sends a line without end cannot block it.
+
+Whatever a bot does becomes that seat's forfeit with a reason code (``workers.protocol.
+FORFEIT_CODES``), never an exception: the seat is ranked last, its remaining decisions are made
+by the seeded random policy, and the match is still played to the end so the other bots' result
+counts. ``MatchOutcome.record()`` is what ``ladder.matches.services.record_result`` takes.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import selectors
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bots.builtin import random_policy
+from bots.state_codec import encode_state
+from engine.core import Action, GameState, competition_ranking
+from engine.log import finish_log, new_log, record_decision
+from engine.registry import get_game
+from engine.rng import Rng
+from workers import protocol
+from workers.launch import CHECKOUT, BotProcess, BotProgram, Launcher, LaunchError, Limits
+
+STDERR_CAP_BYTES = 64 * 1024
+"""Captured stderr kept per seat: the first and the last half of this, the middle dropped."""
+END_GRACE_S = 0.5
+"""After the end message, how long bots get to exit (and flush stderr) before being killed."""
+READ_CHUNK = 64 * 1024
+REFERENCE_DIR = CHECKOUT / "bots" / "reference"
+REFERENCE_BOTS = ("random", "greedy", "mcts")
+
+
+@dataclass(frozen=True)
+class TimeControls:
+    """The clock every seat plays under (all wall time, measured by the runner).
+
+    A decision may take ``move_ms``; time beyond that is taken from the seat's bank of
+    ``bank_ms`` for the whole match, and a decision that outlasts move time plus bank is a
+    ``timeout``. ``startup_ms`` covers starting the program up to its ``ready`` answer.
+    ``max_decisions_per_seat`` bounds games whose rules allow endless play.
+    """
+
+    startup_ms: int = 10_000
+    move_ms: int = 1_000
+    bank_ms: int = 10_000
+    max_decisions_per_seat: int = 20_000
+
+
+DEFAULT_TIME_CONTROLS = TimeControls()
+DEFAULT_LIMITS = Limits()
+
+
+class _CappedBytes:
+    """Keeps the head and the tail of a stream, counting what was dropped in between."""
+
+    def __init__(self, cap: int) -> None:
+        self.half = cap // 2
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            excess = len(self.tail) - self.half
+            if excess > 0:
+                del self.tail[:excess]
+                self.dropped += excess
+
+    def text(self) -> str:
+        middle = f"\n[... {self.dropped} bytes of stderr dropped ...]\n" if self.dropped else ""
+        return (
+            self.head.decode("utf-8", "replace") + middle + self.tail.decode("utf-8", "replace")
+        )
+
+
+class _Seat:
+    """One bot at the table: its process, pipe buffers, clock and fate."""
+
+    def __init__(self, index: int, program: BotProgram, bank_ms: int) -> None:
+        self.index = index
+        self.program = program
+        self.proc: BotProcess | None = None
+        self.in_fd = self.out_fd = self.err_fd = -1
+        self.outbuf = bytearray()
+        self.pending = b""
+        self.stderr = _CappedBytes(STDERR_CAP_BYTES)
+        self.bank_s = bank_ms / 1000
+        self.decisions = 0
+        self.forfeit: str | None = None
+        self.forfeit_order = 0
+        self.stdout_closed = False
+        self.wants_state = False
+        self.stderr_open = False
+
+    @property
+    def live(self) -> bool:
+        return self.proc is not None and self.forfeit is None
+
+
+class _Failure(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class MatchOutcome:
+    """A finished match: the result (forfeits applied), the public log and the private stderr.
+
+    ``ranking`` is the match placement: the engine's ranking among seats that did not forfeit,
+    then the forfeited seats (a later forfeit places higher than an earlier one). ``log`` is the
+    public game log (``engine/log.py`` with per-decision ``ms``/``by``); ``stderr`` is per seat
+    and for the bot's owner only, so it is kept out of ``log`` (see :meth:`owner_log`).
+    """
+
+    game: str
+    variant: str
+    seed: int
+    names: list[str]
+    scores: list[int]
+    ranking: list[int]
+    engine_ranking: list[int]
+    forfeits: list[str | None]
+    log: dict[str, Any]
+    stderr: list[str]
+    startup_ms: list[float | None] = field(default_factory=list)
+    """Per seat, launch to ``ready`` (None: it never got there)."""
+    phases_s: dict[str, float] = field(default_factory=dict)
+    """Wall time of the match's phases: ``startup``, ``play`` and ``finish`` (end message and
+    waiting for the bots to exit), for the workers' metrics and the benchmarks."""
+
+    def record(self) -> dict[str, Any]:
+        """The dict ``ladder.matches.services.record_result`` expects."""
+        return {
+            "scores": list(self.scores),
+            "ranking": list(self.ranking),
+            "forfeits": list(self.forfeits),
+            "log": self.log,
+            "stderr": list(self.stderr),
+        }
+
+    def owner_log(self) -> dict[str, Any]:
+        """The log with every seat's captured stderr in ``result.stderr`` (for local runs)."""
+        log = dict(self.log)
+        log["result"] = {**self.log["result"], "stderr": list(self.stderr)}
+        return log
+
+
+def _infrastructure(exc: LaunchError) -> bool:
+    """A launch failure that is the host's fault (no sandbox), not the bot's: no forfeit."""
+    sandbox = sys.modules.get("workers.sandbox")
+    unavailable = getattr(sandbox, "SandboxUnavailable", None)
+    return unavailable is not None and isinstance(exc, unavailable)
+
+
+def _fd(pipe: Any) -> int:
+    fd = pipe.fileno()
+    os.set_blocking(fd, False)
+    return fd
+
+
+class _Match:
+    """The state of one run: seats, selector, engine state and log."""
+
+    def __init__(
+        self,
+        game: str,
+        seed: int,
+        bots: Sequence[BotProgram],
+        variant: str | None,
+        launcher: Launcher,
+        time_controls: TimeControls,
+        limits: Limits,
+        names: Sequence[str] | None,
+    ) -> None:
+        spec = get_game(game)
+        self.state: GameState = spec.new_state(seed, len(bots), variant)
+        self.game = spec.name
+        self.seed = seed
+        self.tc = time_controls
+        self.limits = limits
+        self.launcher = launcher
+        self.names = list(names) if names is not None else [b.name for b in bots]
+        if len(self.names) != len(bots):
+            raise ValueError(f"{len(self.names)} names for {len(bots)} bots")
+        self.seats = [_Seat(i, bot, time_controls.bank_ms) for i, bot in enumerate(bots)]
+        self.sel = selectors.DefaultSelector()
+        self.log = new_log(self.game, self.state.variant, seed, self.names)
+        self.forfeit_count = 0
+        self.fallback_rngs = [Rng.derive(seed, "fallback", i) for i in range(len(bots))]
+        self.startup_ms: list[float | None] = [None] * len(bots)
+        self.startup_forfeits = 0
+        """How many seats forfeited before the first decision (they share the last place)."""
+        self.finished = False
+        # Determinizations for bots that ask must not be derivable from the match seed (a bot
+        # could search small seeds and learn the deck), so they come from the OS.
+        self.determinize_rng = Rng(int.from_bytes(os.urandom(8), "big"))
+
+    # --- forfeits ---------------------------------------------------------------------------
+    def forfeit(self, seat: _Seat, code: str, message: str) -> None:
+        """Record the seat's forfeit (a limit the sandbox saw wins over the symptom) and stop it."""
+        if seat.forfeit is not None:
+            return
+        limit = seat.proc.limit_hit() if seat.proc is not None else None
+        if limit and code in ("crash", "timeout", "startup_timeout", "malformed_reply"):
+            code, message = limit, f"the sandbox stopped it ({message})"
+        elif code == "crash":
+            code = self._guess_limit(seat) or code
+        seat.forfeit = f"{code}: {message}"
+        self.forfeit_count += 1
+        seat.forfeit_order = self.forfeit_count
+        self._stop(seat)
+
+    def _guess_limit(self, seat: _Seat) -> str | None:
+        """Without a sandbox report, a Python bot's last words tell a limit from a crash."""
+        self._drain_stderr(seat)
+        tail = seat.stderr.tail[-4096:] or seat.stderr.head[-4096:]
+        if b"MemoryError" in tail:
+            return "memory_limit"
+        if b"Resource temporarily unavailable" in tail and (b"fork" in tail or b"spawn" in tail
+                                                            or b"Thread" in tail):
+            return "process_limit"
+        return None
+
+    def _stop(self, seat: _Seat) -> None:
+        if seat.proc is None:
+            return
+        self._drain_stderr(seat)
+        for fd in (seat.in_fd, seat.out_fd, seat.err_fd):
+            with contextlib.suppress(KeyError, ValueError):
+                self.sel.unregister(fd)
+        seat.stderr_open = False
+        proc, seat.proc = seat.proc, None
+        proc.terminate_all()
+
+    # --- pipes ------------------------------------------------------------------------------
+    def _drain_stderr(self, seat: _Seat, budget: int = 16) -> None:
+        """Read what stderr holds right now (non-blocking, bounded)."""
+        if not seat.stderr_open:
+            return
+        for _ in range(budget):
+            try:
+                chunk = os.read(seat.err_fd, READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                seat.stderr_open = False
+                with contextlib.suppress(KeyError, ValueError):
+                    self.sel.unregister(seat.err_fd)
+                return
+            seat.stderr.add(chunk)
+
+    def _take_line(self, seat: _Seat) -> bytes | None:
+        """A complete non-blank line from the seat's buffer, or None; enforces the length cap."""
+        while True:
+            end = seat.outbuf.find(b"\n")
+            if end < 0:
+                if len(seat.outbuf) > protocol.MAX_REPLY_BYTES:
+                    raise _Failure(
+                        "oversized_line",
+                        f"a line longer than {protocol.MAX_REPLY_BYTES} bytes",
+                    )
+                return None
+            line = bytes(seat.outbuf[:end])
+            del seat.outbuf[: end + 1]
+            if end > protocol.MAX_REPLY_BYTES:
+                raise _Failure(
+                    "oversized_line", f"a line of {end} bytes (limit {protocol.MAX_REPLY_BYTES})"
+                )
+            if line.strip():
+                return line
+
+    def _crash_message(self, seat: _Seat, what: str) -> str:
+        proc = seat.proc
+        status = None
+        if proc is not None:
+            for _ in range(20):
+                status = proc.poll()
+                if status is not None:
+                    break
+                time.sleep(0.005)
+        if status is None:
+            return f"{what} (still running)"
+        if status < 0:
+            return f"{what}: killed by signal {-status}"
+        return f"{what}: exited with status {status}"
+
+    def exchange(self, waits: dict[_Seat, tuple[bytes, float]], code: str) -> dict[_Seat, bytes]:
+        """Send each seat its message and wait for one line back from each before its deadline.
+
+        ``waits`` maps a seat to (bytes to write, monotonic deadline). Returns the line per seat
+        that answered; seats that failed are forfeited here (``code`` for a missed deadline).
+        """
+        lines: dict[_Seat, bytes] = {}
+        waiting: dict[_Seat, float] = {}
+        for seat, (payload, deadline) in waits.items():
+            seat.pending = payload
+            try:
+                line = self._take_line(seat)
+            except _Failure as failure:
+                self.forfeit(seat, failure.code, str(failure))
+                continue
+            if line is not None:
+                lines[seat] = line
+                seat.pending = b""
+                continue
+            waiting[seat] = deadline
+            self.sel.register(seat.out_fd, selectors.EVENT_READ, (seat, "out"))
+            if payload:
+                self._write(seat)
+                if seat.forfeit is not None:
+                    del waiting[seat]
+        try:
+            while waiting:
+                now = time.monotonic()
+                for seat in [s for s, d in waiting.items() if d <= now]:
+                    del waiting[seat]
+                    self._unwatch(seat)
+                    limit = self.tc.startup_ms if code == "startup_timeout" else None
+                    self.forfeit(seat, code, self._timeout_text(seat, limit))
+                if not waiting:
+                    break
+                timeout = min(waiting.values()) - now
+                for key, _ in self.sel.select(timeout):
+                    seat, kind = key.data
+                    if seat.proc is None:  # stopped by an earlier event of this batch
+                        continue
+                    if kind == "err":
+                        self._drain_stderr(seat, budget=1)
+                    elif kind == "in":
+                        self._write(seat)
+                    elif seat in waiting:
+                        self._read(seat, waiting, lines)
+        finally:
+            for seat in waiting:
+                self._unwatch(seat)
+        return lines
+
+    def _timeout_text(self, seat: _Seat, startup_limit: int | None) -> str:
+        if startup_limit is not None:
+            return f"no ready answer within {startup_limit} ms"
+        return f"no reply within {self.tc.move_ms} ms move time plus the time bank"
+
+    def _unwatch(self, seat: _Seat) -> None:
+        for fd in (seat.out_fd, seat.in_fd):
+            with contextlib.suppress(KeyError, ValueError):
+                self.sel.unregister(fd)
+        seat.pending = b""
+
+    def _write(self, seat: _Seat) -> None:
+        try:
+            written = os.write(seat.in_fd, seat.pending)
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            self._unwatch(seat)
+            if not self.finished:  # a bot may exit before reading "end": that is fine
+                self.forfeit(seat, "crash", self._crash_message(seat, "stopped reading its input"))
+            return
+        seat.pending = seat.pending[written:]
+        registered = seat.in_fd in self.sel.get_map()
+        if seat.pending and not registered:
+            self.sel.register(seat.in_fd, selectors.EVENT_WRITE, (seat, "in"))
+        elif not seat.pending and registered:
+            self.sel.unregister(seat.in_fd)
+
+    def _read(self, seat: _Seat, waiting: dict[_Seat, float], lines: dict[_Seat, bytes]) -> None:
+        try:
+            chunk = os.read(seat.out_fd, READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        failure: _Failure | None = None
+        line = None
+        if not chunk:
+            failure = _Failure("crash", self._crash_message(seat, "closed its output"))
+        else:
+            seat.outbuf += chunk
+            try:
+                line = self._take_line(seat)
+            except _Failure as exc:
+                failure = exc
+        if failure is None and line is None:
+            return
+        del waiting[seat]
+        self._unwatch(seat)
+        if failure is not None:
+            self.forfeit(seat, failure.code, str(failure))
+        else:
+            assert line is not None
+            lines[seat] = line
+
+    # --- the match --------------------------------------------------------------------------
+    def start(self) -> None:
+        """Launch every bot, send ``start`` and wait for all ``ready`` answers in parallel."""
+        n = len(self.seats)
+        waits: dict[_Seat, tuple[bytes, float]] = {}
+        started: dict[_Seat, float] = {}
+        for seat in self.seats:
+            began = time.monotonic()
+            try:
+                proc = self.launcher.launch(seat.program, slot=seat.index, limits=self.limits)
+            except LaunchError as exc:
+                if _infrastructure(exc):
+                    raise
+                self.forfeit(seat, "crash", f"could not be started: {exc}")
+                continue
+            seat.proc = proc
+            seat.in_fd, seat.out_fd, seat.err_fd = _fd(proc.stdin), _fd(proc.stdout), _fd(
+                proc.stderr
+            )
+            seat.stderr_open = True
+            self.sel.register(seat.err_fd, selectors.EVENT_READ, (seat, "err"))
+            message = protocol.start_message(
+                game=self.game,
+                variant=self.state.variant,
+                seat=seat.index,
+                num_players=n,
+                seats=self.names,
+                startup_ms=self.tc.startup_ms,
+                move_ms=self.tc.move_ms,
+                bank_ms=self.tc.bank_ms,
+                max_decisions=self.tc.max_decisions_per_seat,
+            )
+            started[seat] = began
+            waits[seat] = (protocol.encode(message), began + self.tc.startup_ms / 1000)
+        lines = self.exchange(waits, "startup_timeout")
+        for seat, line in lines.items():
+            self.startup_ms[seat.index] = round((time.monotonic() - started[seat]) * 1000, 1)
+            try:
+                seat.wants_state = protocol.parse_ready(line)
+            except protocol.ProtocolError as exc:
+                self.forfeit(seat, exc.code, str(exc))
+        self.startup_forfeits = self.forfeit_count
+
+    def play(self) -> None:
+        state = self.state
+        while (player := state.current_player()) is not None:
+            legal = state.legal_actions()
+            seat = self.seats[player]
+            if len(legal) == 1:
+                action, extra = legal[0], {"by": "forced"}
+            elif seat.live:
+                action, extra = self.ask(seat, legal)
+            else:
+                action, extra = None, {}
+            if not extra:
+                observation = state.observation(player)
+                action = random_policy(observation, legal, self.fallback_rngs[player])
+                extra = {"by": "fallback"}
+            state.apply(action)
+            record_decision(self.log, player, action, **extra)
+
+    def ask(self, seat: _Seat, legal: list[Action]) -> tuple[Action, dict[str, Any]]:
+        """One decision by a bot; an empty ``extra`` means the seat forfeited meanwhile."""
+        if seat.decisions >= self.tc.max_decisions_per_seat:
+            self.forfeit(
+                seat,
+                "decision_limit",
+                f"more than {self.tc.max_decisions_per_seat} decisions in one match",
+            )
+            return None, {}
+        seat.decisions += 1
+        sample = None
+        if seat.wants_state:
+            sample = encode_state(self.state.determinize(seat.index, self.determinize_rng))
+        message = protocol.request_message(
+            decision=seat.decisions,
+            observation=self.state.observation(seat.index),
+            legal_actions=legal,
+            move_ms=self.tc.move_ms,
+            bank_ms=seat.bank_s * 1000,
+            state=sample,
+        )
+        payload = protocol.encode(message)
+        began = time.monotonic()
+        deadline = began + self.tc.move_ms / 1000 + seat.bank_s
+        line = self.exchange({seat: (payload, deadline)}, "timeout").get(seat)
+        elapsed = time.monotonic() - began
+        if line is None:
+            return None, {}
+        seat.bank_s = max(0.0, seat.bank_s - max(0.0, elapsed - self.tc.move_ms / 1000))
+        try:
+            reply = protocol.parse_reply(line, legal)
+        except protocol.ProtocolError as exc:
+            self.forfeit(seat, exc.code, f"decision {seat.decisions}: {exc}")
+            return None, {}
+        extra: dict[str, Any] = {"ms": round(elapsed * 1000, 3), "by": "bot"}
+        if reply.debug:
+            extra["debug"] = reply.debug
+        return reply.action, extra
+
+    def placement(self) -> list[int]:
+        """Engine ranking among seats that kept playing, then forfeits (latest first)."""
+        engine = self.state.ranking()
+        keys = [
+            (0, seat.forfeit_order) if seat.forfeit else (1, -engine[seat.index])
+            for seat in self.seats
+        ]
+        # Forfeits at start-up happen together: they share a place.
+        keys = [
+            (0, 0) if seat.forfeit and seat.forfeit_order <= self.startup_forfeits else key
+            for seat, key in zip(self.seats, keys, strict=True)
+        ]
+        return competition_ranking(keys)
+
+    def finish(self) -> MatchOutcome:
+        """Tell the bots the result, give them a moment to exit, and build the outcome."""
+        self.finished = True
+        placement = self.placement()
+        forfeits = [seat.forfeit for seat in self.seats]
+        scores = self.state.scores()
+        deadline = time.monotonic() + END_GRACE_S
+        for seat in self.seats:
+            if not seat.live:
+                continue
+            message = protocol.end_message(
+                scores=scores, ranking=placement, forfeits=forfeits, seat=seat.index
+            )
+            seat.pending = protocol.encode(message)
+            self._write(seat)
+        self._wait_for_exit(deadline)
+        finish_log(self.log, self.state, placement=placement, forfeits=forfeits)
+        return MatchOutcome(
+            game=self.game,
+            variant=self.state.variant,
+            seed=self.seed,
+            names=self.names,
+            scores=scores,
+            ranking=placement,
+            engine_ranking=self.state.ranking(),
+            forfeits=forfeits,
+            log=self.log,
+            stderr=[seat.stderr.text() for seat in self.seats],
+            startup_ms=self.startup_ms,
+        )
+
+    def _wait_for_exit(self, deadline: float) -> None:
+        """Close stdin once the end message is out; collect stderr until the bots are gone."""
+        live = [seat for seat in self.seats if seat.live]
+        for seat in live:
+            self.sel.register(seat.out_fd, selectors.EVENT_READ, (seat, "out"))
+        while True:
+            for seat in live:
+                if not seat.pending and seat.proc is not None and not seat.proc.stdin.closed:
+                    with contextlib.suppress(KeyError, ValueError):
+                        self.sel.unregister(seat.in_fd)
+                    with contextlib.suppress(OSError):
+                        seat.proc.stdin.close()  # end of input: a polite bot exits now
+            if all(seat.stdout_closed and not seat.stderr_open for seat in live):
+                return
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                return
+            for key, _ in self.sel.select(timeout):
+                seat, kind = key.data
+                if seat.proc is None:
+                    continue
+                if kind == "err":
+                    self._drain_stderr(seat, budget=1)
+                elif kind == "in":
+                    self._write(seat)
+                else:
+                    try:
+                        chunk = os.read(seat.out_fd, READ_CHUNK)
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        chunk = b""
+                    if not chunk:
+                        seat.stdout_closed = True
+                        self.sel.unregister(seat.out_fd)
+
+    def close(self) -> None:
+        """Kill whatever is left of every bot; runs whatever happened before."""
+        for seat in self.seats:
+            proc, seat.proc = seat.proc, None
+            if proc is not None:
+                with contextlib.suppress(Exception):
+                    self._drain_stderr(seat)
+                proc.terminate_all()
+        self.sel.close()
+
+
+def run_match(
+    game: str,
+    seed: int,
+    bots: Sequence[BotProgram],
+    *,
+    variant: str | None = None,
+    launcher: Launcher,
+    time_controls: TimeControls = DEFAULT_TIME_CONTROLS,
+    limits: Limits = DEFAULT_LIMITS,
+    names: Sequence[str] | None = None,
+) -> MatchOutcome:
+    """Play one match between bot programs and return its outcome.
+
+    Bad arguments (unknown game, wrong player count, bad seed) raise the engine's errors before
+    any bot starts; after that, nothing a bot does raises: it forfeits. The one exception is
+    ``workers.sandbox.SandboxUnavailable`` from the launcher: the host cannot sandbox, which is
+    an infrastructure failure, not the bots' (every started bot is killed first).
+    """
+    match = _Match(game, seed, bots, variant, launcher, time_controls, limits, names)
+    try:
+        began = time.monotonic()
+        match.start()
+        started = time.monotonic()
+        match.play()
+        played = time.monotonic()
+        outcome = match.finish()
+        outcome.phases_s = {"startup": started - began, "play": played - started,
+                            "finish": time.monotonic() - played}
+        return outcome
+    finally:
+        match.close()
+
+
+def validate_bot(
+    game: str,
+    program: BotProgram,
+    *,
+    launcher: Launcher,
+    seed: int = 0,
+    time_controls: TimeControls = DEFAULT_TIME_CONTROLS,
+    limits: Limits = DEFAULT_LIMITS,
+) -> tuple[bool, str]:
+    """A smoke match against random bots at the smallest table; ok only without a forfeit.
+
+    The text is for the bot's owner: what went wrong (with the end of its stderr) or how the
+    smoke match went.
+    """
+    spec = get_game(game)
+    others = [resolve_bot("random", spec.name)] * (spec.min_players - 1)
+    outcome = run_match(
+        spec.name,
+        seed,
+        [program, *others],
+        launcher=launcher,
+        time_controls=time_controls,
+        limits=limits,
+        names=[program.name, *(f"random{i}" for i in range(1, spec.min_players))],
+    )
+    reason = outcome.forfeits[0]
+    if reason is not None:
+        stderr = outcome.stderr[0].strip()
+        tail = f"\nlast stderr:\n{stderr[-2000:]}" if stderr else ""
+        return False, f"the smoke match against random bots failed: {reason}{tail}"
+    asked = sum(1 for d in outcome.log["decisions"] if d["seat"] == 0 and d.get("by") == "bot")
+    return True, (
+        f"played a {spec.min_players}-player {spec.name} smoke match against random bots: "
+        f"place {outcome.ranking[0]}, score {outcome.scores[0]}, {asked} decisions"
+    )
+
+
+def _alone(script: Path) -> Path:
+    """A private directory holding only a copy of ``script`` (removed when Python exits).
+
+    A single-file bot must not take its neighbours along: its directory is what the sandbox
+    mounts, and ``~/bot.py`` would otherwise expose the whole home directory.
+    """
+    directory = Path(tempfile.mkdtemp(prefix="monsoon-bot-"))
+    atexit.register(shutil.rmtree, directory, True)
+    shutil.copyfile(script, directory / script.name)
+    return directory
+
+
+class BotNotFound(ValueError):
+    """A ``--bot`` that is neither a reference bot nor a usable file or directory."""
+
+
+def resolve_bot(name_or_path: str, game: str) -> BotProgram:
+    """A reference bot by name, a ``.py`` file, or a directory with ``main.py``/``monsoon.json``.
+
+    A ``.py`` file runs alone (a copy in a private directory); a bot made of several files is a
+    directory. ``monsoon.json`` is ``{"command": ["./mybot", "--fast"]}``: argv run inside the
+    directory.
+    """
+    get_game(game)
+    if name_or_path in REFERENCE_BOTS:
+        return BotProgram(REFERENCE_DIR / name_or_path, ("python3", "main.py"), name_or_path)
+    path = Path(name_or_path).expanduser()
+    if path.is_file():
+        if path.suffix != ".py":
+            raise BotNotFound(f"{path}: a bot file must be a .py program (or give a directory)")
+        return BotProgram(_alone(path), ("python3", path.name), path.stem)
+    if path.is_dir():
+        path = path.resolve()
+        manifest = path / "monsoon.json"
+        if manifest.is_file():
+            try:
+                data = json.loads(manifest.read_text())
+            except (OSError, UnicodeDecodeError, ValueError) as exc:
+                raise BotNotFound(f"{manifest}: not readable JSON ({exc})") from None
+            command = data.get("command") if isinstance(data, dict) else None
+            if (
+                not isinstance(command, list)
+                or not command
+                or not all(isinstance(part, str) and part for part in command)
+            ):
+                raise BotNotFound(
+                    f'{manifest}: "command" must be a non-empty list of strings, '
+                    'e.g. {"command": ["python3", "main.py"]}'
+                )
+            return BotProgram(path, tuple(command), path.name)
+        if (path / "main.py").is_file():
+            return BotProgram(path, ("python3", "main.py"), path.name)
+        raise BotNotFound(f"{path}: the directory has neither main.py nor monsoon.json")
+    raise BotNotFound(
+        f"no bot {name_or_path!r}: give a reference bot ({', '.join(REFERENCE_BOTS)}), "
+        "a .py file or a bot directory"
+    )
