@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -218,3 +219,33 @@ def test_terminate_right_after_launch_leaves_nothing(tmp_path):
         process = launch(program, slot=3)
         process.terminate_all()
         assert processes_of(TEST_UID_BASE + 3, zombies=True) == []
+
+
+@needs_sandbox
+def test_a_private_bot_directory_is_staged_and_its_symlinks_never_followed_on_the_host(tmp_path):
+    secret = tmp_path / "host-secret.txt"
+    secret.write_text("worker secret")
+    program = write_bot(tmp_path / "bot", """
+import json, os
+def read(path):
+    try:
+        return open(path).read()
+    except OSError as exc:
+        return type(exc).__name__
+print(json.dumps({"own": read("own.txt"), "link": read("link.txt"),
+                  "link_target": os.readlink("/bot/link.txt")}))
+""")
+    (program.directory / "own.txt").write_text("mine")
+    os.chmod(program.directory / "own.txt", 0o600)  # unreadable for the seat uid on the host
+    os.symlink(secret, program.directory / "link.txt")
+    os.chmod(tmp_path, 0o700)
+    process = launch(program)
+    staged = [link for link in Path("/tmp").glob("monsoon-bot-*/bot/link.txt")
+              if os.readlink(link) == str(secret)]
+    assert len(staged) == 1  # a copy the seat uid can read, links copied as links
+    try:
+        view, err = run_to_end(process)
+    finally:
+        process.terminate_all()
+    assert view == {"own": "mine", "link": "FileNotFoundError", "link_target": str(secret)}, err
+    assert not staged[0].parent.parent.exists()  # the staged copy is gone
