@@ -29,6 +29,7 @@ Each seat gets its own throw-away container (see ``docs/sandbox.md`` for the ful
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import functools
 import os
@@ -343,14 +344,23 @@ class BwrapLauncher:
         except OSError as exc:
             raise LaunchError(f"cannot claim seat uids in {BLOCK_LOCKS}: {exc}") from exc
         if not as_root:
-            uid = os.getuid()  # cannot switch: the sandbox still runs unprivileged
+            # Cannot switch: the sandbox still runs unprivileged, as the worker's own uid, whose
+            # other processes count against RLIMIT_NPROC too: allow for them.
+            uid = os.getuid()
+            limits = dataclasses.replace(
+                limits, processes=limits.processes + len(processes_of(uid, zombies=True)))
         elif (os.getpid(), uid) not in _swept:
             kill_uid(uid)  # leftovers of a crashed worker would count against NPROC
         _swept.discard((os.getpid(), uid))
         bad_names = [name for name in program.env if not ENV_NAME.fullmatch(name)]
         if bad_names:
             raise LaunchError(f"bad environment variable names for {program.name!r}: {bad_names}")
-        if not program.directory.is_dir():
+        try:
+            is_dir = program.directory.is_dir()
+        except OSError as exc:
+            raise LaunchError(f"cannot read bot directory {str(program.directory)!r}: "
+                              f"{exc.strerror}") from exc
+        if not is_dir:
             raise LaunchError(f"cannot read bot directory {str(program.directory)!r}: "
                               "not a directory")
         try:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+import pyseccomp as pyseccomp_module
 import pytest
 
 from tests.workers.sandbox_helpers import (
@@ -30,6 +33,7 @@ from workers.sandbox import (
     processes_of,
     seat_uid,
 )
+from workers.staging import readable_by_anyone
 
 REPORT_IDENTITY = """
 import json, os, sys
@@ -249,3 +253,43 @@ print(json.dumps({"own": read("own.txt"), "link": read("link.txt"),
         process.terminate_all()
     assert view == {"own": "mine", "link": "FileNotFoundError", "link_target": str(secret)}, err
     assert not staged[0].parent.parent.exists()  # the staged copy is gone
+
+
+NON_ROOT_WORKER = """
+import os, sys
+from pathlib import Path
+from workers.staging import readable_by_anyone
+from workers.launch import BotProgram, Limits
+from workers.sandbox import BwrapLauncher, sandbox_problem
+assert sandbox_problem() is None, sandbox_problem()
+process = BwrapLauncher().launch(BotProgram(Path(sys.argv[1])), slot=0, limits=Limits(processes=8))
+print(process.stdout.read().decode().strip(), process.stderr.read().decode().strip())
+process.terminate_all()
+"""
+
+
+@needs_sandbox
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to start a worker as another user")
+def test_a_non_root_worker_still_sandboxes_its_bots_as_itself():
+    site_packages = Path(pyseccomp_module.__file__).parent
+    pyseccomp_file = Path(pyseccomp_module.__file__)
+    if not (readable_by_anyone(CHECKOUT / "workers")
+            and all(os.stat(d).st_mode & 0o001 for d in pyseccomp_file.parents)
+            and os.stat(pyseccomp_file).st_mode & 0o004):
+        pytest.skip("this checkout or its virtualenv is private: user 65534 cannot import it")
+    public = Path(tempfile.mkdtemp(prefix="monsoon-test-"))  # where user 65534 can read it
+    os.chmod(public, 0o755)
+    bot = write_bot(public / "bot", "import os\nprint('inside', os.getuid(), os.getgid())")
+    os.chmod(bot.directory, 0o755)
+    os.chmod(bot.directory / "main.py", 0o644)
+    try:
+        worker = subprocess.run(
+            ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
+             "/usr/bin/python3", "-c", NON_ROOT_WORKER, str(bot.directory)],
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{CHECKOUT}:{site_packages}"},
+            cwd="/", capture_output=True, text=True, timeout=60,
+        )
+    finally:
+        shutil.rmtree(public)
+    # Its own uid (no switch possible), and a process limit that allows for its own processes.
+    assert worker.stdout.strip() == "inside 65534 65534", worker.stderr
