@@ -80,10 +80,14 @@ INSTALLED_APPS = [
     "ladder.bots",
     "ladder.matches",
     "ladder.ratings",
+    "ladder.web",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from the WSGI process (compressed, cache-forever hashed names), so
+    # the site needs no separate web server for them; run ``collectstatic`` when deploying.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -93,6 +97,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "ladder.urls"
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:my-bots"
+LOGOUT_REDIRECT_URL = "web:home"
 WSGI_APPLICATION = "ladder.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -139,7 +146,7 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
-STATIC_URL = "static/"
+STATIC_URL = "/static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
@@ -160,7 +167,7 @@ STORAGES = {
         if _S3_BUCKET
         else {"BACKEND": "django.core.files.storage.FileSystemStorage"}
     ),
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
 if not DEBUG:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make PostgreSQL and Redis reachable on 127.0.0.1 for the test suite, from nothing if need be:
 # installs them with apt when missing, starts them when stopped, creates the test role/database.
+# Also installs the headless browser the web tests drive (Debian chromium + chromium-driver).
 # Its only output on stdout is the DATABASE_URL=... line (progress goes to stderr), so the
 # Makefile can export it; safe to run again and again.
 set -euo pipefail
@@ -65,6 +66,16 @@ ensure_redis() {
     say "Redis did not come up"; exit 1
 }
 
+ensure_browser() {
+    # The web site's browser tests (tests/web/test_browser.py) drive the system Chromium through
+    # its WebDriver; apt's output goes to stderr like everything else here.
+    if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+        return
+    fi
+    apt_install chromium chromium-driver
+}
+
 ensure_postgres
 ensure_redis
+ensure_browser
 echo "DATABASE_URL=postgres://$PG_USER@$PG_HOST:$PG_PORT/$PG_DB"

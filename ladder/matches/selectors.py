@@ -185,3 +185,21 @@ def stderr_visible_to(user, seat: MatchSeat) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return bool(user.is_staff or seat.bot_version.bot.owner_id == user.pk)
+
+
+def matches_of_owner(user_id: int) -> QuerySet:
+    """Ids of the matches any of a user's bots played (their "my matches" list)."""
+    return MatchSeat.objects.filter(bot_version__bot__owner_id=user_id).values("match_id")
+
+
+def recent_matches(user, *, bot_id: int | None = None, owner_id: int | None = None,
+                   status: str | None = None, limit: int = 20) -> list[Match]:
+    """The newest matches ``user`` may see, with seats, optionally of one bot or one owner."""
+    qs = visible_matches(user)
+    if bot_id is not None:
+        qs = qs.filter(pk__in=matches_of_bot(bot_id))
+    if owner_id is not None:
+        qs = qs.filter(pk__in=matches_of_owner(owner_id))
+    if status:
+        qs = qs.filter(status=status)
+    return list(with_seats(qs.select_related("ladder").order_by("-id"))[:limit])

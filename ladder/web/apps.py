@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class WebConfig(AppConfig):
+    name = "ladder.web"
+    label = "web"
+    verbose_name = "Web site"

@@ -1,0 +1,164 @@
+"""Replay frames for the match page's viewer: the stored log re-simulated by the engine.
+
+The server replays the log (``engine.log.replay`` checks it reproduces its result first), then
+steps through it again and records, before the first decision and after each one, the game's
+public (spectator) view.  Each seat's private part of its observation (its hand) is added only
+when ``reveal_private`` is set, which the view does only once the match is over: hidden cards
+never reach a browser while the game could still be running.
+
+Frames are delta-encoded (the values that changed since the previous frame, by path), which
+shrinks a long Packet Row game's frames several times over; ``viewer.js`` rebuilds whole views.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import EngineError
+from engine.log import ReplayError, replay, start_state
+
+PUBLIC_ONLY_KEYS = ("seat",)
+
+
+@dataclass
+class SeatTime:
+    """One seat's decisions over the game: how many, the time they took, how many not its own."""
+
+    seat: int
+    name: str
+    decisions: int = 0
+    total_ms: float = 0.0
+    max_ms: float = 0.0
+    timed: int = 0
+    not_by_bot: int = 0  # forced or fallback moves the runner made for the seat
+
+
+def seat_times(log: dict[str, Any], names: list[str]) -> list[SeatTime]:
+    times = [SeatTime(seat, name) for seat, name in enumerate(names)]
+    for entry in log.get("decisions", []):
+        seat = entry.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(times):
+            continue
+        row = times[seat]
+        row.decisions += 1
+        ms = entry.get("ms")
+        if isinstance(ms, int | float) and not isinstance(ms, bool):
+            row.timed += 1
+            row.total_ms += ms
+            row.max_ms = max(row.max_ms, ms)
+        if entry.get("by") not in (None, "bot"):
+            row.not_by_bot += 1
+    return times
+
+
+@dataclass
+class Replay:
+    game: str
+    seats: list[str]
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    forfeits: list[str | None] = field(default_factory=list)
+    reveal_private: bool = False
+    catalogue: dict[str, Any] = field(default_factory=dict)
+    seat_times: list[SeatTime] = field(default_factory=list)
+    error: str = ""
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "seats": self.seats, "frames": self.frames,
+            "forfeits": self.forfeits, "reveal_private": self.reveal_private,
+            "catalogue": self.catalogue,
+        }
+
+
+DIFF_DEPTH = 4  # how deep the frame diff descends before it replaces a whole value
+
+
+def diff(previous: Any, current: Any, path: list[Any], out: list[list[Any]],
+         depth: int = DIFF_DEPTH) -> None:
+    """Append ``[path, value]`` operations that turn ``previous`` into ``current``.
+
+    Dicts with the same keys and lists of the same length are compared element by element (to
+    ``depth`` levels); anything else that differs is replaced whole.
+    """
+    if previous == current:
+        return
+    if depth > 0 and isinstance(previous, dict) and isinstance(current, dict) \
+            and previous.keys() == current.keys():
+        for key in current:
+            diff(previous[key], current[key], [*path, key], out, depth - 1)
+    elif depth > 0 and isinstance(previous, list) and isinstance(current, list) \
+            and len(previous) == len(current):
+        for index, (old, new) in enumerate(zip(previous, current, strict=True)):
+            diff(old, new, [*path, index], out, depth - 1)
+    else:
+        out.append([path, current])
+
+
+def _private_part(observation: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """What the seat's observation adds to the public view (its hidden cards)."""
+    return {k: v for k, v in observation.items()
+            if k not in PUBLIC_ONLY_KEYS and (k not in public or public[k] != v)}
+
+
+def build_replay(
+    log: dict[str, Any], *, seat_names: list[str], forfeits: list[str | None],
+    reveal_private: bool,
+) -> Replay:
+    """Frames of a stored game log; a log that does not replay gives a Replay with ``error``.
+
+    Frame 0 holds the whole table ``{"public": view, "private": [per seat] or None}``; every
+    later frame holds its ``decision`` and the ``ops`` (see :func:`diff`) from the frame before.
+    """
+    game = str(log.get("game", "")) if isinstance(log, dict) else ""
+    result = Replay(game=game, seats=seat_names, forfeits=forfeits,
+                    reveal_private=reveal_private, catalogue=catalogue(game))
+    try:
+        replay(log)
+        state = start_state(log)
+    except (ReplayError, EngineError) as exc:
+        result.error = str(exc)
+        return result
+    seats = range(state.num_players)
+    result.seat_times = seat_times(log, seat_names)
+
+    def table() -> dict[str, Any]:
+        public = state.public_view()
+        private = ([_private_part(state.observation(s), public) for s in seats]
+                   if reveal_private else None)
+        return {"public": public, "private": private}
+
+    previous = table()
+    result.frames.append({"table": previous})
+    for entry in log["decisions"]:
+        state.apply(entry["action"])
+        current = table()
+        ops: list[list[Any]] = []
+        diff(previous, current, [], ops)
+        decision = {k: entry[k] for k in ("seat", "action", "ms", "by") if k in entry}
+        result.frames.append({"decision": decision, "ops": ops})
+        previous = current
+    return result
+
+
+def catalogue(game: str) -> dict[str, Any]:
+    """Lookup tables the game's drawing needs for ids that a view shows bare (cards)."""
+    if game == "east_indiaman":
+        from engine.games.east_indiaman import components as k
+
+        return {"orders": [
+            {"colours": [k.CARGOES[c] for c in card.colours],
+             "req": {k.CARGOES[i]: n for i, n in enumerate(card.req) if n},
+             "icons": list(card.icons)}
+            for card in k.ORDER_CARDS
+        ]}
+    if game == "borneo":
+        from engine.games.borneo import components as k
+
+        letters = {"Y": "yellow", "R": "red", "G": "green", "B": "blue"}
+        return {"cards": {
+            str(card_id): {"top": [letters[c] for c in top], "bottom": letters[bottom],
+                           "spice": spice, "count": count}
+            for card_id, top, bottom, spice, count in k.SHIPMENT_CARDS
+        }}
+    return {}

@@ -1,0 +1,67 @@
+/* Borneo: the four company columns with the merchants' seats, the open harbours and their
+ * card piles, the cards being distributed, missions, and each player's warehouse. */
+(window.MonsoonGames = window.MonsoonGames || {}).borneo = function (view, ctx, u) {
+  "use strict";
+  var h = u.h;
+  var cards = (ctx.catalogue && ctx.catalogue.cards) || {};
+  function co(name, long) {
+    return h("span", { "class": "co co-" + name, title: name }, long ? name : name.charAt(0).toUpperCase());
+  }
+  function card(id, cls) {
+    var c = cards[String(id)];
+    if (!c) { return u.card("#" + id, cls); }
+    return u.card([c.top.map(function (x) { return co(x); }), " / ", co(c.bottom), " " + c.spice + (c.count > 1 ? " ×" + c.count : "")], cls);
+  }
+  function cardList(ids, cls) {
+    return ids && ids.length ? h("div", { "class": "cards" }, ids.map(function (id) { return card(id, cls); })) : "–";
+  }
+  var out = [u.facts([
+    ["Phase", view.phase],
+    ["To move", view.current_player === null ? "nobody (game over)" : u.seat(view.current_player)],
+    ["Turn of", u.seat(view.turn_player)], ["Deck", view.deck_size + " cards"],
+    ["Harbour deck", view.harbor_deck_size], ["Pirate ship", u.seat(view.pirate_ship)]
+  ])];
+  var companies = Object.keys(view.companies);
+  out.push(u.table("Companies (merchants, first is the captain)", ["Company", "Merchants"],
+    companies.map(function (c) { return [co(c, true), view.companies[c].length ? view.companies[c].map(u.seat) : "–"]; })));
+  out.push(u.table("Open harbours", ["Slot", "Harbour", "Spice", "Monopoly / limit", "Cards", "Flags"],
+    view.harbors.map(function (hb, slot) {
+      if (!hb) { return [String(slot), "closed", "", "", "", ""]; }
+      return [String(slot), hb.name, hb.spice, hb.monopoly + " / " + hb.card_limit, cardList(hb.cards),
+        companies.map(function (c) { return hb.flags[c] ? [co(c), " " + hb.flags[c] + " "] : null; })];
+    })));
+  var d = view.distribution;
+  if (d) {
+    out.push(h("h3", null, "Distributing harbour " + d.slot + " (" + d.kind + (d.company ? ", " + d.company : "") + ")"),
+      cardList(d.cards), h("p", null, "Still to pick: ", d.pickers.map(u.seat)));
+  }
+  if (view.fight) {
+    var f = view.fight;
+    out.push(h("h3", null, "Fight for " + f.company),
+      h("p", null, "Attacker ", u.seat(f.attacker), " (rank " + f.attacker_rank + ") against ", u.seat(f.defender),
+        " (rank " + f.defender_rank + ")", f.winner !== null && f.winner !== undefined ? [": winner ", u.seat(f.winner)] : ""),
+      h("p", null, "Attacker's cards: ", cardList(f.attacker_cards), " Defender's cards: ", cardList(f.defender_cards)));
+  }
+  if (view.payment) {
+    out.push(h("h3", null, "Paying for mission " + view.payment.mission),
+      h("p", null, "Still needed: " + Object.keys(view.payment.still_needed).map(function (k) { return k + " " + view.payment.still_needed[k]; }).join(", ")));
+  }
+  out.push(h("p", null, h("strong", null, "Missions on the board: "),
+    Object.keys(view.missions_on_board).map(function (k) { return k.replace(/_/g, " ") + " ×" + view.missions_on_board[k]; }).join(", ") || "none"));
+  var hand = ctx.privatePart && ctx.privatePart.hand;
+  out.push(u.table("Players", ["Seat", "Hand", "Warehouse cards", "Harbours", "Missions", "Score"],
+    view.players.map(function (p, s) {
+      var final = view.final ? view.final[s] : null;
+      return { attrs: view.current_player === s ? { "class": "to-move" } : null, cells: [
+        [u.seat(s), " " + ctx.seats[s], p.pirate_ship ? " ☠" : ""],
+        ctx.viewAs === s && hand ? u.hand(s, hand.map(function (id) { return card(id, "hand"); }), hand.length) : p.hand_size + " cards",
+        cardList(p.warehouse_cards), p.warehouse_harbors.join(", ") || "–",
+        p.missions.length ? p.missions.join(", ").replace(/_/g, " ") + " (" + p.mission_points + ")" : "–",
+        final ? h("strong", null, String(final.total)) : "–"] };
+    })));
+  if (view.final) {
+    out.push(u.table("Final scoring", ["Seat", "Shipment cards", "Harbours", "Missions", "Pirate ship", "Total"],
+      view.final.map(function (f, s) { return [u.seat(s), f.shipment_cards, f.harbors, f.missions, f.pirate_ship, h("strong", null, String(f.total))]; })));
+  }
+  return h("div", { "class": "game borneo" }, out);
+};

@@ -1,0 +1,179 @@
+/* The replay viewer: steps through the frames the server embedded (replay-data) and asks the
+ * game's drawing (static/web/games/<game>.js, registered in window.MonsoonGames) to draw each.
+ * Frame 0 holds the whole table; later frames hold their decision and [path, value] changes. */
+(function () {
+  "use strict";
+  var root = document.getElementById("viewer");
+  var dataNode = document.getElementById("replay-data");
+  if (!root || !dataNode) { return; }
+  var data = JSON.parse(dataNode.textContent);
+  var draw = (window.MonsoonGames || {})[data.game];
+
+  /* --- small DOM helpers shared with the game drawings ------------------------------------- */
+  function h(tag, attrs) {
+    var node = document.createElement(tag);
+    var children = Array.prototype.slice.call(arguments, 2);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (key) {
+        var value = attrs[key];
+        if (value === null || value === undefined || value === false) { return; }
+        if (key === "class") { node.className = value; } else { node.setAttribute(key, value); }
+      });
+    }
+    children.forEach(function append(child) {
+      if (child === null || child === undefined || child === false) { return; }
+      if (Array.isArray(child)) { child.forEach(append); return; }
+      node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+    });
+    return node;
+  }
+  function table(caption, headers, rows) {
+    return h("div", { "class": "table-wrap" }, h("table", null,
+      caption ? h("caption", null, caption) : null,
+      h("thead", null, h("tr", null, headers.map(function (x) { return h("th", { scope: "col" }, x); }))),
+      h("tbody", null, rows.map(function (row) {
+        return h("tr", row.attrs || null, (row.cells || row).map(function (x, i) {
+          return i === 0 ? h("th", { scope: "row" }, x) : h("td", null, x);
+        }));
+      }))));
+  }
+  function seat(index) {
+    if (index === null || index === undefined) { return "–"; }
+    return h("span", { "class": "seat seat-" + index, title: data.seats[index] }, String(index));
+  }
+  function facts(pairs) {
+    return h("ul", { "class": "facts" }, pairs.filter(Boolean).map(function (p) {
+      return h("li", null, h("strong", null, p[0] + ": "), p[1]);
+    }));
+  }
+  function card(label, cls) { return h("span", { "class": "card" + (cls ? " " + cls : "") }, label); }
+  /* A seat's hidden cards, shown when the visitor views the finished game as that seat. */
+  function hand(s, cards, count) {
+    return h("div", { "class": "hand-cards", "aria-label": "hand of seat " + s },
+      count ? h("div", { "class": "cards" }, cards) : h("span", { "class": "empty" }, "empty hand"));
+  }
+  var helpers = { h: h, table: table, seat: seat, facts: facts, card: card, hand: hand };
+
+  /* --- rebuild whole tables from the deltas ------------------------------------------------- */
+  var clone = window.structuredClone || function (x) { return JSON.parse(JSON.stringify(x)); };
+  var tables = [data.frames[0].table];
+  for (var i = 1; i < data.frames.length; i++) {
+    var next = clone(tables[i - 1]);
+    data.frames[i].ops.forEach(function (op) {
+      var path = op[0], target = next;
+      if (path.length === 0) { next = op[1]; return; }
+      for (var k = 0; k < path.length - 1; k++) { target = target[path[k]]; }
+      target[path[path.length - 1]] = op[1];
+    });
+    tables.push(next);
+  }
+  var last = tables.length - 1;
+
+  /* Thinking time each seat has used up to each step (the runner's "ms" per decision). */
+  var clocks = [data.seats.map(function () { return 0; })];
+  for (var j = 1; j <= last; j++) {
+    var used = clocks[j - 1].slice();
+    var dj = data.frames[j].decision;
+    if (typeof dj.ms === "number") { used[dj.seat] += dj.ms; }
+    clocks.push(used);
+  }
+  var timed = data.frames.some(function (f) { return f.decision && typeof f.decision.ms === "number"; });
+
+  var slider = document.getElementById("replay-step");
+  var position = document.getElementById("replay-position");
+  var decisionLine = document.getElementById("replay-decision");
+  var drawing = document.getElementById("replay-drawing");
+  var viewAs = document.getElementById("replay-view-as");
+  var playButton = root.querySelector('[data-action="play"]');
+  var clockLine = document.getElementById("replay-clock");
+  var speed = document.getElementById("replay-speed");
+  var step = 0;
+  var timer = null;
+
+  function forfeitNotes() {
+    return data.forfeits.map(function (reason, s) {
+      return reason ? h("span", { "class": "forfeit" }, " Seat " + s + " (" + data.seats[s] + ") forfeited: " + reason + ".") : null;
+    });
+  }
+
+  function describe(index) {
+    if (index === 0) { return ["Start of the game. ", data.seats.map(function (name, s) { return [seat(s), " " + name + " "]; })]; }
+    var d = data.frames[index].decision;
+    var parts = ["Decision " + index + ": ", seat(d.seat), " " + data.seats[d.seat] + " chose ",
+      h("code", null, typeof d.action === "string" ? d.action : JSON.stringify(d.action))];
+    if (typeof d.ms === "number") { parts.push(" in " + (d.ms >= 100 ? Math.round(d.ms) : d.ms.toFixed(1)) + " ms"); }
+    if (d.by && d.by !== "bot") { parts.push(" (" + d.by + ")"); }
+    parts.push(".");
+    if (index === last) { parts.push(" Game over.", forfeitNotes()); }
+    return parts;
+  }
+
+  function show(index) {
+    step = Math.max(0, Math.min(last, index));
+    var state = tables[step];
+    var seatView = viewAs && viewAs.value !== "" ? parseInt(viewAs.value, 10) : null;
+    var ctx = {
+      seats: data.seats, viewAs: seatView,
+      privatePart: seatView !== null && state.private ? state.private[seatView] : null,
+      catalogue: data.catalogue || {}, decision: step > 0 ? data.frames[step].decision : null,
+      over: step === last
+    };
+    slider.value = String(step);
+    slider.setAttribute("aria-valuetext", "step " + step + " of " + last);
+    position.textContent = step + " / " + last;
+    decisionLine.replaceChildren(h("span", null, describe(step)));
+    if (timed) {
+      clockLine.replaceChildren(h("span", null, "Time used so far: ", clocks[step].map(function (ms, s) {
+        return [seat(s), " " + (ms >= 1000 ? (ms / 1000).toFixed(2) + " s" : Math.round(ms) + " ms") + "  "];
+      })));
+    }
+    var picture;
+    try {
+      picture = draw ? draw(state.public, ctx, helpers) : h("pre", null, JSON.stringify(state.public, null, 1));
+    } catch (err) {
+      picture = h("p", { "class": "notice" }, "This step could not be drawn: " + err.message);
+    }
+    drawing.replaceChildren(picture);
+  }
+
+  function pause() {
+    if (timer !== null) { window.clearInterval(timer); timer = null; }
+    playButton.replaceChildren(h("span", { "aria-hidden": "true" }, "▶"), " Play");
+    playButton.setAttribute("aria-pressed", "false");
+  }
+  function play() {
+    if (step >= last) { show(0); }
+    playButton.replaceChildren(h("span", { "aria-hidden": "true" }, "❚❚"), " Pause");
+    playButton.setAttribute("aria-pressed", "true");
+    timer = window.setInterval(function () {
+      if (step >= last) { pause(); return; }
+      show(step + 1);
+    }, speed ? parseInt(speed.value, 10) : 500);
+  }
+
+  var actions = {
+    first: function () { pause(); show(0); },
+    back: function () { pause(); show(step - 1); },
+    forward: function () { pause(); show(step + 1); },
+    last: function () { pause(); show(last); },
+    play: function () { if (timer === null) { play(); } else { pause(); } }
+  };
+  root.querySelectorAll("[data-action]").forEach(function (button) {
+    button.addEventListener("click", function () { actions[button.getAttribute("data-action")](); });
+  });
+  slider.addEventListener("input", function () { pause(); show(parseInt(slider.value, 10)); });
+  if (viewAs) { viewAs.addEventListener("change", function () { show(step); }); }
+  if (speed) {
+    speed.addEventListener("change", function () { if (timer !== null) { pause(); play(); } });
+  }
+  root.addEventListener("keydown", function (event) {
+    var tag = event.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT") { return; } // the slider has its own arrow keys
+    var map = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+    if (event.key === " " && tag !== "BUTTON") { map[" "] = "play"; }
+    var action = map[event.key];
+    if (action) { event.preventDefault(); actions[action](); }
+  });
+  root.setAttribute("tabindex", "-1");
+  show(0);
+})();

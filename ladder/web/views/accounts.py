@@ -1,0 +1,43 @@
+"""Sign up and the API token page (log in and out are Django's own views)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from ladder.accounts.services import api_token, create_user, rotate_token
+from ladder.core.errors import ServiceError
+from ladder.web.forms import SignUpForm
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("web:my-bots")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            user = create_user(data["username"], data["password1"], email=data["email"])
+        except ServiceError as exc:
+            form.add_error("username", str(exc))
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.username}. Create your first bot below.")
+            return redirect("web:bot-new")
+    return render(request, "web/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def token(request: HttpRequest) -> HttpResponse:
+    """Show the API token; POST replaces it (the old one stops working at once)."""
+    if request.method == "POST":
+        rotate_token(request.user)
+        messages.success(request, "Your API token was replaced; the old one no longer works.")
+        return redirect("web:token")
+    return render(request, "web/token.html", {"token": api_token(request.user)})

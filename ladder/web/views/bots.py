@@ -1,0 +1,144 @@
+"""Bot pages: one bot (versions, ratings, matches, head-to-head, uploads), my bots, new bot."""
+
+from __future__ import annotations
+
+import math
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+from rest_framework.throttling import ScopedRateThrottle
+
+from engine.registry import all_games
+from ladder.bots import selectors as bot_selectors
+from ladder.bots import services as bot_services
+from ladder.bots.models import Bot
+from ladder.core.errors import Conflict, ServiceError
+from ladder.ladders.models import Ladder
+from ladder.matches import selectors as match_selectors
+from ladder.ratings import selectors as rating_selectors
+from ladder.web.charts import ChartPoint, rating_chart
+from ladder.web.forms import BotForm, UploadForm
+
+RECENT_MATCHES = 20
+
+
+def _charts(bot: Bot) -> list[dict]:
+    """One chart per ladder the bot has rating history on, smallest table first."""
+    by_ladder: dict[int, list] = {}
+    for point in rating_selectors.rating_history(bot.pk):
+        by_ladder.setdefault(point.ladder_id, []).append(point)
+    ladders = Ladder.objects.in_bulk(list(by_ladder))
+    charts = []
+    for ladder_id in sorted(by_ladder, key=lambda i: ladders[i].num_players):
+        ladder = ladders[ladder_id]
+        points = [
+            ChartPoint(p.rating, p.low, p.high,
+                       f"v{p.bot_version.number} " + (f"after match {p.match_id}" if p.match_id
+                                                      else "history-wide refit"),
+                       version=p.bot_version.number)
+            for p in by_ladder[ladder_id]
+        ]
+        title = f"{bot.name} on the {ladder.num_players}-player ladder"
+        charts.append({"ladder": ladder, "svg": rating_chart(points, title=title),
+                       "last": by_ladder[ladder_id][-1], "count": len(points)})
+    return charts
+
+
+def _head_to_head(user, bot: Bot) -> list[dict]:
+    """The record against each opponent the visitor may see (private bots stay unnamed)."""
+    rows = match_selectors.head_to_head(bot.pk)
+    visible = set(bot_selectors.visible_bots(user).filter(
+        pk__in=[r["opponent"] for r in rows]).values_list("pk", flat=True))
+    return [r for r in rows if r["opponent"] in visible]
+
+
+class _UploadScope:
+    """The API's upload throttle scope: the site and the API share one budget per user."""
+
+    throttle_scope = "uploads"
+
+
+def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
+    """Store the uploaded file as the bot's next version; else the HTTP status of the refusal."""
+    if not form.is_valid():
+        return 400
+    throttle = ScopedRateThrottle()
+    if not throttle.allow_request(request, _UploadScope()):
+        wait = throttle.wait()
+        form.add_error("artifact", "Too many uploads in the last hour; try again in "
+                       f"{math.ceil(wait or 60)} seconds.")
+        return 429
+    upload = form.cleaned_data["artifact"]
+    limit = bot_services.upload_limits().max_bytes
+    if upload.size > limit:  # refuse before reading it into memory
+        form.add_error("artifact", f"The file is {upload.size} bytes; the limit is {limit} bytes.")
+        return 400
+    try:
+        version = bot_services.upload_version(bot, request.user, filename=upload.name,
+                                              data=upload.read(limit + 1))
+    except ServiceError as exc:
+        form.add_error("artifact", f"The upload was refused: {exc}")
+        return 400
+    messages.success(request, f"Uploaded version {version.number}; it plays once validated.")
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
+    bot = get_object_or_404(bot_selectors.visible_bots(request.user), name=name)
+    is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
+    form = UploadForm()
+    status = 200
+    if request.method == "POST":
+        if not is_owner:
+            raise PermissionDenied("only the bot's owner may upload versions of it")
+        form = UploadForm(request.POST, request.FILES)
+        refused = _upload(request, bot, form)
+        if refused is None:
+            return redirect(reverse("web:bot", args=[bot.name]) + "#versions")
+        status = refused
+    return render(request, "web/bot.html", {
+        "bot": bot, "is_owner": is_owner, "game_title": all_games()[bot.game].title,
+        "private_details": bot_selectors.can_see_private_details(request.user, bot),
+        "versions": bot_selectors.visible_versions(request.user, bot),
+        "charts": _charts(bot),
+        "matches": match_selectors.recent_matches(request.user, bot_id=bot.pk,
+                                                  limit=RECENT_MATCHES),
+        "head_to_head": _head_to_head(request.user, bot),
+        "form": form,
+    }, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def bot_new(request: HttpRequest) -> HttpResponse:
+    form = BotForm(request.POST or None, initial={"is_public": True})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            bot = bot_services.create_bot(request.user, name=data["name"], game=data["game"],
+                                          description=data["description"],
+                                          is_public=data["is_public"])
+        except ServiceError as exc:
+            form.add_error("name" if isinstance(exc, Conflict) else None, str(exc))
+        else:
+            messages.success(request, f"Created {bot.name}. Upload its first version below.")
+            return redirect("web:bot", bot.name)
+    return render(request, "web/bot_new.html", {"form": form},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+@require_GET
+def my_bots(request: HttpRequest) -> HttpResponse:
+    bots = bot_selectors.visible_bots(request.user).filter(owner=request.user).order_by("name")
+    return render(request, "web/my_bots.html", {
+        "bots": bots,
+        "matches": match_selectors.recent_matches(request.user, owner_id=request.user.pk,
+                                                  limit=RECENT_MATCHES),
+    })

@@ -1,0 +1,72 @@
+"""The match page: seats, result, the owner's stderr, and the replay viewer."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from engine import ENGINE_VERSION
+from engine.registry import all_games
+from ladder.bots import selectors as bot_selectors
+from ladder.matches import selectors as match_selectors
+from ladder.web.replay import Replay, build_replay
+
+REPLAY_CACHE_SECONDS = 3600
+
+
+def _replay(match, seats) -> Replay | None:
+    """The match's replay frames, or None while the log is unpublished (or missing).
+
+    The log is published only once the match is finished, so every seat's hidden cards may go
+    with it (``reveal_private``); before that no frame is built at all.  A finished log never
+    changes, so the frames are cached under the stored log's digest (a Batavia game with five
+    players takes about 0.2 s to replay and draw up).
+    """
+    published = match_selectors.log_is_public(match)
+    if not published:
+        return None
+    stored = match_selectors.compressed_log(match)
+    if stored is None:
+        return None
+    names = [s.bot_version.label for s in seats]
+    forfeits = [s.forfeit_reason or None for s in seats]
+    key = "web:replay:" + hashlib.sha256(
+        stored + json.dumps([ENGINE_VERSION, names, forfeits]).encode()).hexdigest()
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    try:
+        log = json.loads(gzip.decompress(stored))
+    except (OSError, ValueError) as exc:
+        return Replay(game=match.game, seats=names, error=f"the stored log is unreadable ({exc})")
+    replay = build_replay(log, seat_names=names, forfeits=forfeits, reveal_private=published)
+    cache.set(key, replay, REPLAY_CACHE_SECONDS)
+    return replay
+
+
+@require_GET
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(
+        match_selectors.with_seats(match_selectors.visible_matches(request.user)
+                                   .select_related("ladder")), pk=pk)
+    seats = list(match.seats.all())
+    visible_bots = set(bot_selectors.visible_bots(request.user).filter(
+        pk__in=[s.bot_version.bot_id for s in seats]).values_list("pk", flat=True))
+    rows = [{"seat": s, "bot_visible": s.bot_version.bot_id in visible_bots,
+             "stderr_visible": match_selectors.stderr_visible_to(request.user, s)}
+            for s in seats]
+    replay = _replay(match, seats)
+    return render(request, "web/match.html", {
+        "match": match, "rows": rows, "replay": replay,
+        "replay_data": replay.as_data() if replay and not replay.error else None,
+        "log_url": reverse("match-log", args=[match.pk]) if replay else "",
+        "game_script": f"web/games/{match.game}.js",
+        "game_title": spec.title if (spec := all_games().get(match.game)) else match.game,
+    })

@@ -1,0 +1,112 @@
+"""Personas and a small site for the web tests.
+
+Personas (shared with tests/ladder): alice owns bots (the owner), bob is another author (the
+"other user"), olivia an organiser with bots of her own, sam staff, and anonymous visitors.
+
+``site_world`` builds, through the services only: one public bot per persona and game, alice's
+private bot, a rejected upload of alice's with a reason only she (and staff) may read, one
+finished ranked match per game (with decision times, alice's stderr and, at Batavia, bob's
+forfeit), a queued match, and a finished challenge of alice's private bot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.test import Client
+
+from ladder.bots import services as bot_services
+from ladder.bots.models import Bot, BotVersion
+from ladder.ladders.services import sync_ladders
+from ladder.matches import services as match_services
+from ladder.matches.models import Match
+from tests.ladder.conftest import (  # noqa: F401  (fixtures)
+    _isolated_media,
+    alice,
+    bob,
+    engine_result,
+    ladder_for,
+    make_active_version,
+    make_bot,
+    olivia,
+    sam,
+)
+
+REJECTION = "SECRET-REJECTION: ImportError: no module named numpyy"
+ALICE_STDERR = "ALICE-STDERR: thinking hard about tea"
+FORFEIT = "timeout after 2.0 s"
+TABLES = {"batavia": 3, "east_indiaman": 3, "borneo": 3, "packet_row": 3}
+
+
+@dataclass
+class World:
+    bots: dict[str, Bot]
+    matches: dict[str, Match]
+    queued: Match
+    challenge: Match
+    private_bot: Bot
+    rejected: BotVersion
+
+
+def web_client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def personas(alice, bob, olivia, sam):  # noqa: F811
+    return {"anonymous": web_client(), "owner": web_client(alice), "other": web_client(bob),
+            "organiser": web_client(olivia), "staff": web_client(sam)}
+
+
+def finished_match(game: str, versions, *, seed: int, forfeit_seat: int | None = None,
+                   stderr_seat: int | None = None, kind=Match.Kind.LADDER, requested_by=None):
+    match = match_services.create_match(ladder_for(game, len(versions)), versions, seed=seed,
+                                        kind=kind, ranked=kind == Match.Kind.LADDER,
+                                        requested_by=requested_by)
+    record = engine_result(match)
+    for index, decision in enumerate(record["log"]["decisions"]):
+        decision["ms"] = 1.5 + index % 7  # as the sandboxed runner writes them
+        decision["by"] = "bot"
+    if forfeit_seat is not None:
+        record["forfeits"][forfeit_seat] = FORFEIT
+    if stderr_seat is not None:
+        record["stderr"][stderr_seat] = ALICE_STDERR
+    outcome = match_services.record_result(match.pk, record)
+    assert outcome.recorded, outcome.message
+    match.refresh_from_db()
+    return match
+
+
+@pytest.fixture
+def site_world(alice, bob, olivia) -> World:  # noqa: F811
+    sync_ladders()  # a transactional (browser) test starts from an emptied database
+    bots: dict[str, Bot] = {}
+    versions: dict[str, list[BotVersion]] = {}
+    for game in TABLES:
+        versions[game] = []
+        for user in (alice, bob, olivia):
+            bot = make_bot(user, f"{user.username}-{game.replace('_', '-')}", game)
+            bots[bot.name] = bot
+            versions[game].append(make_active_version(bot))
+    rejected = bot_services.upload_version(bots["alice-batavia"], alice, filename="main.py",
+                                           data=b"print('v2')\n")
+    bot_services.validate_version(
+        rejected.pk, lambda artifact: bot_services.ValidationOutcome(False, REJECTION))
+    rejected.refresh_from_db()
+    matches = {}
+    for index, game in enumerate(TABLES):
+        matches[game] = finished_match(
+            game, versions[game], seed=100 + index, stderr_seat=0,
+            forfeit_seat=1 if game == "batavia" else None)
+    queued = match_services.create_match(ladder_for("batavia", 3), versions["batavia"], seed=9)
+    private = make_bot(alice, "alice-secret", "batavia", public=False)
+    secret_version = make_active_version(private)
+    # Olivia's bot is not seated: the challenge is hers to see only if she were staff.
+    challenge = finished_match("batavia", [secret_version, *versions["batavia"][:2]], seed=11,
+                               kind=Match.Kind.CHALLENGE, requested_by=alice)
+    return World(bots=bots, matches=matches, queued=queued, challenge=challenge,
+                 private_bot=private, rejected=rejected)

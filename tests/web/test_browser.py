@@ -1,0 +1,285 @@
+"""Browser tests: the system Chromium (Debian ``chromium`` + ``chromium-driver``, installed by
+scripts/ensure-services.sh) driven headless by Selenium against pytest-django's live server.
+
+Each game's replay viewer is saved as a screenshot under ``test-artifacts/`` for a person to
+look at; the assertions check what the viewer does (steps, keyboard, play/pause, seat views).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from ladder.bots.models import BotVersion
+from tests.web.conftest import FORFEIT
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
+                       reason="no system chromium/chromedriver: run scripts/ensure-services.sh"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1280,1000", "--lang=en-GB"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+def wait_for(driver, condition, timeout: float = 10):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def by_css(driver, selector):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def all_css(driver, selector):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def script_errors(driver) -> list[str]:
+    return [entry["message"] for entry in driver.get_log("browser")
+            if entry["level"] == "SEVERE"]
+
+
+def screenshot(driver, name: str, width: int = 1280) -> Path:
+    """The whole page, by growing the window to the document's height first."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(max(height + 120, 600), 6000))
+    driver.execute_script("window.scrollTo(0, 0)")
+    path = ARTIFACTS / name
+    driver.save_screenshot(str(path))
+    driver.set_window_size(1280, 1000)
+    return path
+
+
+def bot_names(driver) -> list[str]:
+    return [row.find_elements("css selector", "td")[1].get_attribute("data-value")
+            for row in all_css(driver, "#standings tbody tr")]
+
+
+def test_standings_load_sort_and_refresh(browser, live_server, site_world):
+    browser.get(live_server.url + reverse("web:standings", args=["batavia", 3]))
+    assert len(all_css(browser, "#standings tbody tr")) == 3
+    ranked = bot_names(browser)
+    bot_header = all_css(browser, "#standings thead th")[1]
+    bot_header.find_element("css selector", "button").click()
+    assert bot_header.get_attribute("aria-sort") == "ascending"
+    assert bot_names(browser) == sorted(ranked)
+    bot_header.find_element("css selector", "button").click()
+    assert bot_header.get_attribute("aria-sort") == "descending"
+    assert bot_names(browser) == sorted(ranked, reverse=True)
+    assert all_css(browser, "#standings thead th")[0].get_attribute("aria-sort") is None
+    # The periodic refresh replaces the rows from the fragment URL and keeps the sort.
+    browser.execute_script("document.getElementById('standings').refreshStandings()")
+    wait_for(browser, lambda d: "updated" in by_css(d, ".refresh-status").text)
+    assert bot_names(browser) == sorted(ranked, reverse=True)
+    # Keyboard: the header buttons are ordinary buttons, reachable and pressed with Enter.
+    rating_button = all_css(browser, "#standings thead th button")[3]
+    rating_button.send_keys("\n")
+    assert all_css(browser, "#standings thead th")[3].get_attribute("aria-sort") == "descending"
+    assert bot_names(browser) == ranked
+    assert script_errors(browser) == []
+
+
+@pytest.mark.parametrize("game", ["batavia", "east_indiaman", "borneo", "packet_row"])
+def test_replay_viewer(browser, live_server, site_world, game):
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    match = site_world.matches[game]
+    browser.get(live_server.url + reverse("web:match", args=[match.pk]))
+    position = by_css(browser, "#replay-position")
+    total = int(position.text.split("/")[1])
+    assert total > 10 and position.text == f"0 / {total}"
+    assert "Players" in by_css(browser, "#replay-drawing").text
+    assert "Start of the game." in by_css(browser, "#replay-decision").text
+
+    by_css(browser, '[data-action="forward"]').click()
+    assert position.text == f"1 / {total}"
+    decision = by_css(browser, "#replay-decision").text
+    assert "Decision 1:" in decision and "ms" in decision
+    assert "Time used so far:" in by_css(browser, "#replay-clock").text
+    assert "[object" not in by_css(browser, "#viewer").text
+    by_css(browser, '[data-action="back"]').click()
+    assert position.text == f"0 / {total}"
+
+    slider = by_css(browser, "#replay-step")
+    slider.send_keys(Keys.ARROW_RIGHT)
+    slider.send_keys(Keys.ARROW_RIGHT)
+    assert position.text == f"2 / {total}"
+    slider.send_keys(Keys.END)
+    assert position.text == f"{total} / {total}"
+    final_line = by_css(browser, "#replay-decision").text
+    assert "Game over." in final_line
+    if game == "batavia":
+        assert FORFEIT in final_line
+    assert "Final scoring" in by_css(browser, "#replay-drawing").text
+    assert "[object" not in by_css(browser, "#viewer").text
+    screenshot(browser, f"viewer-{game}-end.png")
+
+    play = by_css(browser, '[data-action="play"]')
+    play.click()  # from the end, play starts again at the beginning
+    wait_for(browser, lambda d: int(by_css(d, "#replay-position").text.split("/")[0]) >= 2)
+    assert play.get_attribute("aria-pressed") == "true"
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
+    paused_at = position.text
+    browser.execute_script("return new Promise(r => setTimeout(r, 700))")
+    assert position.text == paused_at
+
+    # Spectators see hand sizes; once over, anyone may look at a seat's hidden cards.
+    middle = total // 2
+    browser.execute_script(
+        "var s = document.getElementById('replay-step'); s.value = arguments[0];"
+        "s.dispatchEvent(new Event('input'));", middle)
+    assert position.text == f"{middle} / {total}"
+    assert all_css(browser, "#replay-drawing .card.hand") == []
+    assert "[object" not in by_css(browser, "#viewer").text
+    assert "could not be drawn" not in by_css(browser, "#viewer").text
+    screenshot(browser, f"viewer-{game}.png")
+    if game == "borneo":  # a card's flags are one letter each, like the printed card
+        flags = {e.text for e in all_css(browser, "#replay-drawing .card .co")}
+        assert flags and flags <= {"Y", "R", "G", "B"}, flags
+    if game != "east_indiaman":  # East Indiaman has no hidden cards
+        Select(by_css(browser, "#replay-view-as")).select_by_value("0")
+        wait_for(browser, lambda d: all_css(d, "#replay-drawing .hand-cards"))
+        assert "[object" not in by_css(browser, "#viewer").text
+        screenshot(browser, f"viewer-{game}-seat0.png")
+    # Every step draws (seat 0's view where there are hands): no exception, no stray objects.
+    bad_steps = browser.execute_script("""
+        var slider = document.getElementById('replay-step'), bad = [];
+        for (var i = 0; i <= +slider.max; i++) {
+          slider.value = i; slider.dispatchEvent(new Event('input'));
+          var text = document.getElementById('viewer').textContent;
+          if (text.indexOf('could not be drawn') >= 0 || text.indexOf('[object') >= 0) {
+            bad.push(i);
+          }
+        }
+        return bad;""")
+    assert bad_steps == []
+    assert script_errors(browser) == []
+
+
+def test_viewer_on_a_phone_sized_screen(browser, live_server, site_world):
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(live_server.url + reverse("web:match", args=[site_world.matches["borneo"].pk]))
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 400, "the page must not scroll sideways on a phone"
+        browser.execute_script(
+            "var s = document.getElementById('replay-step'); s.value = 60;"
+            "s.dispatchEvent(new Event('input'));")
+        screenshot(browser, "phone-match-borneo.png", width=390)
+        browser.set_window_size(390, 844)
+        browser.get(live_server.url + reverse("web:standings", args=["batavia", 3]))
+        browser.save_screenshot(str(ARTIFACTS / "phone-standings.png"))
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
+def log_in(browser, live_server, username: str, password: str) -> None:
+    browser.get(live_server.url + reverse("web:login"))
+    by_css(browser, "#id_username").send_keys(username)
+    by_css(browser, "#id_password").send_keys(password)
+    by_css(browser, "main form button[type=submit]").click()
+    wait_for(browser, lambda d: d.current_url.endswith(reverse("web:my-bots")))
+
+
+def test_upload_a_bot_through_the_form(browser, live_server, site_world, tmp_path):
+    browser.delete_all_cookies()
+    log_in(browser, live_server, "alice", "alice-password-1")
+    bot = site_world.bots["alice-packet-row"]
+    browser.get(live_server.url + reverse("web:bot", args=[bot.name]))
+
+    broken = tmp_path / "broken.py"
+    broken.write_text("def oops(:\n")
+    by_css(browser, "#id_artifact").send_keys(str(broken))
+    by_css(browser, "#upload ~ form button[type=submit]").click()
+    error = wait_for(browser, lambda d: all_css(d, ".field-errors"))[0].text
+    assert "The upload was refused" in error
+    assert bot.versions.count() == 1
+    browser.get_log("browser")  # drop the console's note of that expected 400
+
+    good = tmp_path / "good.py"
+    good.write_text("import sys\nfor line in sys.stdin:\n    print(line)\n")
+    by_css(browser, "#id_artifact").send_keys(str(good))
+    by_css(browser, "#upload ~ form button[type=submit]").click()
+    wait_for(browser, lambda d: "Uploaded version 2" in by_css(d, ".messages").text)
+    assert bot.versions.get(number=2).status == BotVersion.Status.PENDING
+    assert "pending validation" in by_css(browser, "#versions ~ .table-wrap").text
+    screenshot(browser, "bot-page-after-upload.png")
+    assert script_errors(browser) == []
+
+
+def test_sign_up_create_a_bot_and_see_the_token(browser, live_server, site_world):
+    browser.delete_all_cookies()
+    browser.get(live_server.url + "/")
+    assert "Running tournaments" in browser.page_source
+    screenshot(browser, "home.png")
+    browser.get(live_server.url + reverse("web:signup"))
+    by_css(browser, "#id_username").send_keys("carol")
+    by_css(browser, "#id_password1").send_keys("a-long-pass-phrase-1")
+    by_css(browser, "#id_password2").send_keys("a-different-phrase-2")
+    by_css(browser, "main form button[type=submit]").click()
+    assert "The two passwords differ." in wait_for(
+        browser, lambda d: all_css(d, ".field-errors"))[0].text
+    screenshot(browser, "signup-error.png")
+    by_css(browser, "#id_password1").send_keys("a-long-pass-phrase-1")
+    by_css(browser, "#id_password2").send_keys("a-long-pass-phrase-1")
+    by_css(browser, "main form button[type=submit]").click()
+    wait_for(browser, lambda d: d.current_url.endswith(reverse("web:bot-new")))
+    by_css(browser, "#id_name").send_keys("carols-bot")
+    by_css(browser, "main form button[type=submit]").click()
+    wait_for(browser, lambda d: d.current_url.endswith(reverse("web:bot", args=["carols-bot"])))
+    assert "Upload a new version" in browser.page_source
+    browser.get(live_server.url + reverse("web:token"))
+    token = by_css(browser, "#api-token").get_attribute("value")
+    assert len(token) == 40
+    by_css(browser, "main form button[type=submit]").click()
+    wait_for(browser, lambda d: by_css(d, "#api-token").get_attribute("value") != token)
+    assert script_errors(browser) == []
+
+
+def test_bot_page_rating_chart(browser, live_server, site_world):
+    from tests.web.conftest import finished_match, make_active_version
+
+    versions = [seat.bot_version for seat in site_world.matches["batavia"].seats.all()]
+    for seed in range(30, 36):
+        finished_match("batavia", versions, seed=seed)
+    versions[0] = make_active_version(site_world.bots["alice-batavia"])  # v3 replaces v1
+    for seed in range(36, 42):
+        finished_match("batavia", versions, seed=seed)
+    browser.get(live_server.url + reverse("web:bot", args=["alice-batavia"]))
+    chart = by_css(browser, "svg.chart")
+    assert len(chart.find_elements("css selector", "circle.dot")) == 13
+    assert len(chart.find_elements("css selector", "line.version")) == 1
+    screenshot(browser, "bot-page-chart.png")
+    assert script_errors(browser) == []
