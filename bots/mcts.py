@@ -8,8 +8,8 @@ moves (the game's greedy heuristic when it has one, else random) and credits eve
 the result for the seat that moved into it. The search knows no rules: the engine provides
 moves, chance and scores.
 
-The reward is the placement, scaled to [0, 1] (1 = first, shared places averaged), so the
-search plays to finish as high as possible rather than to maximise raw points.
+The reward is mostly the placement (see :func:`placement_rewards`), so the search plays to
+finish as high as possible rather than to maximise raw points.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from engine.rng import Rng
 
 EXPLORATION = 0.7
 PRIOR_VISITS = 10
+PLACEMENT_WEIGHT = 0.7
 SLOW_HEURISTICS = frozenset({"east_indiaman"})
 MAX_ROLLOUT = 2_000
 """A rollout longer than this is scored where it stands (endless exchanges in East Indiaman)."""
@@ -47,12 +48,23 @@ class _Node:
 
 
 def placement_rewards(state: GameState) -> list[float]:
-    """Per seat: 1 for first place, 0 for last, ties in between."""
+    """Per seat, in [0, 1]: mostly the placement (1 first, 0 last), partly the score.
+
+    Placement is what a match is about; the score share (0.3, the seat's score between the
+    lowest and the highest) tells apart playouts with the same order, which makes the few
+    playouts a decision gets less noisy.
+    """
     n = state.num_players
+    ranking = state.ranking()
     if n == 1:
         return [1.0]
-    ranking = state.ranking()
-    return [(n - rank) / (n - 1) for rank in ranking]
+    scores = state.scores()
+    low, high = min(scores), max(scores)
+    spread = (high - low) or 1
+    return [
+        PLACEMENT_WEIGHT * (n - rank) / (n - 1) + (1 - PLACEMENT_WEIGHT) * (score - low) / spread
+        for rank, score in zip(ranking, scores, strict=True)
+    ]
 
 
 def _rollout(state: GameState, rng: Rng, policy: Policy | None) -> list[float]:

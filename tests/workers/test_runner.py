@@ -230,3 +230,23 @@ def test_the_mcts_reference_bot_plays_through_the_runner_on_determinized_states(
     timed = [d["ms"] for d in outcome.log["decisions"] if d["seat"] == 0 and "ms" in d]
     assert timed and max(timed) < 50 + 2_000
     replay(outcome.log)
+
+
+def test_a_host_without_a_sandbox_is_an_infrastructure_error_not_a_forfeit(monkeypatch):
+    import sys
+    import types
+
+    fake = types.ModuleType("workers.sandbox")
+
+    class SandboxUnavailable(LaunchError):
+        pass
+
+    fake.SandboxUnavailable = SandboxUnavailable
+    monkeypatch.setitem(sys.modules, "workers.sandbox", fake)
+
+    class NoSandbox:
+        def launch(self, program, *, slot, limits):
+            raise SandboxUnavailable("bubblewrap is not installed")
+
+    with pytest.raises(SandboxUnavailable):
+        run_match("batavia", 1, [random_bot()] * 3, launcher=NoSandbox(), time_controls=FAST)
