@@ -75,11 +75,13 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "django_celery_beat",
     "ladder.accounts",
     "ladder.ladders",
     "ladder.bots",
     "ladder.matches",
     "ladder.ratings",
+    "ladder.fleet",
     "ladder.web",
 ]
 
@@ -217,13 +219,24 @@ SPECTACULAR_SETTINGS = {
 MONSOON_UPLOAD_MAX_BYTES = env_int("MONSOON_UPLOAD_MAX_BYTES", 2 * 1024 * 1024)
 MONSOON_UPLOAD_MAX_FILES = env_int("MONSOON_UPLOAD_MAX_FILES", 200)
 MONSOON_UPLOAD_MAX_UNPACKED_BYTES = env_int("MONSOON_UPLOAD_MAX_UNPACKED_BYTES", 20 * 1024 * 1024)
-# The callable that smoke-tests a new bot version in the sandbox ("module:function").  Issue 8
-# wires it to the sandboxed runner; without one, versions stay ``pending`` until one is configured.
-MONSOON_VERSION_VALIDATOR = os.environ.get("MONSOON_VERSION_VALIDATOR", "")
-# Called after commit with the id of a queued match / a pending version ("module:function"): the
-# worker layer points these at its Celery tasks.  Empty means nothing is sent anywhere.
-MONSOON_ENQUEUE_MATCH = os.environ.get("MONSOON_ENQUEUE_MATCH", "")
-MONSOON_ENQUEUE_VALIDATION = os.environ.get("MONSOON_ENQUEUE_VALIDATION", "")
+# --- Workers (Celery) ----------------------------------------------------------------------------
+# The broker the web process sends tasks to and the workers consume from: Redis in production,
+# ``filesystem://`` for the one-command demo. Without one, nothing is sent anywhere: matches and
+# versions wait in the database (tests, a web-only development server).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+_WORKERS = bool(CELERY_BROKER_URL)
+# The callable that smoke-tests a new bot version ("module:function"): the sandboxed smoke match.
+MONSOON_VERSION_VALIDATOR = os.environ.get(
+    "MONSOON_VERSION_VALIDATOR", "workers.validation:validate_artifact"
+)
+# Called after commit with the id of a queued match / a pending version ("module:function"): by
+# default the Celery tasks when a broker is configured, else nothing.
+MONSOON_ENQUEUE_MATCH = os.environ.get(
+    "MONSOON_ENQUEUE_MATCH", "workers.tasks:enqueue_match" if _WORKERS else ""
+)
+MONSOON_ENQUEUE_VALIDATION = os.environ.get(
+    "MONSOON_ENQUEUE_VALIDATION", "workers.tasks:enqueue_validation" if _WORKERS else ""
+)
 # How many ranked matches the matchmaker keeps waiting (the workers' capacity).
 MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET", 8)
 MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS", 3)
@@ -232,3 +245,64 @@ MONSOON_BOOTSTRAP_SAMPLES = env_int("MONSOON_BOOTSTRAP_SAMPLES", 100)
 MONSOON_STDERR_MAX_BYTES = env_int("MONSOON_STDERR_MAX_BYTES", 64 * 1024)
 # Seconds the public standings and match lists may be served from cache (0: never).
 MONSOON_API_CACHE_SECONDS = env_int("MONSOON_API_CACHE_SECONDS", 2)
+# A running match's lease: the worker renews it every quarter of this while it plays; a match
+# whose lease ran out (its worker died) goes back to the queue as an infrastructure failure.
+MONSOON_MATCH_LEASE_SECONDS = env_int("MONSOON_MATCH_LEASE_SECONDS", 60)
+# A match or version still waiting this long after it was queued is sent to the broker again
+# (the broker may have lost the message: Redis restarted without persistence). Claiming is
+# conditional, so a second message for the same id does nothing.
+MONSOON_RESEND_AFTER_SECONDS = env_int("MONSOON_RESEND_AFTER_SECONDS", 120)
+# A version stuck in ``validating`` this long (its worker died) goes back to ``pending``.
+MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS", 600)
+# Hard wall-clock limit of one match task (the soft limit is a minute less); a match that
+# overruns is an infrastructure failure and goes back to the queue.
+MONSOON_MATCH_TIME_LIMIT = env_int("MONSOON_MATCH_TIME_LIMIT", 1800)
+# Where a worker keeps unpacked artifacts (by sha256); must be readable by the seat uids.
+MONSOON_ARTIFACT_CACHE = Path(
+    os.environ.get("MONSOON_ARTIFACT_CACHE", BASE_DIR / ".cache" / "artifacts")
+)
+# "bwrap" (always, on a ladder) or "none": bots as plain processes, for running only your own
+# bots on a machine without bubblewrap. Workers log a warning for every unsandboxed match.
+MONSOON_SANDBOX = os.environ.get("MONSOON_SANDBOX", "bwrap")
+if MONSOON_SANDBOX not in ("bwrap", "none"):
+    raise ImproperlyConfigured(
+        f"MONSOON_SANDBOX must be 'bwrap' or 'none', not {MONSOON_SANDBOX!r}"
+    )
+# Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
+MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
+MONSOON_MATCHMAKE_SECONDS = env_int("MONSOON_MATCHMAKE_SECONDS", 10)
+MONSOON_REFIT_SECONDS = env_int("MONSOON_REFIT_SECONDS", 600)
+MONSOON_REAP_SECONDS = env_int("MONSOON_REAP_SECONDS", 15)
+
+# Celery reads every CELERY_* setting (workers/celery_app.py). Results live in the database,
+# so there is no result backend; a task is acknowledged only when it has finished, one task
+# per worker process is prefetched, and a task whose worker process died is re-queued.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {
+    "monsoon.run_match": {"queue": "matches"},
+    "monsoon.validate_bot_version": {"queue": "validation"},
+}
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_WORKER_SEND_TASK_EVENTS = env_bool("CELERY_WORKER_SEND_TASK_EVENTS", True)  # Flower
+CELERY_TASK_SEND_SENT_EVENT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis hands an unacknowledged task to another worker after this long; it must exceed the
+# longest task, or a slow match would be delivered twice (harmless, but wasted work).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": MONSOON_MATCH_TIME_LIMIT + 600}
+# A web request that enqueues while the broker is down must not hang: a short publish retry,
+# then the id waits in the database for the reaper to send it again.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1,
+}
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BEAT_SCHEDULE = {
+    "matchmake": {"task": "monsoon.matchmake", "schedule": float(MONSOON_MATCHMAKE_SECONDS)},
+    "reap": {"task": "monsoon.reap", "schedule": float(MONSOON_REAP_SECONDS)},
+    "refit-ratings": {"task": "monsoon.refit_ratings", "schedule": float(MONSOON_REFIT_SECONDS)},
+}

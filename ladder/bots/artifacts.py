@@ -64,6 +64,21 @@ def inspect_upload(filename: str, data: bytes, limits: UploadLimits) -> Artifact
     )
 
 
+def artifact_members(kind: str, data: bytes, limits: UploadLimits) -> dict[str, bytes]:
+    """The files of a stored artifact by relative path, checked as strictly as an upload.
+
+    Workers unpack artifacts with this (never with ``extractall``), so an artifact that was
+    tampered with in storage meets the same path, link and size checks as a fresh upload.
+    """
+    if kind == "py":
+        return {DEFAULT_ENTRY: data}
+    if kind == "zip":
+        return _zip_members(data, limits)
+    if kind == "tar.gz":
+        return _tar_members(data, limits)
+    raise UploadRejected(f"unknown artifact kind {kind!r}")
+
+
 def _check_source(name: str, data: bytes) -> None:
     """A Python source must be UTF-8 and compile (compiling never runs it)."""
     try:

@@ -58,6 +58,12 @@ class BotVersion(models.Model):
     failure_reason = models.TextField(blank=True, help_text="why validation rejected it")
     uploaded_at = models.DateTimeField(auto_now_add=True)
     validated_at = models.DateTimeField(null=True, blank=True)
+    validation_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="when a worker took it (its lease starts here)"
+    )
+    validation_sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its id was last sent to the broker again"
+    )
 
     class Meta:
         ordering = ["bot", "-number"]

@@ -14,11 +14,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine.registry import UnknownGame, get_game
@@ -153,7 +155,7 @@ def begin_validation(version_id: int) -> bool:
     """pending -> validating; False when another worker took it or it is past that stage."""
     return bool(
         BotVersion.objects.filter(pk=version_id, status=Status.PENDING).update(
-            status=Status.VALIDATING
+            status=Status.VALIDATING, validation_started_at=timezone.now()
         )
     )
 
@@ -224,3 +226,33 @@ def validate_version(version_id: int, validator: Validator | None = None) -> Bot
         release_validation(version_id)
         raise
     return finish_validation(version_id, outcome)
+
+
+def release_stale_validations(now=None) -> list[int]:
+    """Versions left ``validating`` by a worker that died go back to ``pending``."""
+    now = now or timezone.now()
+    threshold = now - timedelta(seconds=settings.MONSOON_VALIDATION_LEASE_SECONDS)
+    stale = list(BotVersion.objects.filter(
+        status=Status.VALIDATING, validation_started_at__lt=threshold
+    ).values_list("pk", flat=True))
+    BotVersion.objects.filter(pk__in=stale, status=Status.VALIDATING).update(
+        status=Status.PENDING
+    )
+    return stale
+
+
+def versions_to_resend(now=None) -> list[int]:
+    """Pending versions whose validation message may have been lost, stamped as sent now.
+
+    The broker can lose messages (a Redis restart without persistence); the database cannot.
+    Validation claims the version conditionally, so a second message is harmless.
+    """
+    now = now or timezone.now()
+    threshold = now - timedelta(seconds=settings.MONSOON_RESEND_AFTER_SECONDS)
+    ids = list(
+        BotVersion.objects.filter(status=Status.PENDING)
+        .annotate(last_sent=Coalesce("validation_sent_at", "uploaded_at"))
+        .filter(last_sent__lt=threshold).values_list("pk", flat=True)
+    )
+    BotVersion.objects.filter(pk__in=ids).update(validation_sent_at=now)
+    return ids

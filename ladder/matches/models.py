@@ -40,6 +40,9 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     queued_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its id was last sent to the broker again"
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)

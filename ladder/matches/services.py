@@ -27,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine.registry import get_game
@@ -219,6 +220,33 @@ def requeue_expired_leases(now=None) -> list[int]:
     for match_id in expired:
         record_infrastructure_failure(match_id, "the worker's lease expired")
     return expired
+
+
+def renew_lease(match_id: int, worker: str, lease_seconds: int) -> bool:
+    """The worker that runs a match is still at it; False if the match is no longer its own."""
+    return bool(
+        Match.objects.filter(pk=match_id, status=Status.RUNNING, worker=worker[:200]).update(
+            lease_expires_at=timezone.now() + timedelta(seconds=lease_seconds)
+        )
+    )
+
+
+def matches_to_resend(now=None) -> list[int]:
+    """Queued matches whose message may have been lost by the broker, stamped as sent now.
+
+    Nothing in the broker is trusted to survive (a Redis restart may lose every queued
+    message); the database holds the queue. Claiming is a conditional update, so a match sent
+    twice is still played once.
+    """
+    now = now or timezone.now()
+    threshold = now - timedelta(seconds=settings.MONSOON_RESEND_AFTER_SECONDS)
+    ids = list(
+        Match.objects.filter(status=Status.QUEUED)
+        .annotate(last_sent=Coalesce("sent_at", "queued_at"))
+        .filter(last_sent__lt=threshold).values_list("pk", flat=True)
+    )
+    Match.objects.filter(pk__in=ids).update(sent_at=now)
+    return ids
 
 
 def cancel_match(match_id: int, reason: str = "cancelled by staff") -> bool:

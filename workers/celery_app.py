@@ -1,0 +1,22 @@
+"""The Celery application of the workers: ``celery -A workers.celery_app worker``.
+
+Every setting comes from Django's settings (the ``CELERY_*`` names in ``ladder/settings.py``),
+so a worker on another machine needs only the environment of the web process: the broker URL,
+the database URL and the storage settings. Tasks live in :mod:`workers.tasks`; what a worker
+reports about itself (:mod:`workers.fleet`) is connected here.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings")
+
+app = Celery("monsoon", include=["workers.tasks"])
+app.config_from_object("django.conf:settings", namespace="CELERY")
+
+from workers import fleet  # noqa: E402  (connects the worker's start/stop signals)
+
+fleet.connect()

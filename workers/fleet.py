@@ -1,0 +1,90 @@
+"""A worker's report of itself: name, host, match slots, queues and whether it can sandbox.
+
+Connected to Celery's ``worker_ready`` and ``worker_shutdown`` signals in the worker's main
+process; a daemon thread renews ``last_seen`` every ``MONSOON_WORKER_HEARTBEAT_SECONDS`` so
+operators can tell a quiet worker from a dead one (``ladder.fleet.selectors.fleet``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from typing import Any
+
+from celery.signals import worker_ready, worker_shutdown
+from django.conf import settings
+from django.db import DatabaseError, connections
+
+logger = logging.getLogger(__name__)
+_stop = threading.Event()
+
+
+def _sandbox_report() -> tuple[str, str]:
+    if settings.MONSOON_SANDBOX == "none":
+        return "none", "MONSOON_SANDBOX=none: bots run unsandboxed"
+    from workers.sandbox import sandbox_problem
+
+    return "bwrap", sandbox_problem() or ""
+
+
+def _queues(consumer: Any) -> list[str]:
+    try:
+        return sorted(q.name for q in consumer.task_consumer.queues)
+    except AttributeError:
+        return []
+
+
+def _announce(name: str, slots: int, queues: list[str]) -> None:
+    from ladder.fleet.services import worker_started
+
+    sandbox, problem = _sandbox_report()
+    worker_started(name, hostname=socket.gethostname(), pid=os.getpid(), slots=slots,
+                   queues=queues, sandbox=sandbox, sandbox_problem=problem)
+    if problem and sandbox == "bwrap":
+        logger.error("this worker cannot sandbox bots and will fail their matches: %s", problem)
+
+
+def _beat(name: str, slots: int, queues: list[str]) -> None:
+    from ladder.fleet.services import worker_heartbeat
+
+    while not _stop.wait(settings.MONSOON_WORKER_HEARTBEAT_SECONDS):
+        try:
+            if not worker_heartbeat(name):
+                _announce(name, slots, queues)
+        except DatabaseError as exc:  # the database is away for a while: try again next beat
+            logger.warning("worker heartbeat failed: %s", exc)
+            connections.close_all()
+    connections.close_all()
+
+
+def on_ready(sender: Any = None, **_kwargs: Any) -> None:
+    controller = getattr(sender, "controller", None)
+    name = getattr(sender, "hostname", None) or getattr(controller, "hostname", "worker")
+    slots = int(getattr(controller, "concurrency", 1) or 1)
+    queues = _queues(sender)
+    try:
+        _announce(name, slots, queues)
+    except DatabaseError as exc:
+        logger.warning("could not register the worker yet: %s", exc)
+    _stop.clear()
+    threading.Thread(target=_beat, args=(name, slots, queues), name="fleet-heartbeat",
+                     daemon=True).start()
+
+
+def on_shutdown(sender: Any = None, **_kwargs: Any) -> None:
+    from ladder.fleet.services import worker_stopped
+
+    _stop.set()
+    name = getattr(sender, "hostname", None)
+    if name:
+        try:
+            worker_stopped(name)
+        except DatabaseError as exc:
+            logger.warning("could not sign the worker off: %s", exc)
+
+
+def connect() -> None:
+    worker_ready.connect(on_ready, weak=False)
+    worker_shutdown.connect(on_shutdown, weak=False)
