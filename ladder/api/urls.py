@@ -16,4 +16,5 @@ urlpatterns = [
     path("", include(router.urls)),
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("workers/", views.WorkersView.as_view(), name="workers"),
 ]

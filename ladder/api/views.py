@@ -32,6 +32,7 @@ from ladder.api.caching import public_cache
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
+from ladder.fleet import selectors as fleet_selectors
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
 from ladder.matches import services as match_services
@@ -353,3 +354,13 @@ class MeView(APIView):
     def post(self, request):
         return Response({"username": request.user.username, "token": rotate_token(request.user),
                          "is_organiser": is_organiser(request.user)})
+
+
+class WorkersView(APIView):
+    """The worker fleet (staff only): each worker's host, match slots, liveness and matches."""
+
+    permission_classes = [IsStaff]
+
+    @extend_schema(responses=s.WorkerNodeSerializer(many=True))
+    def get(self, request):
+        return Response(s.WorkerNodeSerializer(fleet_selectors.fleet(), many=True).data)
