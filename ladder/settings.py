@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "ladder.bots",
     "ladder.matches",
     "ladder.ratings",
+    "ladder.tournaments",
     "ladder.web",
 ]
 
@@ -209,6 +210,10 @@ SPECTACULAR_SETTINGS = {
         "MatchKindEnum": "ladder.matches.models.Match.Kind",
         "VersionStatusEnum": "ladder.bots.models.BotVersion.Status",
         "VersionKindEnum": "ladder.bots.models.BotVersion.Kind",
+        "TournamentStatusEnum": "ladder.tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "ladder.tournaments.models.Tournament.Format",
+        "EntrantStatusEnum": "ladder.tournaments.models.Entrant.Status",
+        "RoundStatusEnum": "ladder.tournaments.models.Round.Status",
     },
 }
 
@@ -224,11 +229,18 @@ MONSOON_VERSION_VALIDATOR = os.environ.get("MONSOON_VERSION_VALIDATOR", "")
 # worker layer points these at its Celery tasks.  Empty means nothing is sent anywhere.
 MONSOON_ENQUEUE_MATCH = os.environ.get("MONSOON_ENQUEUE_MATCH", "")
 MONSOON_ENQUEUE_VALIDATION = os.environ.get("MONSOON_ENQUEUE_VALIDATION", "")
+# Called after commit with the id of a match that reached finished or failed: the tournaments
+# advance their rounds from it (a beat task calling ``tournaments.services.tick`` is the backstop).
+MONSOON_MATCH_OVER = os.environ.get("MONSOON_MATCH_OVER", "ladder.tournaments.services:match_over")
 # How many ranked matches the matchmaker keeps waiting (the workers' capacity).
 MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET", 8)
 MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS", 3)
 MONSOON_CHALLENGES_PER_HOUR = env_int("MONSOON_CHALLENGES_PER_HOUR", 20)
 MONSOON_BOOTSTRAP_SAMPLES = env_int("MONSOON_BOOTSTRAP_SAMPLES", 100)
+# Tournaments: re-runs of a match that failed on infrastructure before the tournament pauses, and
+# bootstrap replicates behind P(first) and the rank intervals.
+MONSOON_TOURNAMENT_MATCH_RERUNS = env_int("MONSOON_TOURNAMENT_MATCH_RERUNS", 2)
+MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES = env_int("MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES", 200)
 MONSOON_STDERR_MAX_BYTES = env_int("MONSOON_STDERR_MAX_BYTES", 64 * 1024)
 # Seconds the public standings and match lists may be served from cache (0: never).
 MONSOON_API_CACHE_SECONDS = env_int("MONSOON_API_CACHE_SECONDS", 2)
