@@ -111,6 +111,11 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
     }
 
 
+def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[str, Any]:
+    """The cleaned settings, or a :class:`ServiceError` saying what is wrong (for forms)."""
+    return _validated(data, now or timezone.now())
+
+
 def create_tournament(user: Any, *, now: datetime | None = None, **data: Any) -> Tournament:
     """A scheduled tournament; organisers and staff only.
 
