@@ -75,8 +75,9 @@ def placement_points(places: Sequence[int]) -> list[float]:
         counts[p] = counts.get(p, 0) + 1
     out = []
     for p in places:
-        span = range(p, p + counts[p])  # competition ranking: tied at p occupy p..p+t-1
-        out.append(sum(k - q for q in span) / len(span))
+        # Competition ranking: the t seats tied at p occupy places p..p+t-1 (never past k).
+        span = range(p, min(p + counts[p], k + 1))
+        out.append(sum(k - q for q in span) / len(span) if span else 0.0)
     return out
 
 
