@@ -11,6 +11,7 @@ router.register("versions", views.BotVersionViewSet, basename="version")
 router.register("ladders", views.LadderViewSet, basename="ladder")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("challenges", views.ChallengeViewSet, basename="challenge")
+router.register("tournaments", views.TournamentViewSet, basename="tournament")
 
 urlpatterns = [
     path("", include(router.urls)),

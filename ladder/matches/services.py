@@ -182,6 +182,7 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
                                   "ranking"])
         if match.ranked:
             rate_match(match, places)
+        after_commit("MONSOON_MATCH_OVER", match.pk)
     return RecordOutcome(match_id, True, f"match {match_id} recorded")
 
 
@@ -202,6 +203,7 @@ def record_infrastructure_failure(match_id: int, reason: str) -> str:
         if match.attempts >= settings.MONSOON_MATCH_MAX_ATTEMPTS:
             match.status = Status.FAILED
             match.finished_at = timezone.now()
+            after_commit("MONSOON_MATCH_OVER", match.pk)
         else:
             match.status = Status.QUEUED
             match.queued_at = timezone.now()
