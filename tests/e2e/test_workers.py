@@ -27,7 +27,10 @@ from tests.e2e.conftest import BOTS, wait_for
 from tests.ladder.conftest import accept, client_for, ladder_for, make_bot
 from tests.workers.sandbox_helpers import needs_sandbox
 
-pytestmark = [needs_sandbox, pytest.mark.e2e]
+# Serialized rollback: the rows the migrations made (ladders, the organisers group, content
+# types) are restored after each test's flush, as the other transactional tests expect.
+pytestmark = [needs_sandbox, pytest.mark.e2e,
+              pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 Status = Match.Status
 
