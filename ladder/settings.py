@@ -282,6 +282,10 @@ if MONSOON_SANDBOX not in ("bwrap", "none"):
     )
 # Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
 MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
+# A worker still shutting down this long after its consumer stopped exits hard (workers/fleet.py):
+# long enough for its running matches to finish.
+MONSOON_WORKER_STOP_GRACE_SECONDS = env_int("MONSOON_WORKER_STOP_GRACE_SECONDS",
+                                            MONSOON_MATCH_TIME_LIMIT + 60)
 MONSOON_MATCHMAKE_SECONDS = env_int("MONSOON_MATCHMAKE_SECONDS", 10)
 MONSOON_REFIT_SECONDS = env_int("MONSOON_REFIT_SECONDS", 600)
 MONSOON_REAP_SECONDS = env_int("MONSOON_REAP_SECONDS", 15)
@@ -307,7 +311,12 @@ CELERY_TASK_SEND_SENT_EVENT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis hands an unacknowledged task to another worker after this long; it must exceed the
 # longest task, or a slow match would be delivered twice (harmless, but wasted work).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": MONSOON_MATCH_TIME_LIMIT + 600}
+# Socket timeouts bound every blocking broker call, so a silent broker cannot wedge a worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": MONSOON_MATCH_TIME_LIMIT + 600,
+    "socket_timeout": 15,
+    "socket_connect_timeout": 5,
+}
 # A web request that enqueues while the broker is down must not hang: a short publish retry,
 # then the id waits in the database for the reaper to send it again.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {

@@ -3,6 +3,12 @@
 Connected to Celery's ``worker_ready`` and ``worker_shutdown`` signals in the worker's main
 process; a daemon thread renews ``last_seen`` every ``MONSOON_WORKER_HEARTBEAT_SECONDS`` so
 operators can tell a quiet worker from a dead one (``ladder.fleet.selectors.fleet``).
+
+The same thread is the worker's watchdog: a worker whose consumer has stopped (a shutdown, or
+Celery's "Unrecoverable error" after a broker connection is lost) and that is still alive
+``MONSOON_WORKER_STOP_GRACE_SECONDS`` later has wedged in its shutdown (a known way for the
+Redis transport to hang). It exits hard, so its supervisor (systemd, Docker) starts a fresh
+one; its matches' leases expire and the reaper re-queues them.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from typing import Any
 
 from celery.signals import worker_ready, worker_shutdown
@@ -46,10 +53,27 @@ def _announce(name: str, slots: int, queues: list[str]) -> None:
         logger.error("this worker cannot sandbox bots and will fail their matches: %s", problem)
 
 
-def _beat(name: str, slots: int, queues: list[str]) -> None:
+def _stopping(controller: Any) -> bool:
+    """Whether the worker's consumer has left its running state."""
+    from celery.bootsteps import RUN
+
+    blueprint = getattr(controller, "blueprint", None)
+    return blueprint is not None and blueprint.state != RUN
+
+
+def _beat(name: str, slots: int, queues: list[str], controller: Any = None) -> None:
     from ladder.fleet.services import worker_heartbeat
 
+    stopping_since: float | None = None
     while not _stop.wait(settings.MONSOON_WORKER_HEARTBEAT_SECONDS):
+        if controller is not None and _stopping(controller):
+            stopping_since = stopping_since or time.monotonic()
+            if time.monotonic() - stopping_since > settings.MONSOON_WORKER_STOP_GRACE_SECONDS:
+                logger.critical("the worker has been stopping for over %s s; exiting hard so "
+                                "that its supervisor restarts it",
+                                settings.MONSOON_WORKER_STOP_GRACE_SECONDS)
+                os._exit(1)
+            continue
         try:
             if not worker_heartbeat(name):
                 _announce(name, slots, queues)
@@ -69,8 +93,8 @@ def on_ready(sender: Any = None, **_kwargs: Any) -> None:
     except DatabaseError as exc:
         logger.warning("could not register the worker yet: %s", exc)
     _stop.clear()
-    threading.Thread(target=_beat, args=(name, slots, queues), name="fleet-heartbeat",
-                     daemon=True).start()
+    threading.Thread(target=_beat, args=(name, slots, queues, controller),
+                     name="fleet-heartbeat", daemon=True).start()
 
 
 def on_shutdown(sender: Any = None, **_kwargs: Any) -> None:

@@ -144,8 +144,8 @@ class FlakyProxy:
                 with self._lock:
                     self._open.discard(sock)
 
-    def outage(self, seconds: float) -> None:
-        """The database is unreachable for ``seconds``: open connections break, new ones fail."""
+    def go_down(self) -> None:
+        """The database becomes unreachable: open connections break, new ones fail."""
         self.cut.set()
         self.cuts += 1
         with self._lock:
@@ -153,7 +153,8 @@ class FlakyProxy:
         for sock in sockets:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-        time.sleep(seconds)
+
+    def come_back(self) -> None:
         self.cut.clear()
 
     def close(self) -> None:
@@ -167,8 +168,11 @@ class Fleet:
     def __init__(self, env: dict[str, str], logs: Path) -> None:
         self.env, self.logs = env, logs
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.restarts: dict[str, int] = {}
+        self._commands: dict[str, tuple[list[str], dict[str, str]]] = {}
 
     def _spawn(self, name: str, argv: list[str], extra_env: dict[str, str]) -> None:
+        self._commands[name] = (argv, extra_env)
         log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 (the process owns it)
         self.procs[name] = subprocess.Popen(
             argv, cwd=ROOT, env={**self.env, **extra_env}, stdout=log,
@@ -192,6 +196,14 @@ class Fleet:
     def beat(self, **extra_env: str) -> None:
         self._spawn("beat", [CELERY, "-A", "workers.celery_app", "beat", "--loglevel=INFO",
                              "-s", str(self.logs / "beat-schedule")], extra_env)
+
+    def supervise(self) -> None:
+        """What systemd's ``Restart=always`` does: start again every process that exited."""
+        for name, proc in list(self.procs.items()):
+            if proc.poll() is not None:
+                self.restarts[name] = self.restarts.get(name, 0) + 1
+                argv, extra_env = self._commands[name]
+                self._spawn(name, argv, extra_env)
 
     def kill(self, name: str) -> None:
         """``kill -9`` of the whole worker: its main process and every pool process."""
@@ -260,6 +272,7 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, 
         "MONSOON_MATCHMAKE_SECONDS": "1",
         "MONSOON_QUEUE_TARGET": "0",
         "MONSOON_WORKER_HEARTBEAT_SECONDS": "1",
+        "MONSOON_WORKER_STOP_GRACE_SECONDS": "5",
         "PYTHONUNBUFFERED": "1",
     })
     return env
