@@ -166,7 +166,8 @@ def test_crosstable_cells_match_the_stored_crosstable(personas, finished):
         f"\u2013{cell['tied']}" if cell["tied"] else "")
     row_html = table[table.index(f"1. {names[0]}"):]
     row_html = row_html[:row_html.index("</tr>")]
-    assert re.findall(r"<td[^>]*>([^<]*)</td>", row_html)[0] == expected
+    assert re.findall(r'<td title="[^"]*">([^<]*)<span', row_html)[0] == expected
+    assert f"in {cell['games']} games" in row_html  # spelled out for screen readers
     assert 'class="self"' in row_html
 
 
