@@ -150,6 +150,20 @@ def test_finished_tournament_page(personas, finished, who):
     assert 'action="' + page_url(finished, "web:tournament-register") not in html
 
 
+def test_elimination_standings_show_the_round_reached(personas, olivia, bots,
+                                                     django_capture_on_commit_callbacks):
+    field = [bots[n] for n in ("alice-one", "alice-two", "bob-one", "olivia-one")]
+    t = finished_tournament(olivia, field, django_capture_on_commit_callbacks,
+                            format="elimination", advance=1)
+    html = personas["anonymous"].get(page_url(t)).content.decode()
+    standings = html[html.index('id="standings-table"'):html.index('id="crosstable"')]
+    assert "Round reached" in standings and "ranked first by the round they reached" in html
+    winner = t.final_standings[0]
+    row = standings[standings.index(f">{winner['bot_name']}</a>"):]
+    cells = re.findall(r"<td>(.*?)</td>", row[:row.index("</tr>")])
+    assert cells[1] == str(winner["stage"])  # owner, then the round reached
+
+
 def test_crosstable_cells_match_the_stored_crosstable(personas, finished):
     html = personas["anonymous"].get(page_url(finished)).content.decode()
     table = html[html.index('id="crosstable-table"'):]
