@@ -382,8 +382,10 @@ def test_controls_refused_to_others(personas, scheduled, who, operation):
     page = personas[who].post(page_url(scheduled, f"web:tournament-{operation}"),
                               {f"{operation}-confirm": "on"})
     assert page.status_code == 403
+    unconfirmed = personas[who].post(page_url(scheduled, f"web:tournament-{operation}"))
+    assert unconfirmed.status_code == 403
     assert any("only the tournament's organiser or staff" in text
-               for text in alerts(page.content.decode()))
+               for text in alerts(unconfirmed.content.decode()))
     scheduled.refresh_from_db()
     assert scheduled.status == Tournament.Status.SCHEDULED
 

@@ -271,11 +271,13 @@ def control(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
     form_class = CancelForm if operation == "cancel" else ReasonForm
     form = form_class(request.POST, prefix=operation)
     bound = {f"{operation}_form": form}
-    if not form.is_valid():
+    # Form errors matter only to those allowed to act: anyone else hears the service's refusal
+    # rather than being asked to tick a box for a button they cannot use.
+    if not form.is_valid() and selectors.can_manage(request.user, t):
         return _page(request, t, status=400, **bound)
     call = services.cancel_tournament if operation == "cancel" else services.pause_tournament
     try:
-        call(t.pk, request.user, form.cleaned_data["reason"])
+        call(t.pk, request.user, form.cleaned_data.get("reason", ""))
     except ServiceError as exc:
         return _page(request, t, status=exc.status_code, control_error=str(exc), **bound)
     return _done(request, t, "The tournament is cancelled." if operation == "cancel"
