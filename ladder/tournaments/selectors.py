@@ -213,3 +213,70 @@ def planned_totals(tournament: Tournament, n: int) -> tuple[int, int]:
         return rounds_, rounds_ * (n // k) * per_table(tournament)
     sizes = pairing.elimination_sizes(n, k, tournament.advance)
     return len(sizes), sum(m // k for m in sizes) * per_table(tournament)
+
+
+# --- for the web site ------------------------------------------------------------------------
+
+
+def reachable_tournaments() -> QuerySet[Tournament]:
+    """What a link may open: every tournament, unlisted ones included.
+
+    Unlisted means left out of lists, not secret: whoever has the link sees the page, as the
+    API's detail endpoint does.
+    """
+    return Tournament.objects.select_related("organiser", "ladder")
+
+
+def with_counts(qs: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """Annotate ``entrant_count`` (not dropped) and ``matches_done`` for list pages, in the one
+    query rather than two per row."""
+    done = Q(tournament_matches__superseded=False,
+             tournament_matches__match__status__in=[Match.Status.FINISHED,
+                                                    Match.Status.CANCELLED])
+    return qs.annotate(
+        entrant_count=Count("entrants", filter=~Q(entrants__status=Entrant.Status.DROPPED),
+                            distinct=True),
+        matches_done=Count("tournament_matches", filter=done, distinct=True),
+    )
+
+
+def running_tournaments(user: Any) -> QuerySet[Tournament]:
+    """Listed tournaments under way (running or paused), the latest start first."""
+    return with_counts(listed_tournaments(user).filter(
+        status__in=[Tournament.Status.RUNNING, Tournament.Status.PAUSED]))
+
+
+def eligible_bots(user: Any, tournament: Tournament) -> QuerySet[Any]:
+    """The user's bots that could still enter: public, of the tournament's game, not entered.
+
+    Whether registration is open right now is the service's to say; this only keeps the menu
+    free of bots that could never go in.
+    """
+    from ladder.bots.models import Bot
+
+    if not getattr(user, "is_authenticated", False):
+        return Bot.objects.none()
+    entered = tournament.entrants.values("bot_id")
+    return (Bot.objects.filter(owner=user, is_public=True, game=tournament.game)
+            .exclude(pk__in=entered).order_by("name"))
+
+
+def bot_entries(user: Any, bot_id: int) -> QuerySet[Entrant]:
+    """A bot's entries in the tournaments the user may see listed, the latest start first."""
+    return (Entrant.objects.filter(bot_id=bot_id, tournament__in=listed_tournaments(user))
+            .select_related("tournament", "version")
+            .order_by("-tournament__starts_at", "-tournament_id"))
+
+
+def final_rank(tournament: Tournament, entrant_id: int) -> int | None:
+    """The entrant's rank in the stored final standings (None while the tournament runs)."""
+    for row in tournament.final_standings or []:
+        if row.get("entrant") == entrant_id:
+            return row.get("rank")
+    return None
+
+
+def match_link(match_id: int) -> TournamentMatch | None:
+    """The tournament slot a match filled, for the match page's way back to its tournament."""
+    return (TournamentMatch.objects.filter(match_id=match_id)
+            .select_related("tournament", "round").first())

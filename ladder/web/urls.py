@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from ladder.web.views import accounts, bots, matches, site
+from ladder.web.views import accounts, bots, matches, site, tournaments
 
 app_name = "web"
 
@@ -13,6 +13,13 @@ urlpatterns = [
     path("bots/new/", bots.bot_new, name="bot-new"),
     path("bots/<slug:name>/", bots.bot_detail, name="bot"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/register/", tournaments.register, name="tournament-register"),
+    path("tournaments/<int:pk>/unregister/", tournaments.unregister,
+         name="tournament-unregister"),
+    *[path(f"tournaments/<int:pk>/{operation}/", tournaments.control, {"operation": operation},
+           name=f"tournament-{operation}") for operation in ("pause", "resume", "cancel")],
     path("me/bots/", bots.my_bots, name="my-bots"),
     path("me/token/", accounts.token, name="token"),
     path("signup/", accounts.signup, name="signup"),

@@ -12,15 +12,19 @@ forfeit), a queued match, and a finished challenge of alice's private bot.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
 from ladder.ladders.services import sync_ladders
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
+from ladder.tournaments import services as tournament_services
+from ladder.tournaments.models import Tournament
 from tests.ladder.conftest import (  # noqa: F401  (fixtures)
     _isolated_media,
     alice,
@@ -32,6 +36,7 @@ from tests.ladder.conftest import (  # noqa: F401  (fixtures)
     olivia,
     sam,
 )
+from tests.tournaments.conftest import play_pending
 
 REJECTION = "SECRET-REJECTION: ImportError: no module named numpyy"
 ALICE_STDERR = "ALICE-STDERR: thinking hard about tea"
@@ -110,3 +115,37 @@ def site_world(alice, bob, olivia) -> World:  # noqa: F811
                                kind=Match.Kind.CHALLENGE, requested_by=alice)
     return World(bots=bots, matches=matches, queued=queued, challenge=challenge,
                  private_bot=private, rejected=rejected)
+
+
+# --- tournaments -----------------------------------------------------------------------------
+
+def open_tournament(organiser, **overrides) -> Tournament:
+    """A scheduled Batavia tournament whose registration is open now (real clock: the pages
+    call the services without an injected time)."""
+    now = timezone.now()
+    data = {"name": "Monsoon Open", "game": "batavia", "num_players": 3,
+            "format": "round_robin", "registration_opens_at": now - timedelta(hours=1),
+            "registration_closes_at": now + timedelta(hours=1),
+            "starts_at": now + timedelta(hours=2)}
+    data.update(overrides)
+    return tournament_services.create_tournament(organiser, now=now, **data)
+
+
+def started_tournament(organiser, bots, **overrides) -> Tournament:
+    """Entered by each bot's owner and started by the tick at its start time."""
+    t = open_tournament(organiser, **overrides)
+    for bot in bots:
+        tournament_services.register_entrant(t.pk, bot.owner, bot.pk)
+    report = tournament_services.tick(now=t.starts_at)
+    assert t.pk in report.started, report
+    t.refresh_from_db()
+    return t
+
+
+def finished_tournament(organiser, bots, capture, **overrides) -> Tournament:
+    """A tournament played to the end in-process (see tests/tournaments/conftest.py)."""
+    t = started_tournament(organiser, bots, **overrides)
+    play_pending(capture, t)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED, t.status_reason
+    return t

@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from ladder.bots.models import BotVersion
-from tests.web.conftest import FORFEIT
+from tests.web.conftest import FORFEIT, finished_tournament, make_active_version, make_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -282,4 +282,59 @@ def test_bot_page_rating_chart(browser, live_server, site_world):
     assert len(chart.find_elements("css selector", "circle.dot")) == 13
     assert len(chart.find_elements("css selector", "line.version")) == 1
     screenshot(browser, "bot-page-chart.png")
+    assert script_errors(browser) == []
+
+
+def test_finished_tournament_page_and_a_round_match_replay(
+        browser, live_server, site_world, olivia, bob, django_capture_on_commit_callbacks):
+    """A played round robin: standings and cross-table as stored, a round's match link opens
+    the replay, and the page fits a phone screen (tables scroll inside their boxes)."""
+    extra = make_bot(bob, "bob-batavia-2")
+    make_active_version(extra)
+    field = [site_world.bots[name] for name in ("alice-batavia", "bob-batavia",
+                                                 "olivia-batavia")] + [extra]
+    t = finished_tournament(olivia, field, django_capture_on_commit_callbacks,
+                            name="Monsoon Masters")
+    browser.get(live_server.url + reverse("web:tournament", args=[t.pk]))
+    assert by_css(browser, "h1").text == "Monsoon Masters"
+    total = t.planned_matches
+    assert by_css(browser, "#progress-text").text == (
+        f"{total} of {total} matches played (100%)")
+    rows = all_css(browser, "#standings-table tbody tr")
+    assert [r.find_element("css selector", "th a").text for r in rows] == [
+        row["bot_name"] for row in t.final_standings]
+    first = t.final_standings[0]
+    cells = rows[0].find_elements("css selector", "td")
+    assert cells[-2].text == f"{100 * first['p_first']:.0f}%"
+    assert cells[-1].text == f"{first['rank_low']}\u2013{first['rank_high']}"
+    cross = all_css(browser, "#crosstable-table tbody tr")
+    assert len(cross) == 4
+    # Round robin at 3-player tables: every pair meets, so only the diagonal is empty.
+    assert len(all_css(browser, "#crosstable-table td.self")) == 4
+    assert all_css(browser, "#crosstable-table td.not-met") == []
+    stored = {(r["entrant"], c["opponent"]): c for r in t.final_crosstable["rows"]
+              for c in r["cells"]}
+    second = t.final_standings[1]["entrant"]
+    cell = stored[(first["entrant"], second)]
+    shown = cross[0].find_elements("css selector", "td")[1].text
+    assert shown.startswith(f"{cell['ahead']}\u2013{cell['behind']}")
+    screenshot(browser, "tournament.png")
+    browser.set_window_size(390, 844)
+    try:
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 400, "the tournament page must not scroll sideways on a phone"
+        screenshot(browser, "phone-tournament.png", width=390)
+    finally:
+        browser.set_window_size(1280, 1000)
+    # Follow round 1's first match to its replay, and the match page's way back.
+    link = by_css(browser, "#round-1 ~ .table-wrap .match-links a")
+    match_url = link.get_attribute("href")
+    link.click()
+    wait_for(browser, lambda d: d.current_url == match_url)
+    position = by_css(browser, "#replay-position")
+    assert position.text.startswith("0 / ")
+    by_css(browser, '[data-action="forward"]').click()
+    assert position.text.startswith("1 / ")
+    back = by_css(browser, f'a[href^="{reverse("web:tournament", args=[t.pk])}#round-1"]')
+    assert back.text == "Monsoon Masters"
     assert script_errors(browser) == []

@@ -23,6 +23,7 @@ from ladder.matches import selectors as match_selectors
 from ladder.ratings import selectors as rating_selectors
 from ladder.web.charts import ChartPoint, rating_chart
 from ladder.web.forms import BotForm, UploadForm
+from ladder.web.views.tournaments import bot_tournaments
 
 RECENT_MATCHES = 20
 
@@ -110,6 +111,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         "matches": match_selectors.recent_matches(request.user, bot_id=bot.pk,
                                                   limit=RECENT_MATCHES),
         "head_to_head": _head_to_head(request.user, bot),
+        "tournaments": bot_tournaments(request.user, bot.pk),
         "form": form,
     }, status=status)
 

@@ -16,6 +16,7 @@ from engine import ENGINE_VERSION
 from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
 from ladder.matches import selectors as match_selectors
+from ladder.tournaments import selectors as tournament_selectors
 from ladder.web.replay import Replay, build_replay
 
 REPLAY_CACHE_SECONDS = 3600
@@ -65,6 +66,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     replay = _replay(match, seats)
     return render(request, "web/match.html", {
         "match": match, "rows": rows, "replay": replay,
+        "tournament_slot": (tournament_selectors.match_link(match.pk)
+                            if match.kind == match.Kind.TOURNAMENT else None),
         "replay_data": replay.as_data() if replay and not replay.error else None,
         "log_url": reverse("match-log", args=[match.pk]) if replay else "",
         "game_script": f"web/games/{match.game}.js",

@@ -1,0 +1,294 @@
+"""Tournament pages: the list, one tournament (entrants, rounds, progress, standings, cross-table)
+and its forms (register and withdraw bots; the organiser's pause, resume and cancel).
+
+Reads go through ``ladder.tournaments.selectors`` and every write through
+``ladder.tournaments.services``, so the page refuses exactly what the API refuses, with the
+service's own words.  A refused POST renders the page again with the reason next to the form
+(``role="alert"``) and the service's HTTP status; an accepted one redirects (post/redirect/get).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from engine.registry import all_games
+from ladder.core.errors import ServiceError
+from ladder.tournaments import selectors, services
+from ladder.tournaments.models import Entrant, Tournament
+from ladder.tournaments.standings import placement_points
+from ladder.web.forms import AccessibleForm
+
+DASH = "\u2013"  # an en dash between the numbers of a range or record
+FINISHED_LISTED = 50  # finished tournaments on the list page: the latest ones
+Status = Tournament.Status
+
+
+class EntryForm(AccessibleForm):
+    """The bot to enter; the menu lists the visitor's eligible bots, the service decides."""
+
+    bot = forms.IntegerField(label="Bot", widget=forms.Select)
+
+    def __init__(self, *args: Any, bots: Any = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["bot"].widget.choices = [(b.pk, b.name) for b in bots]
+
+
+class WithdrawForm(AccessibleForm):
+    bot = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class ReasonForm(AccessibleForm):
+    """Pause and cancel: an optional reason shown on the page (the service writes a default)."""
+
+    reason = forms.CharField(required=False, max_length=2000, label="Reason (optional)",
+                             help_text="Shown on the tournament page.")
+
+
+class CancelForm(ReasonForm):
+    confirm = forms.BooleanField(
+        label="Cancel for good: unplayed matches are dropped; this cannot be undone",
+        error_messages={"required": "Tick the box to confirm: a cancelled tournament cannot "
+                        "be resumed."})
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _game_title(game: str) -> str:
+    spec = all_games().get(game)
+    return spec.title if spec else game
+
+
+def _format_text(t: Tournament) -> str:
+    """The format in words, with the settings that change what a round is."""
+    parts = [t.get_format_display()]
+    if t.format == Tournament.Format.SWISS and t.rounds:
+        parts.append(f"{t.rounds} rounds")
+    if t.format == Tournament.Format.ELIMINATION:
+        parts.append(f"top {t.advance} of each table go through")
+    per_table = selectors.per_table(t)
+    parts.append(f"{per_table} game{'s' if per_table != 1 else ''} per table per round")
+    if t.duplicate:
+        parts.append("duplicate deals")
+    return ", ".join(parts)
+
+
+def _progress(t: Tournament) -> dict[str, Any]:
+    """Matches done of the planned total, the percentage, and the round in words."""
+    p = selectors.progress(t)
+    total, done = p["matches_total"], p["matches_done"]
+    percent = round(100 * done / total) if total else (100 if t.status == Status.FINISHED else 0)
+    return {**p, "percent": percent,
+            "round_text": (f"Round {p['current_round']} of {p['rounds']}" if p["rounds"]
+                           else "Not started")}
+
+
+def _registration(t: Tournament) -> dict[str, Any]:
+    """Whether the window is open now, in words, for the visitor (the service has the last
+    word when a form is sent)."""
+    now = timezone.now()
+    if t.status != Status.SCHEDULED or now >= t.starts_at:
+        state, text = "closed", "Registration is closed: entrants are fixed."
+    elif now < t.registration_opens_at:
+        state, text = "not-yet", "Registration has not opened yet."
+    elif now >= t.registration_closes_at:
+        state, text = "closed", "Registration has closed."
+    else:
+        state, text = "open", "Registration is open."
+    return {"state": state, "text": text}
+
+
+def _rounds(t: Tournament) -> list[dict[str, Any]]:
+    """Each round's tables: the seated bots with their points at the table, and each match with
+    its status and who came first."""
+    out = []
+    for rnd in selectors.rounds(t):
+        tables = []
+        for table in rnd["tables"]:
+            points: dict[int, float] = {e["entrant"]: 0.0 for e in table["entrants"]}
+            names = {e["entrant"]: e["bot_name"] for e in table["entrants"]}
+            matches = []
+            for m in table["matches"]:
+                winners = ""
+                if m["places"]:
+                    for e, pts in zip(m["seating"], placement_points(m["places"]), strict=True):
+                        points[e] = points.get(e, 0.0) + pts
+                    winners = ", ".join(names.get(e, "?") for e, place
+                                        in zip(m["seating"], m["places"], strict=True)
+                                        if place == 1)
+                matches.append({**m, "winners": winners})
+            tables.append({
+                "number": table["table"] + 1, "matches": matches,
+                "entrants": [{**e, "points": points[e["entrant"]]} for e in table["entrants"]],
+            })
+        out.append({**rnd, "tables": tables})
+    return out
+
+
+def _crosstable(t: Tournament, order: list[int]) -> dict[str, Any]:
+    """The cross-table as a square grid in standings order: row bot against column bot."""
+    ct = selectors.crosstable(t)
+    heads = {int(e["entrant"]): e for e in ct["entrants"]}
+    order = [e for e in order if e in heads] + [e for e in heads if e not in order]
+    cells = {(int(r["entrant"]), int(c["opponent"])): c for r in ct["rows"] for c in r["cells"]}
+    rows = []
+    for a in order:
+        row = []
+        for b in order:
+            cell = cells.get((a, b))
+            if a == b:
+                row.append({"self": True})
+            elif cell is None:
+                row.append({"met": False})
+            else:
+                row.append({"met": True, **cell,
+                            "text": f"{cell['ahead']}{DASH}{cell['behind']}"
+                            + (f"{DASH}{cell['tied']}" if cell["tied"] else "")})
+        rows.append({"entrant": heads[a], "cells": row})
+    return {"columns": [heads[e] for e in order], "rows": rows}
+
+
+def _standings(t: Tournament) -> list[dict[str, Any]]:
+    rows = []
+    for row in selectors.standings(t):
+        p = row.get("p_first")
+        rows.append({**row, "p_first_text": DASH if p is None else f"{100 * p:.0f}%",
+                     "interval": ("" if row.get("rank_low") is None else
+                                  f"{row['rank_low']}{DASH}{row['rank_high']}")})
+    return rows
+
+
+def _page(request: HttpRequest, t: Tournament, *, status: int = 200,
+          **bound: Any) -> HttpResponse:
+    """The tournament page; ``bound`` holds a refused form to show with its errors."""
+    user = request.user
+    entrants = list(selectors.entrants(t))
+    standings = _standings(t)
+    manage = selectors.can_manage(user, t)
+    started = t.started_at is not None
+    mine = [e for e in entrants if user.is_authenticated and e.bot.owner_id == user.pk]
+    eligible = list(selectors.eligible_bots(user, t))
+    can_register = user.is_authenticated and t.status == Status.SCHEDULED
+    withdrawable = {e.pk for e in entrants if t.status == Status.SCHEDULED
+                    and (manage or (user.is_authenticated and e.bot.owner_id == user.pk))}
+    return render(request, "web/tournament.html", {
+        "t": t, "game_title": _game_title(t.game), "format_text": _format_text(t),
+        "progress": _progress(t), "registration": _registration(t),
+        "entrants": entrants, "started": started, "mine": mine,
+        "dropped": [e for e in entrants if e.status == Entrant.Status.DROPPED],
+        "withdrawable": withdrawable, "withdraw_error": bound.get("withdraw_error"),
+        "rounds": _rounds(t), "standings": standings,
+        "elimination": t.format == Tournament.Format.ELIMINATION,
+        "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings]),
+        "can_manage": manage, "can_register": can_register,
+        "entry_form": bound.get("entry_form") or EntryForm(bots=eligible),
+        "has_eligible": bool(eligible), "entry_form_shown": can_register and bool(eligible),
+        "pause_form": bound.get("pause_form") or ReasonForm(prefix="pause"),
+        "cancel_form": bound.get("cancel_form") or CancelForm(prefix="cancel"),
+        "control_error": bound.get("control_error"),
+    }, status=status)
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Running, upcoming and finished tournaments the visitor may see listed."""
+    qs = selectors.with_counts(selectors.listed_tournaments(request.user))
+    running = list(qs.filter(status__in=[Status.RUNNING, Status.PAUSED]))
+    upcoming = list(qs.filter(status=Status.SCHEDULED).order_by("starts_at", "id"))
+    over = list(qs.filter(status__in=[Status.FINISHED, Status.CANCELLED])
+                .order_by("-finished_at", "-id")[:FINISHED_LISTED])
+    groups = [
+        {"id": "running", "title": "Running", "items": running,
+         "empty": "No tournament is running right now."},
+        {"id": "upcoming", "title": "Upcoming", "items": upcoming,
+         "empty": "No tournament is scheduled."},
+        {"id": "finished", "title": "Finished", "items": over,
+         "empty": "No tournament has finished yet."},
+    ]
+    for group in groups:
+        group["items"] = [{"t": t, "game_title": _game_title(t.game),
+                           "format": t.get_format_display()} for t in group["items"]]
+    return render(request, "web/tournaments.html", {"groups": groups})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _page(request, get_object_or_404(selectors.reachable_tournaments(), pk=pk))
+
+
+def _done(request: HttpRequest, t: Tournament, text: str, anchor: str) -> HttpResponse:
+    messages.success(request, text)
+    return redirect(reverse("web:tournament", args=[t.pk]) + anchor)
+
+
+@require_POST
+def register(request: HttpRequest, pk: int) -> HttpResponse:
+    t = get_object_or_404(selectors.reachable_tournaments(), pk=pk)
+    form = EntryForm(request.POST, bots=selectors.eligible_bots(request.user, t))
+    if form.is_valid():
+        try:
+            entrant = services.register_entrant(t.pk, request.user, form.cleaned_data["bot"])
+        except ServiceError as exc:
+            form.add_error("bot", str(exc))
+            return _page(request, t, status=exc.status_code, entry_form=form)
+        return _done(request, t, f"{entrant.bot.name} is entered.", "#entrants")
+    return _page(request, t, status=400, entry_form=form)
+
+
+@require_POST
+def unregister(request: HttpRequest, pk: int) -> HttpResponse:
+    t = get_object_or_404(selectors.reachable_tournaments(), pk=pk)
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        return _page(request, t, status=400, withdraw_error="Choose the bot to withdraw.")
+    try:
+        services.unregister_entrant(t.pk, request.user, form.cleaned_data["bot"])
+    except ServiceError as exc:
+        return _page(request, t, status=exc.status_code, withdraw_error=str(exc))
+    return _done(request, t, "The bot is withdrawn.", "#entrants")
+
+
+@require_POST
+def control(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
+    """Pause, resume or cancel: the organiser's and staff's buttons."""
+    t = get_object_or_404(selectors.reachable_tournaments(), pk=pk)
+    if operation == "resume":
+        try:
+            services.resume_tournament(t.pk, request.user)
+        except ServiceError as exc:
+            return _page(request, t, status=exc.status_code, control_error=str(exc))
+        return _done(request, t, "The tournament carries on.", "#progress")
+    form_class = CancelForm if operation == "cancel" else ReasonForm
+    form = form_class(request.POST, prefix=operation)
+    bound = {f"{operation}_form": form}
+    # Form errors matter only to those allowed to act: anyone else hears the service's refusal
+    # rather than being asked to tick a box for a button they cannot use.
+    if not form.is_valid() and selectors.can_manage(request.user, t):
+        return _page(request, t, status=400, **bound)
+    call = services.cancel_tournament if operation == "cancel" else services.pause_tournament
+    try:
+        call(t.pk, request.user, form.cleaned_data.get("reason", ""))
+    except ServiceError as exc:
+        return _page(request, t, status=exc.status_code, control_error=str(exc), **bound)
+    return _done(request, t, "The tournament is cancelled." if operation == "cancel"
+                 else "The tournament is paused.", "#progress")
+
+
+def bot_tournaments(user: Any, bot_id: int) -> list[dict[str, Any]]:
+    """The bot page's tournament list: each entry with its status and, when over, the rank."""
+    out = []
+    for e in selectors.bot_entries(user, bot_id):
+        rank = selectors.final_rank(e.tournament, e.pk)
+        out.append({"entry": e, "t": e.tournament,
+                    "rank_text": _ordinal(rank) if rank else ""})
+    return out
