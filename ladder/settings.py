@@ -128,6 +128,20 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# SQLite serves the one-command demo and a developer's machine, where the web process, two worker
+# processes and beat all write to one file. Rollback journals make readers and writers block each
+# other and a deferred transaction that later wants to write fails at once with "database is
+# locked"; WAL lets readers run beside the one writer, IMMEDIATE takes the write lock when the
+# transaction starts (so it waits in the busy timeout instead of failing mid-way), and the timeout
+# gives a writer time to finish. PostgreSQL needs none of this.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env_int("SQLITE_BUSY_TIMEOUT", 30),
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
+
 _REDIS_CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": (
@@ -225,6 +239,30 @@ MONSOON_UPLOAD_MAX_UNPACKED_BYTES = env_int("MONSOON_UPLOAD_MAX_UNPACKED_BYTES",
 # versions wait in the database (tests, a web-only development server).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 _WORKERS = bool(CELERY_BROKER_URL)
+# The filesystem transport keeps each message as a file in a folder every process on this host
+# shares (``MONSOON_BROKER_FOLDER``): no server, so ``make demo`` needs nothing but Python. It
+# reads relative folder names against each process's working directory, so the folders are
+# given absolute and created here; one host only, which is why production uses Redis.
+_BROKER_FOLDER = os.environ.get("MONSOON_BROKER_FOLDER", "")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    if not _BROKER_FOLDER:
+        raise ImproperlyConfigured(
+            "CELERY_BROKER_URL=filesystem:// needs MONSOON_BROKER_FOLDER (a folder shared by the "
+            "web process, the workers and beat)"
+        )
+    _broker_root = Path(_BROKER_FOLDER).resolve()
+    _BROKER_FOLDERS = {
+        "data_folder_in": _broker_root / "queue",
+        "data_folder_out": _broker_root / "queue",
+        "processed_folder": _broker_root / "processed",
+        "control_folder": _broker_root / "control",
+    }
+    for _folder in _BROKER_FOLDERS.values():
+        _folder.mkdir(parents=True, exist_ok=True)
+    _BROKER_OPTIONS: dict[str, object] = {k: str(v) for k, v in _BROKER_FOLDERS.items()}
+    _BROKER_OPTIONS["store_processed"] = False
+else:
+    _BROKER_OPTIONS = {}
 # The callable that smoke-tests a new bot version ("module:function"): the sandboxed smoke match.
 MONSOON_VERSION_VALIDATOR = os.environ.get(
     "MONSOON_VERSION_VALIDATOR", "workers.validation:validate_artifact"
@@ -268,6 +306,21 @@ if MONSOON_SANDBOX not in ("bwrap", "none"):
     raise ImproperlyConfigured(
         f"MONSOON_SANDBOX must be 'bwrap' or 'none', not {MONSOON_SANDBOX!r}"
     )
+
+# A production deployment (DEBUG off) refuses settings that only make sense on one developer's
+# machine: bots outside the sandbox, and SQLite, which a worker on another host cannot reach and
+# which serialises every write (``MONSOON_ALLOW_SQLITE=1`` for a deliberate single-host setup).
+if not DEBUG:
+    if MONSOON_SANDBOX == "none":
+        raise ImproperlyConfigured(
+            "MONSOON_SANDBOX=none runs uploaded bots unsandboxed; it is refused when DEBUG is off"
+        )
+    if (DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+            and not env_bool("MONSOON_ALLOW_SQLITE", False)):
+        raise ImproperlyConfigured(
+            "DATABASE_URL must name a PostgreSQL database when DEBUG is off (SQLite only with "
+            "MONSOON_ALLOW_SQLITE=1)"
+        )
 # Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
 MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
 MONSOON_MATCHMAKE_SECONDS = env_int("MONSOON_MATCHMAKE_SECONDS", 10)
@@ -294,7 +347,9 @@ CELERY_TASK_SEND_SENT_EVENT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis hands an unacknowledged task to another worker after this long; it must exceed the
 # longest task, or a slow match would be delivered twice (harmless, but wasted work).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": MONSOON_MATCH_TIME_LIMIT + 600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": MONSOON_MATCH_TIME_LIMIT + 600, **_BROKER_OPTIONS,
+}
 # A web request that enqueues while the broker is down must not hang: a short publish retry,
 # then the id waits in the database for the reaper to send it again.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
