@@ -261,6 +261,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         _folder.mkdir(parents=True, exist_ok=True)
     _BROKER_OPTIONS: dict[str, object] = {k: str(v) for k, v in _BROKER_FOLDERS.items()}
     _BROKER_OPTIONS["store_processed"] = False
+    # An empty queue folder is listed again after this many seconds (kombu's default is 1 s).
+    _BROKER_OPTIONS["polling_interval"] = 0.25
 else:
     _BROKER_OPTIONS = {}
 # The callable that smoke-tests a new bot version ("module:function"): the sandboxed smoke match.

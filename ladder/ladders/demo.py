@@ -98,28 +98,39 @@ def _ensure_bot(house: User, game: str, policy: str, source: bytes,
     report.versions_uploaded.append(version.label)
 
 
-def _enable_fillable_ladders(games: list[str], bots_per_game: int, report: SeedReport) -> None:
-    """Schedule every table the demo's bots can fill; a table needs that many distinct bots."""
+def _enable_ladders(games: list[str], all_tables: bool, report: SeedReport) -> None:
+    """Schedule the tables the demo's bots can fill (a table needs that many distinct bots).
+
+    By default only each game's smallest table plays: the two worker slots then spread their
+    matches over four ladders rather than ten, so every game has standings within a minute.
+    """
     sync_ladders()
+    # Counted, not taken from this run's policies: an earlier run may have uploaded others.
+    bots_per_game = {game: Bot.objects.filter(game=game, is_public=True).count()
+                     for game in games}
     for ladder in Ladder.objects.filter(game__in=games):
-        fillable = ladder.num_players <= bots_per_game
-        if ladder.schedule_enabled != fillable:
-            ladder.schedule_enabled = fillable
+        fillable = ladder.num_players <= bots_per_game[ladder.game]
+        smallest = ladder.num_players == min(all_games()[ladder.game].player_counts)
+        enable = fillable and (all_tables or smallest)
+        if ladder.schedule_enabled != enable:
+            ladder.schedule_enabled = enable
             ladder.save(update_fields=["schedule_enabled"])
-        (report.ladders_enabled if fillable else report.ladders_disabled).append(str(ladder))
+        (report.ladders_enabled if enable else report.ladders_disabled).append(str(ladder))
 
 
-def seed_demo(policies: tuple[str, ...] = DEFAULT_POLICIES,
-              games: list[str] | None = None) -> SeedReport:
+def seed_demo(policies: tuple[str, ...] = DEFAULT_POLICIES, games: list[str] | None = None,
+              all_tables: bool = False) -> SeedReport:
     """Demo accounts, one bot per (game, reference policy), and the ladders they can fill."""
     report = SeedReport()
     games = sorted(all_games()) if games is None else games
     sources = {policy: _reference_source(policy) for policy in policies}
-    # One transaction: the uploads reach the broker only once everything is in place.
+    # One transaction: the uploads reach the broker only once everything is in place. Policy by
+    # policy, so the quick bots of every game are validated (and the two-player ladders start)
+    # before the slow search bots take the worker's slots.
     with transaction.atomic():
         house = _ensure_accounts(report)
-        for game in games:
-            for policy in policies:
+        for policy in policies:
+            for game in games:
                 _ensure_bot(house, game, policy, sources[policy], report)
-        _enable_fillable_ladders(games, len(policies), report)
+        _enable_ladders(games, all_tables, report)
     return report

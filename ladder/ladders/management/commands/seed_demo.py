@@ -19,6 +19,9 @@ class Command(BaseCommand):
                             help="reference bots to upload for every game (comma-separated)")
         parser.add_argument("--games", default="",
                             help="games to seed (comma-separated; default: every game)")
+        parser.add_argument("--all-tables", action="store_true",
+                            help="schedule every table size the bots can fill, not only each "
+                                 "game's smallest")
 
     def handle(self, *args: Any, **options: Any) -> None:
         policies = tuple(p for p in options["policies"].split(",") if p)
@@ -27,7 +30,7 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"unknown game(s): {', '.join(unknown)}")
         try:
-            report = seed_demo(policies, games)
+            report = seed_demo(policies, games, options["all_tables"])
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from None
         say = self.stdout.write
