@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MARKER = ".monsoon-demo"
 """A file in every data folder this script made: ``--reset`` deletes no folder without it."""
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_PDEATHSIG = 1
 MATCH_PAGE = 200
 ECHO_WORDS = ("WARNING", "ERROR", "CRITICAL", "Traceback")
 """Service log lines shown on the console without ``--verbose`` (all lines go to the logs)."""
@@ -153,6 +154,12 @@ def become_subreaper() -> bool:
         return False
 
 
+def _die_with_us() -> None:
+    """In the child before exec: SIGTERM when the demo dies, even by SIGKILL (Linux)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
 def own_children() -> set[int]:
     pids: set[int] = set()
     with contextlib.suppress(OSError):
@@ -174,10 +181,14 @@ class Service:
     _threads: list[threading.Thread] = field(default_factory=list)
 
     def start(self, env: dict[str, str]) -> None:
+        """Start the process; call before any thread exists (``preexec_fn`` is not thread-safe)."""
         self.process = subprocess.Popen(
             self.argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_us,
         )
+
+    def start_logging(self) -> None:
+        assert self.process is not None
         log = self.log_path.open("ab")
         pump = threading.Thread(target=self._pump, args=(self.process.stdout, log),
                                 name=f"log-{self.name}", daemon=True)
@@ -468,6 +479,7 @@ def main(argv: list[str] | None = None) -> int:
             raise DemoError(f"bots cannot be sandboxed on this machine: {problem}\n"
                             "(`make sandbox` installs bubblewrap; --no-sandbox runs the "
                             "reference bots unsandboxed)")
+        reused = (args.data / MARKER).exists() and not args.reset
         prepare_data(args.data, args.reset)
         logs = args.data / "logs"
         env = demo_environment(args.data, args.host, args.no_sandbox)
@@ -488,14 +500,21 @@ def main(argv: list[str] | None = None) -> int:
         services = build_services(args, python, logs)
         for service in services:
             service.start(env)
+        for service in services:
+            service.start_logging()
             say(f"started {service.name} (pid {service.pid}, log {service.log_path})")
         base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
         wait_for_web(base, services[0], timeout=60)
         print_welcome(base, seed_output)
+        if reused:
+            say("standings shown at once are those of the previous run")
         status = watch(args, base, services, started, stop_requested.is_set)
     except DemoError as exc:
-        say(f"error: {exc}")
-        status = 2
+        if stop_requested.is_set():  # Ctrl-C during migrate or seed interrupts them too
+            status = 130
+        else:
+            say(f"error: {exc}")
+            status = 2
     finally:
         if services:
             say(f"stopping web, worker and beat (the worker may finish its matches for up to "

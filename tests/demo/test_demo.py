@@ -112,8 +112,10 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
             while time.monotonic() < deadline and demo.poll() is None:
                 with contextlib.suppress(OSError, ValueError):
                     table = standings(base)
-                    # Two bots per game: the two-player ladders play, each until both are rated.
-                    if table and all(len(rows) == 2 for rows in table.values()):
+                    # Two bots per game: the two-player ladders play, each until both are rated;
+                    # and the demo has told the visitor so.
+                    if table and all(len(rows) == 2 for rows in table.values()) \
+                            and "first standings after" in output.read_text():
                         break
                 time.sleep(1)
             assert demo.poll() is None, output.read_text()
