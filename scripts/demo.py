@@ -460,12 +460,14 @@ def main(argv: list[str] | None = None) -> int:
     hurry = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
+        # os.write, not print: the signal may arrive in the middle of a print of the main thread.
+        name = signal.Signals(signum).name
         if stop_requested.is_set():
             if not hurry.is_set():
-                say(f"{signal.Signals(signum).name} again: killing everything now")
+                os.write(1, f"demo | {name} again: killing everything now\n".encode())
             hurry.set()
             return
-        say(f"{signal.Signals(signum).name}: stopping")
+        os.write(1, f"demo | {name}: stopping\n".encode())
         stop_requested.set()
 
     signal.signal(signal.SIGINT, on_signal)
