@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "ladder.matches",
     "ladder.ratings",
     "ladder.fleet",
+    "ladder.tournaments",
     "ladder.web",
 ]
 
@@ -228,6 +229,10 @@ SPECTACULAR_SETTINGS = {
         "MatchKindEnum": "ladder.matches.models.Match.Kind",
         "VersionStatusEnum": "ladder.bots.models.BotVersion.Status",
         "VersionKindEnum": "ladder.bots.models.BotVersion.Kind",
+        "TournamentStatusEnum": "ladder.tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "ladder.tournaments.models.Tournament.Format",
+        "EntrantStatusEnum": "ladder.tournaments.models.Entrant.Status",
+        "RoundStatusEnum": "ladder.tournaments.models.Round.Status",
     },
 }
 
@@ -280,11 +285,18 @@ MONSOON_ENQUEUE_MATCH = os.environ.get(
 MONSOON_ENQUEUE_VALIDATION = os.environ.get(
     "MONSOON_ENQUEUE_VALIDATION", "workers.tasks:enqueue_validation" if _WORKERS else ""
 )
+# Called after commit with the id of a match that reached finished or failed: the tournaments
+# advance their rounds from it (a beat task calling ``tournaments.services.tick`` is the backstop).
+MONSOON_MATCH_OVER = os.environ.get("MONSOON_MATCH_OVER", "ladder.tournaments.services:match_over")
 # How many ranked matches the matchmaker keeps waiting (the workers' capacity).
 MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET", 8)
 MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS", 3)
 MONSOON_CHALLENGES_PER_HOUR = env_int("MONSOON_CHALLENGES_PER_HOUR", 20)
 MONSOON_BOOTSTRAP_SAMPLES = env_int("MONSOON_BOOTSTRAP_SAMPLES", 100)
+# Tournaments: re-runs of a match that failed on infrastructure before the tournament pauses, and
+# bootstrap replicates behind P(first) and the rank intervals.
+MONSOON_TOURNAMENT_MATCH_RERUNS = env_int("MONSOON_TOURNAMENT_MATCH_RERUNS", 2)
+MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES = env_int("MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES", 200)
 MONSOON_STDERR_MAX_BYTES = env_int("MONSOON_STDERR_MAX_BYTES", 64 * 1024)
 # Seconds the public standings and match lists may be served from cache (0: never).
 MONSOON_API_CACHE_SECONDS = env_int("MONSOON_API_CACHE_SECONDS", 2)
@@ -331,6 +343,7 @@ MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 1
 MONSOON_MATCHMAKE_SECONDS = env_int("MONSOON_MATCHMAKE_SECONDS", 10)
 MONSOON_REFIT_SECONDS = env_int("MONSOON_REFIT_SECONDS", 600)
 MONSOON_REAP_SECONDS = env_int("MONSOON_REAP_SECONDS", 15)
+MONSOON_TOURNAMENT_TICK_SECONDS = env_int("MONSOON_TOURNAMENT_TICK_SECONDS", 5)
 
 # Celery reads every CELERY_* setting (workers/celery_app.py). Results live in the database,
 # so there is no result backend; a task is acknowledged only when it has finished, one task
@@ -367,4 +380,6 @@ CELERY_BEAT_SCHEDULE = {
     "matchmake": {"task": "monsoon.matchmake", "schedule": float(MONSOON_MATCHMAKE_SECONDS)},
     "reap": {"task": "monsoon.reap", "schedule": float(MONSOON_REAP_SECONDS)},
     "refit-ratings": {"task": "monsoon.refit_ratings", "schedule": float(MONSOON_REFIT_SECONDS)},
+    "tournaments": {"task": "monsoon.tournaments_tick",
+                    "schedule": float(MONSOON_TOURNAMENT_TICK_SECONDS)},
 }

@@ -4,6 +4,7 @@
 """
 
 import os
+from pathlib import Path
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
@@ -20,7 +21,8 @@ STORAGES = {**STORAGES, "staticfiles": {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 WHITENOISE_AUTOREFRESH = True  # serve from the apps' static folders, no collectstatic needed
 WHITENOISE_USE_FINDERS = True
-MEDIA_ROOT = BASE_DIR / "test-artifacts" / "media"  # noqa: F405
+# A worker process started by the end-to-end tests reads the same folder through MEDIA_ROOT.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "test-artifacts" / "media"))  # noqa: F405
 
 # One test database per checkout: several worktrees (or CI and a developer) on one PostgreSQL
 # server never drop each other's test database.
@@ -29,3 +31,10 @@ import hashlib  # noqa: E402
 DATABASES["default"]["TEST"] = {  # noqa: F405
     "NAME": "test_monsoon_" + hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:10],  # noqa: F405
 }
+
+# The end-to-end tests run their own Redis (they restart it on purpose) on a port of this
+# checkout's, and the workers they start get its URL; nothing is sent to it unless a test
+# switches the enqueue hooks on.
+_CHECKOUT = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()  # noqa: F405
+E2E_REDIS_PORT = 20000 + int(_CHECKOUT[:6], 16) % 10000
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or f"redis://127.0.0.1:{E2E_REDIS_PORT}/0"

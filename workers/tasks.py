@@ -171,6 +171,20 @@ def refit_ratings() -> int:
     return len(refit_all_ladders())
 
 
+@app.task(name="monsoon.tournaments_tick", ignore_result=True)
+def tournaments_tick() -> dict[str, list[int]]:
+    """Start tournaments that are due and advance those whose round is complete.
+
+    Rounds also advance the moment their last match is recorded (``MONSOON_MATCH_OVER``); this
+    is the clock that starts tournaments and the backstop for a missed hook.
+    """
+    from ladder.tournaments.services import tick
+
+    report = tick()
+    return {name: list(getattr(report, name)) for name in
+            ("started", "advanced", "finished", "cancelled")}
+
+
 @app.task(name="monsoon.reap", ignore_result=True)
 def reap() -> dict[str, list[int]]:
     """Re-queue the matches of dead workers and send again what the broker may have lost."""

@@ -10,6 +10,8 @@ from ladder.bots.selectors import can_see_private_details
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings.models import RatingPoint
+from ladder.tournaments import selectors as tournament_selectors
+from ladder.tournaments.models import Tournament
 
 
 class GameSerializer(serializers.Serializer):
@@ -159,3 +161,200 @@ class TokenSerializer(serializers.Serializer):
     username = serializers.CharField()
     token = serializers.CharField()
     is_organiser = serializers.BooleanField()
+
+
+class WorkerNodeSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="Celery's worker name (name@host)")
+    hostname = serializers.CharField()
+    pid = serializers.IntegerField()
+    slots = serializers.IntegerField(help_text="matches it can play at once")
+    queues = serializers.ListField(child=serializers.CharField())
+    sandbox = serializers.CharField(help_text="bwrap, or none (bots unsandboxed)")
+    sandbox_problem = serializers.CharField(help_text="why bots cannot be sandboxed there")
+    started_at = serializers.DateTimeField()
+    last_seen = serializers.DateTimeField()
+    stopped_at = serializers.DateTimeField(allow_null=True)
+    alive = serializers.BooleanField(help_text="heard from within three heartbeats")
+    running_matches = serializers.ListField(child=serializers.IntegerField())
+
+
+# --- tournaments ---------------------------------------------------------------------------------
+
+
+class TournamentProgressSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    current_round = serializers.IntegerField()
+    rounds = serializers.IntegerField(allow_null=True, help_text="known once started")
+    matches_done = serializers.IntegerField(help_text="finished (or cancelled) matches")
+    matches_created = serializers.IntegerField()
+    matches_total = serializers.IntegerField(allow_null=True, help_text="known once started")
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    organiser = serializers.CharField(source="organiser.username", read_only=True)
+    entrant_count = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "description", "organiser", "game", "num_players", "variant",
+                  "ladder", "format", "duplicate", "games_per_pairing", "rounds", "advance",
+                  "registration_opens_at", "registration_closes_at", "starts_at", "is_public",
+                  "ranked", "status", "status_reason", "current_round", "planned_rounds",
+                  "planned_matches", "entrant_count", "created_at", "started_at", "finished_at"]
+        read_only_fields = fields
+
+    def get_entrant_count(self, tournament) -> int:
+        return tournament.entrants.count()
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    progress = serializers.SerializerMethodField()
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "progress"]
+        read_only_fields = fields
+
+    @extend_schema_field(TournamentProgressSerializer)
+    def get_progress(self, tournament) -> dict:
+        return tournament_selectors.progress(tournament)
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    """Shapes only: the service checks the game, player count, variant, format and dates."""
+
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    description = serializers.CharField(max_length=4000, required=False, allow_blank=True)
+    game = serializers.CharField(max_length=40)
+    num_players = serializers.IntegerField(help_text="players per table")
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    format = serializers.CharField(help_text="round_robin, swiss or elimination")
+    duplicate = serializers.BooleanField(required=False, default=False)
+    games_per_pairing = serializers.IntegerField(required=False, default=1)
+    rounds = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                      help_text="Swiss only; default from the field size")
+    advance = serializers.IntegerField(required=False, default=1,
+                                       help_text="elimination: top n of each table advance")
+    registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    starts_at = serializers.DateTimeField()
+    is_public = serializers.BooleanField(required=False, default=True)
+    ranked = serializers.BooleanField(required=False, default=False,
+                                      help_text="count the matches on the ladder's ratings")
+
+
+class EntrantSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    bot = serializers.IntegerField(source="bot_id")
+    bot_name = serializers.CharField(source="bot.name")
+    owner = serializers.CharField(source="bot.owner.username")
+    status = serializers.CharField()
+    invited = serializers.SerializerMethodField()
+    version = serializers.IntegerField(source="version_id", allow_null=True)
+    version_number = serializers.IntegerField(source="version.number", allow_null=True,
+                                              default=None)
+    seed = serializers.IntegerField(allow_null=True)
+    seed_rating = serializers.FloatField(allow_null=True)
+    dropped_reason = serializers.CharField()
+    registered_at = serializers.DateTimeField()
+
+    def get_invited(self, entrant) -> bool:
+        return entrant.invited_by_id is not None
+
+
+class RegisterSerializer(serializers.Serializer):
+    bot = serializers.IntegerField(help_text="your bot's id (organisers: any public bot)")
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class TournamentEntrantRefSerializer(serializers.Serializer):
+    entrant = serializers.IntegerField()
+    bot = serializers.IntegerField()
+    bot_name = serializers.CharField()
+    owner = serializers.CharField()
+    version = serializers.IntegerField(allow_null=True)
+    version_number = serializers.IntegerField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+
+
+class TournamentTableMatchSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    game = serializers.IntegerField()
+    rotation = serializers.IntegerField()
+    block = serializers.IntegerField()
+    attempt = serializers.IntegerField()
+    status = serializers.CharField()
+    seating = serializers.ListField(child=serializers.IntegerField(),
+                                    help_text="entrant ids in seat order")
+    places = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class TournamentTableSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    entrants = TournamentEntrantRefSerializer(many=True)
+    matches = TournamentTableMatchSerializer(many=True)
+
+
+class TournamentRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    completed_at = serializers.DateTimeField(allow_null=True)
+    byes = TournamentEntrantRefSerializer(many=True)
+    tables = TournamentTableSerializer(many=True)
+
+
+class TournamentStandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entrant = serializers.IntegerField()
+    bot = serializers.IntegerField()
+    bot_name = serializers.CharField()
+    owner = serializers.CharField()
+    version = serializers.IntegerField(allow_null=True)
+    version_number = serializers.IntegerField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+    points = serializers.FloatField()
+    games = serializers.FloatField()
+    byes = serializers.IntegerField()
+    forfeits = serializers.IntegerField()
+    opponents_score = serializers.FloatField()
+    buchholz = serializers.FloatField()
+    direct = serializers.FloatField(help_text="direct encounter within its tied group")
+    stage = serializers.IntegerField(allow_null=True, help_text="elimination: last round reached")
+    stage_points = serializers.FloatField(allow_null=True)
+    p_first = serializers.FloatField(allow_null=True, help_text="bootstrap P(finishing first)")
+    rank_low = serializers.IntegerField(allow_null=True)
+    rank_high = serializers.IntegerField(allow_null=True)
+
+
+class CrossCellSerializer(serializers.Serializer):
+    opponent = serializers.IntegerField()
+    games = serializers.IntegerField()
+    ahead = serializers.IntegerField()
+    behind = serializers.IntegerField()
+    tied = serializers.IntegerField()
+    points = serializers.FloatField()
+
+
+class CrossRowSerializer(serializers.Serializer):
+    entrant = serializers.IntegerField()
+    cells = CrossCellSerializer(many=True)
+
+
+class CrossTableSerializer(serializers.Serializer):
+    entrants = TournamentEntrantRefSerializer(many=True)
+    rows = CrossRowSerializer(many=True)
+
+
+class TournamentMatchSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="round.number")
+    table = serializers.IntegerField()
+    game = serializers.IntegerField()
+    rotation = serializers.IntegerField()
+    block = serializers.IntegerField()
+    attempt = serializers.IntegerField()
+    superseded = serializers.BooleanField(help_text="replaced by a re-run after a failure")
+    entrants = serializers.ListField(child=serializers.IntegerField())
+    match = MatchSerializer()

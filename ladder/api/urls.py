@@ -11,9 +11,11 @@ router.register("versions", views.BotVersionViewSet, basename="version")
 router.register("ladders", views.LadderViewSet, basename="ladder")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("challenges", views.ChallengeViewSet, basename="challenge")
+router.register("tournaments", views.TournamentViewSet, basename="tournament")
 
 urlpatterns = [
     path("", include(router.urls)),
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("workers/", views.WorkersView.as_view(), name="workers"),
 ]

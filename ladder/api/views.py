@@ -32,11 +32,15 @@ from ladder.api.caching import public_cache
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
+from ladder.fleet import selectors as fleet_selectors
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.ratings import selectors as rating_selectors
+from ladder.tournaments import selectors as tournament_selectors
+from ladder.tournaments import services as tournament_services
+from ladder.tournaments.models import Tournament
 
 
 class IsStaff(permissions.BasePermission):
@@ -353,3 +357,135 @@ class MeView(APIView):
     def post(self, request):
         return Response({"username": request.user.username, "token": rotate_token(request.user),
                          "is_organiser": is_organiser(request.user)})
+
+
+class WorkersView(APIView):
+    """The worker fleet (staff only): each worker's host, match slots, liveness and matches."""
+
+    permission_classes = [IsStaff]
+
+    @extend_schema(responses=s.WorkerNodeSerializer(many=True))
+    def get(self, request):
+        return Response(s.WorkerNodeSerializer(fleet_selectors.fleet(), many=True).data)
+
+
+class TournamentMatchPages(CursorPagination):
+    ordering = "id"
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+@extend_schema_view(list=extend_schema(parameters=[
+    OpenApiParameter("status", str), OpenApiParameter("game", str),
+    OpenApiParameter("format", str)]))
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                        viewsets.GenericViewSet):
+    """Scheduled tournaments: organisers create and run them; owners enter their bots."""
+
+    filterset_fields = ["status", "game", "format"]
+
+    def get_queryset(self):
+        if self.action == "list":
+            return tournament_selectors.listed_tournaments(self.request.user)
+        return Tournament.objects.select_related("organiser")  # unlisted: reachable by id
+
+    def get_serializer_class(self):
+        return s.TournamentSerializer if self.action == "list" else s.TournamentDetailSerializer
+
+    @extend_schema(request=s.TournamentCreateSerializer,
+                   responses={201: s.TournamentDetailSerializer})
+    def create(self, request):
+        """Organisers and staff only (403 otherwise); the settings are checked by the service."""
+        serializer = s.TournamentCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = tournament_services.create_tournament(request.user,
+                                                           **serializer.validated_data)
+        return Response(s.TournamentDetailSerializer(tournament).data,
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["GET"], responses=s.EntrantSerializer(many=True))
+    @extend_schema(methods=["POST"], request=s.RegisterSerializer,
+                   responses={201: s.EntrantSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def entrants(self, request, pk=None):
+        """GET: the entrants; POST ``{"bot": id}``: enter your bot (organisers: invite one)."""
+        tournament = self.get_object()
+        if request.method == "GET":
+            return Response(s.EntrantSerializer(tournament_selectors.entrants(tournament),
+                                                many=True).data)
+        serializer = s.RegisterSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entrant = tournament_services.register_entrant(tournament.pk, request.user,
+                                                       serializer.validated_data["bot"])
+        entrant = tournament_selectors.entrants(tournament).get(pk=entrant.pk)
+        return Response(s.EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None}, parameters=[
+        OpenApiParameter("bot_id", int, OpenApiParameter.PATH)])
+    @action(detail=True, methods=["delete"], url_path=r"entrants/(?P<bot_id>[0-9]+)",
+            permission_classes=[permissions.IsAuthenticated])
+    def unregister(self, request, pk=None, bot_id=None):
+        """Withdraw a bot before the start (its owner, or the organiser)."""
+        tournament = self.get_object()
+        tournament_services.unregister_entrant(tournament.pk, request.user, int(bot_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses=s.TournamentRoundSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def rounds(self, request, pk=None):
+        """Rounds with their tables, seatings, match statuses and byes."""
+        return Response(tournament_selectors.rounds(self.get_object()))
+
+    @extend_schema(responses=s.TournamentStandingSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        """Points, tie-breaks, bootstrap P(first) and 95% rank interval (docs/tournaments.md)."""
+        return Response(tournament_selectors.standings(self.get_object()))
+
+    @extend_schema(responses=s.CrossTableSerializer)
+    @action(detail=True, methods=["get"])
+    def crosstable(self, request, pk=None):
+        """For every pair that met: games, ahead, behind, tied, points scored."""
+        return Response(tournament_selectors.crosstable(self.get_object()))
+
+    @extend_schema(responses=s.TournamentMatchSerializer(many=True),
+                   parameters=[OpenApiParameter("round", int)])
+    @action(detail=True, methods=["get"], pagination_class=TournamentMatchPages)
+    def matches(self, request, pk=None):
+        """Every match with its round, table and block, re-runs included; ``?round=N``."""
+        tournament = self.get_object()
+        number = request.query_params.get("round")
+        qs = tournament_selectors.tournament_matches(
+            tournament, int(number) if number and number.isdigit() else None)
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(s.TournamentMatchSerializer(page, many=True).data)
+
+    def _control(self, request, operation):
+        tournament = self.get_object()
+        serializer = s.ReasonSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        reason = serializer.validated_data.get("reason", "")
+        if operation == "resume":
+            tournament = tournament_services.resume_tournament(tournament.pk, request.user)
+        else:
+            call = getattr(tournament_services, f"{operation}_tournament")
+            tournament = call(tournament.pk, request.user, reason)
+        return Response(s.TournamentDetailSerializer(tournament).data)
+
+    @extend_schema(request=s.ReasonSerializer, responses=s.TournamentDetailSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def pause(self, request, pk=None):
+        """Hold the matches not yet started (the organiser or staff)."""
+        return self._control(request, "pause")
+
+    @extend_schema(request=None, responses=s.TournamentDetailSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def resume(self, request, pk=None):
+        return self._control(request, "resume")
+
+    @extend_schema(request=s.ReasonSerializer, responses=s.TournamentDetailSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def cancel(self, request, pk=None):
+        """Cancel unplayed matches; the played ones and their standings stay."""
+        return self._control(request, "cancel")

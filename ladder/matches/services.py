@@ -116,10 +116,10 @@ def claim_match(match_id: int, worker: str, lease_seconds: int = 600) -> bool:
     )
 
 
-def _check_record(match: Match, record: Any) -> dict[str, Any]:
+def _check_record(n: int, record: Any) -> dict[str, Any]:
+    """The record's fields, checked against a match of ``n`` seats."""
     if not isinstance(record, dict):
         raise InvalidResult("a result record must be a dict")
-    n = match.seats.count()
     scores, ranking = record.get("scores"), record.get("ranking")
     forfeits = record.get("forfeits") or [None] * n
     stderr = record.get("stderr") or [""] * n
@@ -158,10 +158,10 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
             return RecordOutcome(match_id, False, f"match {match_id} already has a result")
         if match.status in (Status.CANCELLED, Status.FAILED):
             return RecordOutcome(match_id, False, f"match {match_id} is {match.status}; ignored")
-        clean = _check_record(match, record)
+        seats = list(match.seats.order_by("seat"))
+        clean = _check_record(len(seats), record)
         places = rating_places(clean["ranking"], clean["forfeits"])
         cap = settings.MONSOON_STDERR_MAX_BYTES
-        seats = list(match.seats.order_by("seat"))
         for seat in seats:
             seat.score = clean["scores"][seat.seat]
             seat.place = places[seat.seat]
@@ -170,9 +170,8 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
         MatchSeat.objects.bulk_update(seats, ["score", "place", "forfeit_reason", "stderr"])
         if clean["log"] is not None:
             raw = json.dumps(clean["log"], separators=(",", ":")).encode()
-            MatchLog.objects.update_or_create(
-                match=match, defaults={"data": gzip.compress(raw, 6), "size": len(raw)}
-            )
+            # A match gets its log in the same transaction as its result, exactly once.
+            MatchLog.objects.create(match=match, data=gzip.compress(raw, 6), size=len(raw))
         match.status = Status.FINISHED
         match.finished_at = timezone.now()
         match.lease_expires_at = None
@@ -182,6 +181,7 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
                                   "ranking"])
         if match.ranked:
             rate_match(match, places)
+        after_commit("MONSOON_MATCH_OVER", match.pk)
     return RecordOutcome(match_id, True, f"match {match_id} recorded")
 
 
@@ -202,6 +202,7 @@ def record_infrastructure_failure(match_id: int, reason: str) -> str:
         if match.attempts >= settings.MONSOON_MATCH_MAX_ATTEMPTS:
             match.status = Status.FAILED
             match.finished_at = timezone.now()
+            after_commit("MONSOON_MATCH_OVER", match.pk)
         else:
             match.status = Status.QUEUED
             match.queued_at = timezone.now()

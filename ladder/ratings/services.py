@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchSeat
@@ -70,6 +71,7 @@ def _live_update(
         .order_by("bot_version_id")
     }
     ratings = [existing.get(v) or new_rating(ladder, v) for v in seats]
+    now = timezone.now()
     mu, sd = pl.live_update(
         np.array([r.mu for r in ratings]), np.array([r.sd for r in ratings]), np.array(places)
     )
@@ -80,10 +82,14 @@ def _live_update(
         rating.games += 1
         rating.provisional = is_provisional(rating.low, rating.high, rating.games)
         rating.source = Rating.Source.LIVE
-        rating.save()
+        rating.updated_at = now  # bulk_update does not apply auto_now
         points.append(RatingPoint(ladder=ladder, bot_version_id=rating.bot_version_id, match=match,
                                   rating=rating.rating, low=rating.low, high=rating.high,
                                   games=rating.games))
+    Rating.objects.bulk_create([r for r in ratings if r.pk is None])
+    Rating.objects.bulk_update([r for r in ratings if r.pk is not None],
+                               ["mu", "sd", "rating", "low", "high", "games", "provisional",
+                                "source", "updated_at"])
     if record_points:
         RatingPoint.objects.bulk_create(points)
 

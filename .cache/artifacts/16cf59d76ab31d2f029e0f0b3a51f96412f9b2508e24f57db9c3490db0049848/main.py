@@ -1,0 +1,18 @@
+"""Reference bot ``random``: a uniformly random legal action (bots.builtin.random_policy)."""
+
+from bots.builtin import random_policy
+from bots.sdk import run
+from engine.rng import Rng
+
+
+class RandomBot:
+    def setup(self, start: dict) -> None:
+        # Seeded per game and seat: a reference bot plays the same way every time.
+        self.rng = Rng.derive(0, "reference-random", start["game"], start["seat"])
+
+    def act(self, observation, legal_actions):
+        return random_policy(observation, legal_actions, self.rng)
+
+
+if __name__ == "__main__":
+    run(RandomBot)

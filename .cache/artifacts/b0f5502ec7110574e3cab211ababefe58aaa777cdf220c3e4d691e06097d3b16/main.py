@@ -1,0 +1,18 @@
+"""Reference bot ``greedy``: the per-game one-step heuristic of bots.greedy."""
+
+from bots.builtin import get_policy
+from bots.sdk import run
+from engine.rng import Rng
+
+
+class GreedyBot:
+    def setup(self, start: dict) -> None:
+        self.policy = get_policy("greedy", start["game"])
+        self.rng = Rng.derive(0, "reference-greedy", start["game"], start["seat"])
+
+    def act(self, observation, legal_actions):
+        return self.policy(observation, legal_actions, self.rng)
+
+
+if __name__ == "__main__":
+    run(GreedyBot)

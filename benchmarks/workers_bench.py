@@ -1,0 +1,253 @@
+"""Matches per minute through Celery + Redis against a local process pool; queue latency.
+
+The same seeded 4-player Batavia matches between the reference ``random`` bot, uploaded as
+real bot versions, every seat in bubblewrap, are played twice in one run:
+
+1. by a local ``multiprocessing`` pool of two processes calling ``workers.match_job.play``
+   (no broker, no database: the ceiling for this machine);
+2. by the same pool doing a worker's whole job without the broker: claim, play, record and
+   rate through ``ladder.matches.services`` (the same work the Celery task does);
+3. by one Celery worker with two pool processes on Redis, every match queued at once, timed
+   from the first ``queued_at`` to the last ``finished_at`` (claiming, lease renewal, artifact
+   cache, recording and rating included).
+
+Then the queue latency (``queued`` to ``running``) twice: for the matches of the full queue
+above, and for matches sent one at a time to an idle worker (the broker's own delay).
+
+    scripts/ensure-services.sh >/dev/null && .venv/bin/python -m benchmarks.workers_bench
+
+Uses the PostgreSQL database ``monsoon_bench`` (dropped and created) and Redis database 14.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DB_NAME = "monsoon_bench"
+BROKER = "redis://127.0.0.1:6379/14"
+GAME, PLAYERS = "batavia", 4
+WORK = Path(tempfile.mkdtemp(prefix="monsoon-bench-"))
+os.environ.update({
+    "DJANGO_SETTINGS_MODULE": "ladder.settings", "DEBUG": "1",
+    "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+    "CELERY_BROKER_URL": BROKER, "MONSOON_QUEUE_TARGET": "0",
+    "MEDIA_ROOT": str(WORK / "media"), "MONSOON_ARTIFACT_CACHE": str(WORK / "cache"),
+})
+
+
+def _fresh_database() -> None:
+    import psycopg
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres",
+                         autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def _seed_versions() -> list:
+    from ladder.accounts.services import create_user
+    from ladder.bots import services as bots
+    from ladder.ladders.models import Ladder
+
+    Ladder.objects.update(schedule_enabled=False)
+    owner = create_user("bench", "bench-password-1")
+    source = (ROOT / "bots" / "reference" / "random" / "main.py").read_bytes()
+    versions = []
+    for i in range(PLAYERS):
+        bot = bots.create_bot(owner, name=f"random-{i}", game=GAME)
+        version = bots.upload_version(bot, owner, filename="main.py", data=source)
+        versions.append(bots.validate_version(
+            version.pk, lambda _artifact: bots.ValidationOutcome(True)))
+    return versions
+
+
+def _new_matches(versions: list, count: int) -> list[int]:
+    """Matches waiting as ``new`` (not sent anywhere), seeds 0..count-1."""
+    from ladder.ladders.models import Ladder
+    from ladder.matches.services import create_match
+
+    ladder = Ladder.objects.get(game=GAME, num_players=PLAYERS)
+    return [create_match(ladder, versions, seed=seed, queue=False).pk for seed in range(count)]
+
+
+_pool_state: dict = {}
+
+
+def _pool_init(artifacts: dict[int, bytes]) -> None:
+    from workers.artifact_cache import ArtifactCache
+    from workers.sandbox import BwrapLauncher
+
+    _pool_state.update(artifacts=artifacts, launcher=BwrapLauncher(),
+                       cache=ArtifactCache(WORK / f"pool-cache-{os.getpid()}"))
+
+
+def _pool_play(job: tuple[dict, bool]) -> None:
+    from workers import match_job
+
+    spec, record = job
+    if record:
+        from django.utils import timezone
+
+        from ladder.matches.models import Match
+        from ladder.matches.services import claim_match
+
+        # new -> queued without the broker hook: this pool is the queue.
+        Match.objects.filter(pk=spec["match_id"]).update(status="queued",
+                                                         queued_at=timezone.now())
+        claim_match(spec["match_id"], f"pool/{os.getpid()}")
+    outcome = match_job.play(spec, launcher=_pool_state["launcher"], cache=_pool_state["cache"],
+                             fetch=_pool_state["artifacts"].__getitem__)
+    if record:
+        from ladder.matches.services import record_result
+
+        record_result(spec["match_id"], outcome.record())
+
+
+def _local_pool(match_ids: list[int], *, record: bool) -> float:
+    from django.db import connections
+
+    from ladder.bots.selectors import artifact_bytes
+    from ladder.matches.selectors import match_spec
+
+    specs = [match_spec(match_id) for match_id in match_ids]
+    artifacts = {seat["version_id"]: artifact_bytes(seat["version_id"])
+                 for seat in specs[0]["seats"]}
+    connections.close_all()  # each pool process opens its own
+    began = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(2, _pool_init, (artifacts,)) as pool:
+        pool.map(_pool_play, [(spec, record) for spec in specs], chunksize=1)
+    return time.perf_counter() - began
+
+
+def _start_worker() -> subprocess.Popen[bytes]:
+    from ladder.fleet.models import WorkerNode
+
+    log = open(WORK / "worker.log", "wb")  # noqa: SIM115 (the worker owns it)
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("celery")), "-A", "workers.celery_app", "worker",
+         "-Q", "matches,validation,default", "-c", "2", "-n", "bench@%h", "--without-gossip",
+         "--without-mingle", "--loglevel=WARNING"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not WorkerNode.objects.filter(name__startswith="bench@").exists():
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(f"the worker did not start; see {WORK / 'worker.log'}")
+        time.sleep(0.2)
+    return proc
+
+
+def _wait_finished(match_ids: list[int], timeout: float = 1800) -> None:
+    from ladder.matches.models import Match
+
+    deadline = time.monotonic() + timeout
+    while Match.objects.filter(pk__in=match_ids).exclude(status="finished").exists():
+        if time.monotonic() > deadline:
+            raise SystemExit("matches did not finish in time")
+        time.sleep(0.1)
+
+
+def _latencies(match_ids: list[int]) -> list[float]:
+    from ladder.matches.models import Match
+
+    return [(m.started_at - m.queued_at).total_seconds() * 1000
+            for m in Match.objects.filter(pk__in=match_ids)]
+
+
+def _through_celery(match_ids: list[int]) -> tuple[float, list[float]]:
+    from django.db.models import Max, Min
+
+    from ladder.matches.models import Match
+    from ladder.matches.services import enqueue_match
+
+    for match_id in match_ids:
+        enqueue_match(match_id)
+    _wait_finished(match_ids)
+    span = Match.objects.filter(pk__in=match_ids).aggregate(a=Min("queued_at"),
+                                                             b=Max("finished_at"))
+    return (span["b"] - span["a"]).total_seconds(), _latencies(match_ids)
+
+
+def _idle_latency(count: int) -> list[float]:
+    from ladder.ladders.models import Ladder
+    from ladder.matches.models import Match
+    from ladder.matches.services import create_match, enqueue_match
+
+    template = Match.objects.order_by("pk").first()
+    versions = [seat.bot_version for seat in template.seats.order_by("seat")]
+    ladder = Ladder.objects.get(game=GAME, num_players=PLAYERS)
+    ids = []
+    for seed in range(count):
+        match = create_match(ladder, versions, seed=10_000 + seed, queue=False)
+        enqueue_match(match.pk)
+        _wait_finished([match.pk])
+        ids.append(match.pk)
+    return _latencies(ids)
+
+
+def _describe(values: list[float]) -> str:
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return f"median {statistics.median(ordered):.1f} ms, p90 {p90:.1f} ms, max {ordered[-1]:.1f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--idle", type=int, default=10, help="matches for the idle latency")
+    args = parser.parse_args()
+    from workers.sandbox import sandbox_problem
+
+    if problem := sandbox_problem():
+        raise SystemExit(f"no sandbox: {problem}")
+    _fresh_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    import redis
+
+    redis.Redis.from_url(BROKER).flushdb()
+    versions = _seed_versions()
+    play_ids, job_ids, celery_ids = (_new_matches(versions, args.matches) for _ in range(3))
+    print(f"{args.matches} matches of {PLAYERS}-player {GAME}, reference random bots, "
+          f"bubblewrap, 2 processes each way; {os.cpu_count()} cores")
+
+    play_s = _local_pool(play_ids, record=False)
+    play_rate = args.matches / play_s * 60
+    print(f"local pool, play only    : {play_s:6.1f} s  {play_rate:6.1f} matches/min")
+    local_s = _local_pool(job_ids, record=True)
+    local_rate = args.matches / local_s * 60
+    print(f"local pool, whole job    : {local_s:6.1f} s  {local_rate:6.1f} matches/min")
+
+    worker = _start_worker()
+    try:
+        celery_s, queued_latency = _through_celery(celery_ids)
+        celery_rate = args.matches / celery_s * 60
+        print(f"celery + redis           : {celery_s:6.1f} s  {celery_rate:6.1f} matches/min")
+        print(f"ratio celery / local whole job: {celery_rate / local_rate:.2f}  (target >= 0.9)")
+        print(f"ratio celery / local play only: {celery_rate / play_rate:.2f}")
+        print(f"queue latency, all {args.matches} queued at once: {_describe(queued_latency)}")
+        print(f"queue latency, idle worker ({args.idle} one at a time): "
+              f"{_describe(_idle_latency(args.idle))}")
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=30)
+        shutil.rmtree(WORK, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

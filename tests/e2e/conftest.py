@@ -1,0 +1,282 @@
+"""Real worker processes on a real broker: a Redis of the tests' own, Celery workers and beat.
+
+The Redis server here belongs to these tests (its port is this checkout's, from
+``ladder.settings_test.E2E_REDIS_PORT``) so that a test may restart it without disturbing
+anything else on the machine. Workers and beat are ``celery`` processes in their own sessions,
+reading the test database (committed data: these tests use ``transactional_db``) through
+``DATABASE_URL``, optionally through :class:`FlakyProxy`, a TCP relay the test can cut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+CELERY = str(Path(sys.executable).with_name("celery"))
+BOTS = Path(__file__).parent / "bots"
+
+
+def wait_for(condition: Callable[[], object], timeout: float, what: str,
+             interval: float = 0.2) -> object:
+    """Poll ``condition`` until it is truthy; fail the test with ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+class RedisServer:
+    """A redis-server without persistence: a restart loses every queued message."""
+
+    def __init__(self, port: int, workdir: Path) -> None:
+        self.port, self.workdir = port, workdir
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def _ping(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is not installed (scripts/ensure-services.sh installs it)")
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_for(self._ping, 10, f"redis-server on port {self.port}")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def restart(self, down_seconds: float = 1.0) -> None:
+        self.stop()
+        time.sleep(down_seconds)
+        self.start()
+
+    def flush(self) -> None:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock:
+            sock.sendall(b"FLUSHALL\r\n")
+            sock.recv(16)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory) -> Iterator[RedisServer]:
+    server = RedisServer(django_settings.E2E_REDIS_PORT, tmp_path_factory.mktemp("redis"))
+    if server._ping():  # left over by an interrupted run of this checkout
+        pytest.fail(f"port {server.port} is taken; stop the process listening there")
+    server.start()
+    yield server
+    server.stop()
+
+
+class FlakyProxy:
+    """A TCP relay to PostgreSQL that the test can cut: every connection drops, new ones fail."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.cut = threading.Event()
+        self.cuts = 0
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.cut.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                self._open.update((client, upstream))
+            for src, dst in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(src, dst), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while chunk := src.recv(65536):
+                dst.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for sock in (src, dst):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+                with self._lock:
+                    self._open.discard(sock)
+
+    def outage(self, seconds: float) -> None:
+        """The database is unreachable for ``seconds``: open connections break, new ones fail."""
+        self.cut.set()
+        self.cuts += 1
+        with self._lock:
+            sockets = list(self._open)
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        time.sleep(seconds)
+        self.cut.clear()
+
+    def close(self) -> None:
+        self._closed = True
+        self.listener.close()
+
+
+class Fleet:
+    """Celery worker and beat processes of one test, each in its own session."""
+
+    def __init__(self, env: dict[str, str], logs: Path) -> None:
+        self.env, self.logs = env, logs
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+
+    def _spawn(self, name: str, argv: list[str], extra_env: dict[str, str]) -> None:
+        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 (the process owns it)
+        self.procs[name] = subprocess.Popen(
+            argv, cwd=ROOT, env={**self.env, **extra_env}, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        log.close()
+
+    def worker(self, name: str, *, concurrency: int = 2, wait: bool = True,
+               **extra_env: str) -> None:
+        self._spawn(name, [CELERY, "-A", "workers.celery_app", "worker", "-Q",
+                           "matches,validation,default", "-c", str(concurrency), "-n",
+                           f"{name}@%h", "--without-gossip", "--without-mingle",
+                           "--loglevel=INFO"], extra_env)
+        if wait:
+            from ladder.fleet.models import WorkerNode
+
+            wait_for(lambda: WorkerNode.objects.filter(name__startswith=f"{name}@",
+                                                       stopped_at__isnull=True).exists(),
+                     60, f"worker {name} to report for duty")
+
+    def beat(self, **extra_env: str) -> None:
+        self._spawn("beat", [CELERY, "-A", "workers.celery_app", "beat", "--loglevel=INFO",
+                             "-s", str(self.logs / "beat-schedule")], extra_env)
+
+    def kill(self, name: str) -> None:
+        """``kill -9`` of the whole worker: its main process and every pool process."""
+        proc = self.procs.pop(name)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    def session_alive(self, pgid: int) -> list[int]:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    if os.getsid(int(entry.name)) == pgid:
+                        alive.append(int(entry.name))
+        return alive
+
+    def log(self, name: str) -> str:
+        return (self.logs / f"{name}.log").read_text(errors="replace")
+
+    def stop_all(self) -> None:
+        for proc in self.procs.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        for proc in self.procs.values():  # pool processes and sandboxes of a killed group
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        self.procs.clear()
+
+
+@pytest.fixture
+def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, str]:
+    """The environment of this test's workers, and this process wired to the same broker."""
+    from ladder.ladders.services import sync_ladders
+
+    sync_ladders()  # a transactional test's flush removed the rows the migrations made
+    redis_server.flush()
+    media = tmp_path / "media"
+    settings.MEDIA_ROOT = media
+    settings.CELERY_BROKER_URL = redis_server.url
+    settings.MONSOON_ENQUEUE_MATCH = "workers.tasks:enqueue_match"
+    settings.MONSOON_ENQUEUE_VALIDATION = "workers.tasks:enqueue_validation"
+    from workers.celery_app import app
+
+    app.conf.broker_url = redis_server.url
+    db = connection.settings_dict
+    env = {
+        key: value for key, value in os.environ.items()
+        if not key.startswith(("MONSOON_", "CELERY_", "DATABASE_"))
+    }
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "ladder.settings_test",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_CONN_MAX_AGE": "0",
+        "CELERY_BROKER_URL": redis_server.url,
+        "MEDIA_ROOT": str(media),
+        "MONSOON_ARTIFACT_CACHE": str(tmp_path / "artifact-cache"),
+        "MONSOON_MATCH_LEASE_SECONDS": "4",
+        "MONSOON_RESEND_AFTER_SECONDS": "3",
+        "MONSOON_REAP_SECONDS": "1",
+        "MONSOON_MATCHMAKE_SECONDS": "1",
+        "MONSOON_QUEUE_TARGET": "0",
+        "MONSOON_WORKER_HEARTBEAT_SECONDS": "1",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+@pytest.fixture
+def fleet(worker_env, tmp_path) -> Iterator[Fleet]:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    fleet = Fleet(worker_env, logs)
+    yield fleet
+    fleet.stop_all()
+
+
+@pytest.fixture
+def flaky_database() -> Iterator[FlakyProxy]:
+    db = connection.settings_dict
+    proxy = FlakyProxy((db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)))
+    yield proxy
+    proxy.close()

@@ -1,0 +1,201 @@
+"""The ladder on real workers: Celery worker and beat processes, a real Redis, PostgreSQL and
+bots in the sandbox, through the API, and the faults a deployment meets.
+
+Personas: alice uploads bots through the REST API; the workers and beat are the operators'.
+Every fault test checks the same invariant: each match ends ``finished`` exactly once, its
+seats rated once (one rating point per seat, ``games`` equal to the matches played).
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.log import replay
+from ladder.accounts.services import create_user
+from ladder.bots import services as bot_services
+from ladder.bots.models import BotVersion
+from ladder.ladders.models import Ladder
+from ladder.matches import services as match_services
+from ladder.matches.models import Match
+from ladder.ratings.models import Rating, RatingPoint
+from tests.e2e.conftest import BOTS, wait_for
+from tests.ladder.conftest import accept, client_for, ladder_for, make_bot
+from tests.workers.sandbox_helpers import needs_sandbox
+
+# Serialized rollback: the rows the migrations made (ladders, the organisers group, content
+# types) are restored after each test's flush, as the other transactional tests expect.
+pytestmark = [needs_sandbox, pytest.mark.e2e,
+              pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
+Status = Match.Status
+
+
+def finished_count() -> int:
+    return Match.objects.filter(status=Status.FINISHED).count()
+
+
+def assert_recorded_exactly_once(matches: list[Match]) -> None:
+    """Every match finished once; ratings counted each seat of each match once."""
+    for match in matches:
+        match.refresh_from_db()
+        assert match.status == Status.FINISHED, (match.pk, match.status, match.status_reason)
+        assert match.rated
+        assert RatingPoint.objects.filter(match=match).count() == match.seats.count()
+    played = Counter(v for m in matches for v in m.seats.values_list("bot_version", flat=True))
+    games = dict(Rating.objects.values_list("bot_version", "games"))
+    assert games == dict(played)
+
+
+def steady_versions(owner, count: int = 2) -> list[BotVersion]:
+    """Active versions of the 30 ms-a-move bot (validated in-process: not the point here)."""
+    versions = []
+    for i in range(count):
+        bot = make_bot(owner, f"steady-{i}", "packet_row")
+        version = bot_services.upload_version(bot, owner, filename="main.py",
+                                              data=(BOTS / "steady.py").read_bytes())
+        versions.append(bot_services.validate_version(version.pk, accept))
+    return versions
+
+
+def queue_matches(versions: list[BotVersion], count: int) -> list[Match]:
+    ladder = ladder_for("packet_row", 2)
+    return [match_services.create_match(ladder, versions, seed=100 + i) for i in range(count)]
+
+
+def test_upload_validation_matchmaking_results_and_standings(fleet):
+    """alice uploads through the API; the beat's matchmaker and the workers do the rest."""
+    Ladder.objects.exclude(game="packet_row", num_players=2).update(schedule_enabled=False)
+    alice = create_user("alice", "alice-password-1")
+    api = client_for(alice)
+    fleet.worker("w1", MONSOON_QUEUE_TARGET="4")  # the worker runs the beat's matchmaker
+    fleet.beat()
+    bot_ids = []
+    for name, reference in (("pr-random", "random"), ("pr-greedy", "greedy"),
+                            ("pr-random-b", "random")):
+        response = api.post("/api/v1/bots/", {"name": name, "game": "packet_row"},
+                            format="json")
+        assert response.status_code == 201, response.content
+        bot_ids.append(response.json()["id"])
+        upload = io.BytesIO((REFERENCE / reference / "main.py").read_bytes())
+        upload.name = "main.py"
+        response = api.post(f"/api/v1/bots/{bot_ids[-1]}/upload/", {"artifact": upload},
+                            format="multipart")
+        assert response.status_code == 201, response.content
+    crasher = api.post("/api/v1/bots/", {"name": "pr-crasher", "game": "packet_row"},
+                       format="json").json()
+    upload = io.BytesIO(b"raise SystemExit('I was never going to work')\n")
+    upload.name = "main.py"
+    api.post(f"/api/v1/bots/{crasher['id']}/upload/", {"artifact": upload}, format="multipart")
+
+    def versions_settled():
+        statuses = dict(BotVersion.objects.values_list("bot__name", "status"))
+        return all(s in ("active", "rejected") for s in statuses.values()) and len(statuses) == 4
+
+    wait_for(versions_settled, 90, "validation of the four uploads")
+    statuses = dict(BotVersion.objects.values_list("bot__name", "status"))
+    assert statuses == {"pr-random": "active", "pr-greedy": "active", "pr-random-b": "active",
+                        "pr-crasher": "rejected"}
+    rejected = api.get(f"/api/v1/bots/{crasher['id']}/versions/").json()
+    assert "never going to work" in rejected[0]["failure_reason"]
+
+    wait_for(lambda: finished_count() >= 6, 120, "six ranked matches played by the workers")
+    ladder = ladder_for("packet_row", 2)
+    standings = api.get(f"/api/v1/ladders/{ladder.pk}/standings/").json()
+    rows = standings["results"] if isinstance(standings, dict) else standings
+    assert {row["bot_name"] for row in rows} == {"pr-random", "pr-greedy", "pr-random-b"}
+    assert sum(row["games"] for row in rows) >= 12
+
+    match = Match.objects.filter(status=Status.FINISHED).first()
+    assert match.kind == Match.Kind.LADDER and match.ranked
+    detail = api.get(f"/api/v1/matches/{match.pk}/").json()
+    assert detail["status"] == "finished"
+    log = api.get(f"/api/v1/matches/{match.pk}/log/").json()
+    assert replay(log).ranking() == log["result"]["ranking"]
+    assert not Match.objects.filter(status=Status.FAILED).exists()
+    workers = client_for(_staff()).get("/api/v1/workers/").json()
+    assert [(w["slots"], w["alive"], w["sandbox"]) for w in workers] == [(2, True, "bwrap")]
+
+
+def _staff():
+    staff = create_user("sam", "sam-password-1")
+    staff.is_staff = True
+    staff.save()
+    return staff
+
+
+def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(fleet):
+    alice = create_user("alice", "alice-password-1")
+    matches = queue_matches(steady_versions(alice), 6)
+    fleet.worker("doomed")
+    fleet.beat()
+    wait_for(lambda: Match.objects.filter(status=Status.RUNNING).count() == 2, 60,
+             "two matches running on the doomed worker")
+    doomed_pgid = fleet.procs["doomed"].pid
+    fleet.kill("doomed")
+    interrupted = list(Match.objects.filter(status=Status.RUNNING).values_list("pk", flat=True))
+    assert interrupted, "the kill should have interrupted running matches"
+    wait_for(lambda: not fleet.session_alive(doomed_pgid), 10,
+             "every process of the killed worker (bots included) to be gone")
+
+    fleet.worker("rescuer")
+    wait_for(lambda: finished_count() == 6, 120, "all six matches to be played")
+    assert_recorded_exactly_once(matches)
+    for match_id in interrupted:
+        match = Match.objects.get(pk=match_id)
+        assert match.attempts == 1 and "lease expired" in match.status_reason
+        assert match.worker.startswith("rescuer@")
+
+
+def test_a_redis_restart_loses_no_queued_match_and_workers_reconnect(fleet, redis_server):
+    alice = create_user("alice", "alice-password-1")
+    fleet.worker("w1")
+    fleet.beat()
+    matches = queue_matches(steady_versions(alice), 8)
+    wait_for(lambda: finished_count() >= 1, 60, "the first match to finish")
+    waiting = Match.objects.filter(status=Status.QUEUED).count()
+    assert waiting > 0, "matches should still be waiting in the broker"
+    redis_server.restart(down_seconds=2)  # no persistence: the queued messages are gone
+
+    wait_for(lambda: finished_count() == 8, 150, "all eight matches after the restart")
+    assert_recorded_exactly_once(matches)
+    assert "Connection to broker lost" in fleet.log("w1")
+
+
+def test_a_task_delivered_twice_records_one_result(fleet):
+    from workers.tasks import run_match
+
+    alice = create_user("alice", "alice-password-1")
+    versions = steady_versions(alice)
+    match = match_services.create_match(ladder_for("packet_row", 2), versions, seed=5,
+                                        queue=False)
+    assert match_services.enqueue_match(match.pk)  # sends it once, on commit
+    run_match.apply_async(args=[match.pk])  # and a duplicate delivery
+    fleet.worker("w1")
+    wait_for(lambda: finished_count() == 1, 60, "the match to finish")
+    time.sleep(1.5)  # the duplicate is consumed too
+    assert "was not queued; nothing to do" in fleet.log("w1")
+    assert_recorded_exactly_once([match])
+
+
+def test_a_brief_database_outage_retries_the_match_instead_of_failing_it(
+    fleet, flaky_database
+):
+    alice = create_user("alice", "alice-password-1")
+    matches = queue_matches(steady_versions(alice), 6)
+    db_url = fleet.env["DATABASE_URL"].rsplit("@", 1)
+    host_db = db_url[1].split("/", 1)
+    through_proxy = f"{db_url[0]}@127.0.0.1:{flaky_database.port}/{host_db[1]}"
+    fleet.worker("w1", DATABASE_URL=through_proxy, MONSOON_MATCH_LEASE_SECONDS="30")
+    wait_for(lambda: finished_count() >= 1, 60, "the first match to finish")
+    flaky_database.outage(6)
+
+    wait_for(lambda: finished_count() == 6, 150, "all six matches after the outage")
+    assert_recorded_exactly_once(matches)
+    assert not Match.objects.filter(attempts__gt=0).exists()
+    # Matches take about 4 s and the outage 6 s, so both slots finish a match inside it.
+    assert "the database is unreachable" in fleet.log("w1")

@@ -1,0 +1,137 @@
+"""The tournament API with the personas: who may do what, and clear answers when not."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django.utils import timezone
+
+from ladder.tournaments import services as ts
+from ladder.tournaments.models import Tournament
+from tests.tournaments.conftest import NOW, START, client_for, new_tournament, play_pending
+
+BODY = {"name": "Spring open", "game": "batavia", "num_players": 3, "format": "swiss",
+        "starts_at": (timezone.now() + timedelta(days=30)).isoformat()}
+
+
+def test_only_organisers_and_staff_create(personas):
+    assert personas["anonymous"].post("/api/v1/tournaments/", BODY,
+                                      format="json").status_code in (401, 403)
+    answer = personas["owner"].post("/api/v1/tournaments/", BODY, format="json")
+    assert answer.status_code == 403
+    assert answer.json()["detail"] == "only organisers and staff can create tournaments"
+    for who in ("organiser", "staff"):
+        answer = personas[who].post("/api/v1/tournaments/", BODY, format="json")
+        assert answer.status_code == 201, answer.json()
+        assert answer.json()["status"] == "scheduled" and not answer.json()["ranked"]
+
+
+def test_bad_input_gets_a_specific_400(personas):
+    cases = [({"game": "chess"}, "unknown game 'chess'"),
+             ({"num_players": 7}, "batavia is for 3-5 players per table, not 7"),
+             ({"format": "knockout"}, "unknown format 'knockout'"),
+             ({"games_per_pairing": 0}, "games_per_pairing must be at least 1"),
+             ({"registration_closes_at": (timezone.now() + timedelta(days=31)).isoformat()},
+              "the tournament cannot start before registration closes")]
+    for change, message in cases:
+        answer = personas["organiser"].post("/api/v1/tournaments/", {**BODY, **change},
+                                            format="json")
+        assert answer.status_code == 400, answer.json()
+        assert answer.json()["detail"].startswith(message), answer.json()
+    answer = personas["organiser"].post("/api/v1/tournaments/", {"game": "batavia"},
+                                        format="json")
+    assert answer.status_code == 400 and "starts_at" in answer.json()
+
+
+def test_listing_public_unlisted_and_own(olivia, alice, bob, personas, field):
+    public = new_tournament(olivia, name="public")
+    unlisted = new_tournament(olivia, name="unlisted", is_public=False)
+    ts.register_entrant(unlisted.pk, olivia, field[1].pk, now=NOW)  # bob's bot, invited
+
+    def names(client):
+        return {t["name"] for t in client.get("/api/v1/tournaments/").json()["results"]}
+
+    assert names(personas["anonymous"]) == {"public"}
+    assert names(personas["owner"]) == {"public"}
+    assert names(personas["other"]) == {"public", "unlisted"}  # bob's bot is in it
+    assert names(personas["organiser"]) == names(personas["staff"]) == {"public", "unlisted"}
+    # Unlisted is reachable by its link.
+    assert personas["anonymous"].get(f"/api/v1/tournaments/{unlisted.pk}/").status_code == 200
+    assert public.pk
+
+
+def test_register_and_unregister_through_the_api(olivia, personas, field, alice):
+    # The API runs on the real clock: registration open from now until a start tomorrow.
+    t = ts.create_tournament(olivia, name="now", game="batavia", num_players=3, format="swiss",
+                             starts_at=timezone.now() + timedelta(days=1))
+    url = f"/api/v1/tournaments/{t.pk}/entrants/"
+    mine, bobs = field[0], field[1]
+    assert personas["owner"].post(url, {"bot": bobs.pk}, format="json").status_code == 403
+    answer = personas["owner"].post(url, {"bot": mine.pk}, format="json")
+    assert answer.status_code == 201 and answer.json()["bot_name"] == "bot-0"
+    assert personas["owner"].post(url, {"bot": mine.pk}, format="json").status_code == 409
+    answer = personas["organiser"].post(url, {"bot": bobs.pk}, format="json")
+    assert answer.status_code == 201 and answer.json()["invited"]
+    assert [e["bot"] for e in personas["anonymous"].get(url).json()] == [mine.pk, bobs.pk]
+    assert personas["other"].delete(f"{url}{mine.pk}/").status_code == 403
+    assert personas["owner"].delete(f"{url}{mine.pk}/").status_code == 204
+    assert personas["owner"].delete(f"{url}{mine.pk}/").status_code == 404
+    assert personas["anonymous"].delete(f"{url}{bobs.pk}/").status_code in (401, 403)
+
+
+def test_controls_are_for_the_organiser_and_staff(olivia, personas, field):
+    t = new_tournament(olivia)
+    base = f"/api/v1/tournaments/{t.pk}"
+    for who in ("owner", "other"):
+        answer = personas[who].post(f"{base}/pause/", {}, format="json")
+        assert answer.status_code == 403
+        assert "organiser or staff" in answer.json()["detail"]
+    answer = personas["organiser"].post(f"{base}/pause/", {"reason": "checking"}, format="json")
+    assert answer.status_code == 200 and answer.json()["status"] == "paused"
+    assert answer.json()["status_reason"] == "checking"
+    assert personas["staff"].post(f"{base}/resume/").json()["status"] == "scheduled"
+    assert personas["staff"].post(f"{base}/resume/").status_code == 409
+    assert personas["organiser"].post(f"{base}/cancel/").json()["status"] == "cancelled"
+
+
+def test_a_played_tournament_through_the_api(olivia, field, django_capture_on_commit_callbacks):
+    t = new_tournament(olivia, format="swiss", rounds=2, duplicate=True)
+    for bot in field[:4]:
+        ts.register_entrant(t.pk, bot.owner, bot.pk, now=NOW)
+    ts.tick(now=START)
+    client = client_for(None)
+    base = f"/api/v1/tournaments/{t.pk}"
+    detail = client.get(f"{base}/").json()
+    assert detail["progress"] == {"status": "running", "current_round": 1, "rounds": 2,
+                                  "matches_done": 0, "matches_created": 3,
+                                  "matches_total": 6}
+    play_pending(django_capture_on_commit_callbacks, t)
+    detail = client.get(f"{base}/").json()
+    assert detail["status"] == "finished" and detail["progress"]["matches_done"] == 6
+    rounds = client.get(f"{base}/rounds/").json()
+    assert [r["number"] for r in rounds] == [1, 2]
+    assert all(len(r["byes"]) == 1 and len(r["tables"]) == 1 for r in rounds)
+    block = rounds[0]["tables"][0]["matches"]
+    assert len(block) == 3 and len({m["block"] for m in block}) == 1
+    standings = client.get(f"{base}/standings/").json()
+    assert len(standings) == 4 and standings[0]["rank"] == 1
+    cross = client.get(f"{base}/crosstable/").json()
+    assert len(cross["rows"]) == 4
+    matches = client.get(f"{base}/matches/").json()["results"]
+    assert len(matches) == 6 and {m["round"] for m in matches} == {1, 2}
+    assert client.get(f"{base}/matches/?round=2").json()["results"][0]["round"] == 2
+    assert Tournament.objects.get(pk=t.pk).final_crosstable == cross
+
+
+def test_schema_has_the_tournament_endpoints(db):
+    schema = client_for(None).get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    paths = json.loads(schema.content)["paths"]
+    for path in ("/api/v1/tournaments/", "/api/v1/tournaments/{id}/",
+                 "/api/v1/tournaments/{id}/entrants/",
+                 "/api/v1/tournaments/{id}/entrants/{bot_id}/",
+                 "/api/v1/tournaments/{id}/standings/", "/api/v1/tournaments/{id}/crosstable/",
+                 "/api/v1/tournaments/{id}/rounds/", "/api/v1/tournaments/{id}/matches/",
+                 "/api/v1/tournaments/{id}/pause/"):
+        assert path in paths, path

@@ -1,0 +1,234 @@
+"""The Celery tasks run in-process (``Task.apply``): claiming, sandboxed play, recording once,
+infrastructure failures, validation, the reaper and the fleet table.
+
+Personas: alice uploads the reference bots; sam is staff (the operator who reads the fleet).
+The real worker process on a real broker is exercised in ``tests/e2e``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.db import OperationalError
+from django.utils import timezone
+
+from ladder.accounts.services import create_user
+from ladder.bots import services as bot_services
+from ladder.bots.models import BotVersion
+from ladder.fleet import services as fleet_services
+from ladder.matches import services as match_services
+from ladder.matches.models import Match, MatchLog
+from ladder.ratings.models import Rating, RatingPoint
+from tests.ladder.conftest import client_for, ladder_for, make_bot
+from tests.workers.sandbox_helpers import needs_sandbox
+from workers import tasks
+from workers.artifact_cache import ArtifactCache, ArtifactError
+
+REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
+CRASHING_BOT = b"import sys\nprint('no module named numpy', file=sys.stderr)\nsys.exit(3)\n"
+
+
+@pytest.fixture(autouse=True)
+def _worker_dirs(settings, tmp_path):
+    """Each test gets its own storage and artifact cache (the cache is per worker process)."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.MONSOON_ARTIFACT_CACHE = tmp_path / "cache"
+    settings.MONSOON_ENQUEUE_MATCH = ""
+    settings.MONSOON_ENQUEUE_VALIDATION = ""
+
+
+@pytest.fixture
+def alice(db):
+    return create_user("alice", "alice-password-1")
+
+
+def upload_reference(owner, name: str, reference: str, game: str = "packet_row") -> BotVersion:
+    bot = make_bot(owner, name, game)
+    data = (REFERENCE / reference / "main.py").read_bytes()
+    return bot_services.upload_version(bot, owner, filename="main.py", data=data)
+
+
+def validated(version: BotVersion) -> BotVersion:
+    tasks.validate_bot_version.apply(args=[version.pk])
+    version.refresh_from_db()
+    return version
+
+
+@pytest.fixture
+def two_active(alice):
+    return [validated(upload_reference(alice, "pr-random", "random")),
+            validated(upload_reference(alice, "pr-greedy", "greedy"))]
+
+
+@needs_sandbox
+def test_a_queued_match_is_played_in_the_sandbox_and_recorded_once(two_active):
+    assert [v.status for v in two_active] == ["active", "active"]
+    match = match_services.create_match(ladder_for("packet_row", 2), two_active, seed=11)
+
+    first = tasks.run_match.apply(args=[match.pk]).get()
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, match.status_reason
+    assert "recorded" in first
+    assert sorted(match.ranking) in ([1, 2], [1, 1])
+    assert MatchLog.objects.filter(match=match).exists()
+    assert match.worker.endswith(f"/{__import__('os').getpid()}")
+    points = RatingPoint.objects.count()
+
+    second = tasks.run_match.apply(args=[match.pk]).get()
+    assert "nothing to do" in second
+    assert RatingPoint.objects.count() == points
+    assert list(Rating.objects.values_list("games", flat=True)) == [1, 1]
+
+
+@needs_sandbox
+def test_a_lost_artifact_is_an_infrastructure_failure_never_a_result(two_active, settings):
+    settings.MONSOON_MATCH_MAX_ATTEMPTS = 2
+    match = match_services.create_match(ladder_for("packet_row", 2), two_active, seed=3)
+    gone = two_active[1]
+    gone.artifact.storage.delete(gone.artifact.name)
+    settings.MONSOON_ARTIFACT_CACHE = Path(settings.MEDIA_ROOT).parent / "empty-cache"
+
+    tasks.run_match.apply(args=[match.pk])
+    match.refresh_from_db()
+    assert (match.status, match.attempts) == (Match.Status.QUEUED, 1)
+    assert "cannot fetch artifact" in match.status_reason
+
+    tasks.run_match.apply(args=[match.pk])
+    match.refresh_from_db()
+    assert (match.status, match.attempts) == (Match.Status.FAILED, 2)
+    assert match.ranking is None and not match.rated
+    assert not Rating.objects.exists()
+
+
+@needs_sandbox
+def test_validation_rejects_a_bot_that_crashes_and_shows_its_stderr(alice):
+    bot = make_bot(alice, "crasher", "borneo")
+    version = bot_services.upload_version(bot, alice, filename="main.py", data=CRASHING_BOT)
+    version = validated(version)
+    assert version.status == BotVersion.Status.REJECTED
+    assert "crash" in version.failure_reason
+    assert "no module named numpy" in version.failure_reason
+
+
+def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, settings):
+    settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
+    version = validated(upload_reference(alice, "pr-random", "random"))
+    assert version.status == BotVersion.Status.ACTIVE
+    again = tasks.validate_bot_version.apply(args=[version.pk]).get()
+    assert "nothing to do" in again
+
+
+def test_the_reaper_requeues_dead_workers_matches_and_resends_lost_ids(
+    alice, settings, monkeypatch
+):
+    settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
+    settings.MONSOON_RESEND_AFTER_SECONDS = 60
+    versions = [validated(upload_reference(alice, f"pr-{i}", "random")) for i in range(2)]
+    ladder = ladder_for("packet_row", 2)
+    abandoned = match_services.create_match(ladder, versions)
+    lost = match_services.create_match(ladder, versions)
+    fresh = match_services.create_match(ladder, versions)
+    assert match_services.claim_match(abandoned.pk, "dead@host/1", lease_seconds=30)
+    long_ago = timezone.now() - timedelta(minutes=10)
+    Match.objects.filter(pk=abandoned.pk).update(lease_expires_at=long_ago)
+    Match.objects.filter(pk=lost.pk).update(queued_at=long_ago)
+    sent: list[int] = []
+    monkeypatch.setattr(tasks, "enqueue_match", sent.append)
+
+    report = tasks.reap.apply().get()
+    assert report["expired"] == [abandoned.pk]
+    assert report["matches_resent"] == [lost.pk]
+    assert sent == [lost.pk]  # the requeued one is sent by its own hook on commit
+    abandoned.refresh_from_db()
+    assert (abandoned.status, abandoned.attempts) == (Match.Status.QUEUED, 1)
+    assert "lease expired" in abandoned.status_reason
+
+    sent.clear()
+    assert tasks.reap.apply().get()["matches_resent"] == []  # stamped: not sent every beat
+    fresh.refresh_from_db()
+    assert fresh.sent_at is None
+
+
+def test_a_validation_left_by_a_dead_worker_goes_back_to_pending(alice, settings):
+    settings.MONSOON_VALIDATION_LEASE_SECONDS = 60
+    version = upload_reference(alice, "pr-random", "random")
+    assert bot_services.begin_validation(version.pk)
+    BotVersion.objects.filter(pk=version.pk).update(
+        validation_started_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.reap.apply().get()["stale_validations"] == [version.pk]
+    version.refresh_from_db()
+    assert version.status == BotVersion.Status.PENDING
+
+
+def test_recording_waits_for_the_database_and_then_gives_up(monkeypatch):
+    monkeypatch.setattr(tasks.time, "sleep", lambda _s: None)
+    calls = []
+
+    def flaky():
+        calls.append(1)
+        if len(calls) < 3:
+            raise OperationalError("connection refused")
+        return "recorded"
+
+    assert tasks._with_database_patience(flaky, "test") == "recorded"
+    assert len(calls) == 3
+
+    def down():
+        raise OperationalError("connection refused")
+
+    with pytest.raises(OperationalError):
+        tasks._with_database_patience(down, "test", patience_s=0)
+
+
+def test_the_artifact_cache_unpacks_once_and_refuses_other_bytes(tmp_path):
+    data = b"print('hello')\n"
+    digest = hashlib.sha256(data).hexdigest()
+    cache = ArtifactCache(tmp_path / "cache")
+    fetches = []
+
+    def fetch():
+        fetches.append(1)
+        return data
+
+    first = cache.directory(digest, "py", fetch)
+    second = cache.directory(digest, "py", fetch)
+    assert first == second == tmp_path / "cache" / digest
+    assert (first / "main.py").read_bytes() == data
+    assert (first / "main.py").stat().st_mode & 0o777 == 0o644
+    assert len(fetches) == 1
+
+    other = hashlib.sha256(b"other").hexdigest()
+    with pytest.raises(ArtifactError, match="does not match its sha256"):
+        cache.directory(other, "py", lambda: b"print('evil')\n")
+    assert not (tmp_path / "cache" / other).exists()
+    with pytest.raises(ArtifactError, match="not a sha256"):
+        cache.directory("../../etc", "py", fetch)
+
+
+def test_the_fleet_is_shown_to_staff_only(db, settings):
+    settings.MONSOON_WORKER_HEARTBEAT_SECONDS = 10
+    fleet_services.worker_started("w1@alpha", hostname="alpha", pid=10, slots=4,
+                                  queues=["matches", "validation"], sandbox="bwrap")
+    fleet_services.worker_started("w2@beta", hostname="beta", pid=11, slots=2,
+                                  queues=["matches"], sandbox="bwrap")
+    from ladder.fleet.models import WorkerNode
+
+    WorkerNode.objects.filter(name="w2@beta").update(
+        last_seen=timezone.now() - timedelta(seconds=60))
+    staff = create_user("sam", "sam-password-1")
+    staff.is_staff = True
+    staff.save()
+    author = create_user("bob", "bob-password-1")
+
+    assert client_for(None).get("/api/v1/workers/").status_code in (401, 403)
+    assert client_for(author).get("/api/v1/workers/").status_code == 403
+    rows = {row["name"]: row for row in client_for(staff).get("/api/v1/workers/").json()}
+    assert rows["w1@alpha"]["alive"] and rows["w1@alpha"]["slots"] == 4
+    assert not rows["w2@beta"]["alive"]
+
+    fleet_services.worker_stopped("w1@alpha")
+    rows = {row["name"]: row for row in client_for(staff).get("/api/v1/workers/").json()}
+    assert not rows["w1@alpha"]["alive"]
