@@ -46,6 +46,7 @@ NOT_FOR_PRODUCTION = {
     "MONSOON_ENQUEUE_MATCH": "hooks for tests; the broker URL sets them",
     "MONSOON_ENQUEUE_VALIDATION": "hooks for tests; the broker URL sets them",
     "MONSOON_VERSION_VALIDATOR": "hooks for tests",
+    "MONSOON_MATCH_OVER": "hooks for tests",
     "PATH": "the sandbox passes it on",
 }
 
