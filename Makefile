@@ -1,12 +1,12 @@
 # Monsoon: two commands on a fresh machine (Python 3.11, pip, apt as root).
-#   make demo   - play the demo
+#   make demo   - the whole ladder service on this machine (web, worker, beat), Ctrl-C stops it
 #   make test   - ruff + the whole test suite
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install lint sandbox
+.PHONY: demo demo-match test install lint sandbox
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ sandbox:
 test: lint sandbox
 	services=$$(scripts/ensure-services.sh) && export $$services && $(BIN)/pytest
 
+# The ladder demo: SQLite and a filesystem broker in demo-data/ (reused by the next run),
+# gunicorn, a Celery worker and beat; see scripts/demo.py --help (e.g. DEMO_ARGS="--reset").
 demo: install sandbox
+	$(BIN)/python scripts/demo.py $(DEMO_ARGS)
+
+# One visible match in the terminal, no service.
+demo-match: install sandbox
 	$(BIN)/monsoon play batavia --seed 2026 --bot greedy --bot random --bot greedy --bot random \
 		--log demo-logs/batavia-2026.json --verbose

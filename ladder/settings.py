@@ -129,6 +129,20 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# SQLite serves the one-command demo and a developer's machine, where the web process, two worker
+# processes and beat all write to one file. Rollback journals make readers and writers block each
+# other and a deferred transaction that later wants to write fails at once with "database is
+# locked"; WAL lets readers run beside the one writer, IMMEDIATE takes the write lock when the
+# transaction starts (so it waits in the busy timeout instead of failing mid-way), and the timeout
+# gives a writer time to finish. PostgreSQL needs none of this.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env_int("SQLITE_BUSY_TIMEOUT", 30),
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
+
 _REDIS_CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": (
@@ -183,6 +197,9 @@ if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+# Site-wide decisions (every subdomain HTTPS-only; browsers' preload list), hence off by default.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -230,6 +247,32 @@ MONSOON_UPLOAD_MAX_UNPACKED_BYTES = env_int("MONSOON_UPLOAD_MAX_UNPACKED_BYTES",
 # versions wait in the database (tests, a web-only development server).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 _WORKERS = bool(CELERY_BROKER_URL)
+# The filesystem transport keeps each message as a file in a folder every process on this host
+# shares (``MONSOON_BROKER_FOLDER``): no server, so ``make demo`` needs nothing but Python. It
+# reads relative folder names against each process's working directory, so the folders are
+# given absolute and created here; one host only, which is why production uses Redis.
+_BROKER_FOLDER = os.environ.get("MONSOON_BROKER_FOLDER", "")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    if not _BROKER_FOLDER:
+        raise ImproperlyConfigured(
+            "CELERY_BROKER_URL=filesystem:// needs MONSOON_BROKER_FOLDER (a folder shared by the "
+            "web process, the workers and beat)"
+        )
+    _broker_root = Path(_BROKER_FOLDER).resolve()
+    _BROKER_FOLDERS = {
+        "data_folder_in": _broker_root / "queue",
+        "data_folder_out": _broker_root / "queue",
+        "processed_folder": _broker_root / "processed",
+        "control_folder": _broker_root / "control",
+    }
+    for _folder in _BROKER_FOLDERS.values():
+        _folder.mkdir(parents=True, exist_ok=True)
+    _BROKER_OPTIONS: dict[str, object] = {k: str(v) for k, v in _BROKER_FOLDERS.items()}
+    _BROKER_OPTIONS["store_processed"] = False
+    # An empty queue folder is listed again after this many seconds (kombu's default is 1 s).
+    _BROKER_OPTIONS["polling_interval"] = 0.25
+else:
+    _BROKER_OPTIONS = {}
 # The callable that smoke-tests a new bot version ("module:function"): the sandboxed smoke match.
 MONSOON_VERSION_VALIDATOR = os.environ.get(
     "MONSOON_VERSION_VALIDATOR", "workers.validation:validate_artifact"
@@ -280,6 +323,21 @@ if MONSOON_SANDBOX not in ("bwrap", "none"):
     raise ImproperlyConfigured(
         f"MONSOON_SANDBOX must be 'bwrap' or 'none', not {MONSOON_SANDBOX!r}"
     )
+
+# A production deployment (DEBUG off) refuses settings that only make sense on one developer's
+# machine: bots outside the sandbox, and SQLite, which a worker on another host cannot reach and
+# which serialises every write (``MONSOON_ALLOW_SQLITE=1`` for a deliberate single-host setup).
+if not DEBUG:
+    if MONSOON_SANDBOX == "none":
+        raise ImproperlyConfigured(
+            "MONSOON_SANDBOX=none runs uploaded bots unsandboxed; it is refused when DEBUG is off"
+        )
+    if (DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+            and not env_bool("MONSOON_ALLOW_SQLITE", False)):
+        raise ImproperlyConfigured(
+            "DATABASE_URL must name a PostgreSQL database when DEBUG is off (SQLite only with "
+            "MONSOON_ALLOW_SQLITE=1)"
+        )
 # Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
 MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
 # A worker still shutting down this long after its consumer stopped exits hard (workers/fleet.py):
@@ -299,6 +357,8 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker's match slots (pool processes); unset: one per CPU. ``-c`` on the command line wins.
+CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "monsoon.run_match": {"queue": "matches"},
@@ -316,6 +376,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": MONSOON_MATCH_TIME_LIMIT + 600,
     "socket_timeout": 15,
     "socket_connect_timeout": 5,
+    **_BROKER_OPTIONS,
 }
 # A web request that enqueues while the broker is down must not hang: a short publish retry,
 # then the id waits in the database for the reaper to send it again.

@@ -1,0 +1,36 @@
+"""Gunicorn settings for the Monsoon web process: ``gunicorn -c deploy/gunicorn.conf.py``.
+
+Every value can be changed from the environment, so the same file serves docker-compose, the
+systemd unit and ``make demo``. Requests are short (pages, the REST API, uploads of at most a
+few megabytes; matches run on the workers), so threads over a few processes use the memory
+best; static files come from WhiteNoise inside the same processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw else default
+
+
+wsgi_app = "ladder.wsgi:application"
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# WEB_CONCURRENCY is the name gunicorn itself and most platforms use for the process count.
+workers = _int("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count() + 1, 8))
+threads = _int("GUNICORN_THREADS", 4)
+worker_class = "gthread"
+timeout = _int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)
+keepalive = 5
+# Recycle processes now and then, so a slow leak never grows without bound.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 2000)
+max_requests_jitter = max_requests // 10
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+# Behind a reverse proxy on another address, list it here so X-Forwarded-* is believed.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -1,0 +1,240 @@
+"""deploy/ without Docker or systemd: every file parses and names only what exists.
+
+Docker is not available where the suite runs, so the compose file, the Dockerfile and the
+systemd units are checked for what can go stale silently: modules, config files, queues and
+environment variables that the code renamed or never read. The production settings' refusals
+are checked in fresh interpreters, as the processes would load them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import runpy
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+ENV_EXAMPLE = DEPLOY / "monsoon.env.example"
+GOOD_KEY = "k" * 50
+APP_SERVICES = {"migrate", "web", "worker", "beat", "flower"}
+
+ENV_READ = re.compile(
+    r'(?:os\.environ(?:\.get|\.setdefault)?\(|os\.environ\[|env_(?:bool|int|list)\()\s*"([A-Z0-9_]+)"'
+)
+# Read by other programs, not by Monsoon's code.
+FOREIGN_NAMES = {
+    "POSTGRES_PASSWORD": "the postgres image",
+    "FLOWER_BASIC_AUTH": "Flower",
+    "AWS_ACCESS_KEY_ID": "boto3 (django-storages)",
+    "AWS_SECRET_ACCESS_KEY": "boto3 (django-storages)",
+}
+# Read by the code but deliberately not in the production example.
+NOT_FOR_PRODUCTION = {
+    "DJANGO_SETTINGS_MODULE": "set by the units and the image",
+    "MONSOON_BROKER_FOLDER": "the filesystem broker of the demo",
+    "SQLITE_BUSY_TIMEOUT": "SQLite only",
+    "MONSOON_ALLOW_SQLITE": "SQLite only",
+    "MONSOON_ENQUEUE_MATCH": "hooks for tests; the broker URL sets them",
+    "MONSOON_ENQUEUE_VALIDATION": "hooks for tests; the broker URL sets them",
+    "MONSOON_VERSION_VALIDATOR": "hooks for tests",
+    "MONSOON_MATCH_OVER": "hooks for tests",
+    "PATH": "the sandbox passes it on",
+}
+
+
+def code_env_names() -> set[str]:
+    names: set[str] = set()
+    sources = [*ROOT.joinpath("ladder").rglob("*.py"), *ROOT.joinpath("workers").rglob("*.py"),
+               DEPLOY / "gunicorn.conf.py"]
+    for path in sources:
+        if path.name != "settings_test.py":
+            names.update(ENV_READ.findall(path.read_text()))
+    gunicorn_conf = (DEPLOY / "gunicorn.conf.py").read_text()
+    names.update(re.findall(r'_int\("([A-Z0-9_]+)"', gunicorn_conf))
+    return names
+
+
+def example_names() -> dict[str, str]:
+    """NAME -> value, commented-out examples included (they document optional settings)."""
+    found = {}
+    for line in ENV_EXAMPLE.read_text().splitlines():
+        match = re.match(r"#?\s*([A-Z][A-Z0-9_]+)=(.*)$", line.strip())
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found
+
+
+def compose() -> dict:
+    return yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+
+
+def test_env_example_names_only_what_is_read_and_everything_that_is():
+    read = code_env_names()
+    named = set(example_names())
+    assert named - read - set(FOREIGN_NAMES) == set(), "names nothing reads"
+    assert read - named - set(NOT_FOR_PRODUCTION) == set(), "settings missing from the example"
+
+
+def test_deploy_docs_describe_every_setting():
+    docs = (ROOT / "docs" / "deploy.md").read_text()
+    missing = sorted(name for name in code_env_names() - {"PATH"} if f"`{name}`" not in docs)
+    assert missing == []
+
+
+def test_compose_services_commands_and_sandbox_privileges():
+    spec = compose()
+    services = spec["services"]
+    assert set(services) == {"db", "redis", *APP_SERVICES}
+    for name in APP_SERVICES:
+        service = services[name]
+        assert service["env_file"] == "monsoon.env"
+        build = service["build"]
+        assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == \
+            DEPLOY / "Dockerfile"
+        command = service["command"]
+        if command[0] == "celery":
+            assert command[1:3] == ["-A", "workers.celery_app"]
+            assert importlib.util.find_spec("workers.celery_app") is not None
+        elif command[0] == "gunicorn":
+            assert (ROOT / command[command.index("-c") + 1]).is_file()
+        else:
+            assert command[:2] == ["python", "manage.py"]
+    worker = services["worker"]["command"]
+    queues = set(worker[worker.index("-Q") + 1].split(","))
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    assert queues == routed | {settings.CELERY_TASK_DEFAULT_QUEUE}
+    assert set(services["worker"]["security_opt"]) == {
+        "seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"}
+    assert services["worker"]["user"] == "root"
+    assert services["web"]["user"] == services["beat"]["user"] == "monsoon"
+    # Uploads written by the web process are what the worker reads.
+    assert "media:/data/media" in services["web"]["volumes"]
+    assert "media:/data/media" in services["worker"]["volumes"]
+    assert services["flower"]["ports"] == ["127.0.0.1:5555:5555"]
+    assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
+    assert services["web"]["depends_on"]["migrate"]["condition"] == \
+        "service_completed_successfully"
+
+
+def test_flower_is_an_optional_extra():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert any(dep.startswith("flower") for dep in project["optional-dependencies"]["ops"])
+    assert not any(dep.startswith("flower") for dep in project["dependencies"])
+    assert "'.[ops]'" in (DEPLOY / "Dockerfile").read_text()
+
+
+def test_dockerfile_copies_what_exists_and_installs_the_sandbox():
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim-bookworm$", text, re.M)
+    for line in re.findall(r"^COPY (.+)$", text, re.M):
+        *sources, _target = line.split()
+        for source in sources:
+            assert (ROOT / source).exists(), source
+    for package in ("bubblewrap", "libseccomp2", "python3-minimal", "python3.11"):
+        assert package in text
+    services = compose()["services"].values()
+    volumes = {v.split(":")[1] for service in services for v in service.get("volumes", [])}
+    assert "/data/media" in volumes and "MEDIA_ROOT=/data/media" in text
+
+
+def test_gunicorn_config_reads_its_environment(monkeypatch):
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.setenv("GUNICORN_BIND", "127.0.0.1:9000")
+    config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert (config["workers"], config["bind"], config["worker_class"]) == (3, "127.0.0.1:9000",
+                                                                         "gthread")
+    module = config["wsgi_app"].split(":")[0]
+    assert importlib.util.find_spec(module) is not None
+    monkeypatch.delenv("WEB_CONCURRENCY")
+    assert runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))["workers"] >= 1
+
+
+@pytest.mark.parametrize("unit", ["monsoon-web", "monsoon-worker", "monsoon-beat"])
+def test_systemd_units_run_what_the_checkout_installs(unit):
+    text = (DEPLOY / "systemd" / f"{unit}.service").read_text().replace("\\\n", " ")
+    lines = dict(line.split("=", 1) for line in text.splitlines()
+                 if "=" in line and not line.startswith("#"))
+    assert lines["EnvironmentFile"] == "/etc/monsoon/monsoon.env"
+    assert lines["WorkingDirectory"] == "/srv/monsoon"
+    argv = shlex.split(lines["ExecStart"])
+    program = Path(argv[0])
+    assert program.parent == Path("/srv/monsoon/.venv/bin")
+    assert (Path(sys.executable).parent / program.name).exists(), program.name
+    if program.name == "celery":
+        assert argv[1:3] == ["-A", "workers.celery_app"]
+        if "-n" in argv:  # a lone %h would be systemd's home directory, not the host name
+            assert "%%h" in argv[argv.index("-n") + 1]
+    else:
+        assert (ROOT / argv[argv.index("-c") + 1]).is_file()
+    assert lines["User"] == ("root" if unit == "monsoon-worker" else "monsoon")
+
+
+def run_settings(code: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("MONSOON_", "CELERY_", "DATABASE", "SECRET", "ALLOWED", "DEBUG",
+                                  "DJANGO_"))}
+    clean.update(env)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean,
+                          capture_output=True, text=True, timeout=60)
+
+
+PRODUCTION = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "monsoon.example",
+              "DATABASE_URL": "postgres://u@db:5432/monsoon"}
+
+
+@pytest.mark.parametrize("env, complaint", [
+    ({**PRODUCTION, "MONSOON_SANDBOX": "none"}, "MONSOON_SANDBOX=none"),
+    ({**PRODUCTION, "DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "must name a PostgreSQL"),
+    ({**PRODUCTION, "CELERY_BROKER_URL": "filesystem://"}, "needs MONSOON_BROKER_FOLDER"),
+])
+def test_production_refuses_unsafe_settings(env, complaint):
+    result = run_settings("import ladder.settings", **env)
+    assert result.returncode != 0
+    assert complaint in result.stderr
+
+
+def test_sqlite_in_production_only_when_allowed_and_tuned_for_concurrent_writers(tmp_path):
+    code = "import ladder.settings as s; print(s.DATABASES['default'].get('OPTIONS'))"
+    sqlite = {**PRODUCTION, "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3"}
+    allowed = run_settings(code, **sqlite, MONSOON_ALLOW_SQLITE="1")
+    assert allowed.returncode == 0, allowed.stderr
+    assert "journal_mode=WAL" in allowed.stdout and "'IMMEDIATE'" in allowed.stdout
+    postgres = run_settings(code, **PRODUCTION)
+    assert postgres.returncode == 0, postgres.stderr
+    assert "WAL" not in postgres.stdout
+
+
+def test_filesystem_broker_uses_one_absolute_folder(tmp_path):
+    code = "import ladder.settings as s; print(repr(s.CELERY_BROKER_TRANSPORT_OPTIONS))"
+    result = run_settings(code, DEBUG="1", CELERY_BROKER_URL="filesystem://localhost/",
+                          MONSOON_BROKER_FOLDER=str(tmp_path / "broker"))
+    assert result.returncode == 0, result.stderr
+    options = eval(result.stdout)  # a dict literal we printed ourselves
+    assert options["data_folder_in"] == options["data_folder_out"] == \
+        str(tmp_path / "broker" / "queue")
+    for key in ("data_folder_in", "processed_folder", "control_folder"):
+        assert Path(options[key]).is_dir()
+    assert options["visibility_timeout"] > 0
+
+
+def test_example_environment_passes_django_deploy_checks():
+    env = {**example_names(), "DATABASE_URL": "postgres://u@127.0.0.1:1/unused"}
+    env = {k: v for k, v in env.items() if v and not k.startswith("AWS_")}
+    result = run_settings("import sys; from django.core.management import execute_from_command_"
+                          "line as run; run(['manage.py', 'check', '--deploy'])",
+                          DJANGO_SETTINGS_MODULE="ladder.settings", **env)
+    assert result.returncode == 0, result.stderr
+    # HSTS for subdomains and preloading are each site's own decision (off in the example).
+    warnings = set(re.findall(r"\((security\.W\d+)\)", result.stderr + result.stdout))
+    assert warnings <= {"security.W005", "security.W021"}, result.stderr
