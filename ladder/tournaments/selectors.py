@@ -1,8 +1,9 @@
 """Reads for tournaments: visibility, progress, rounds, standings, cross-table, matches.
 
-Standings are computed from the finished matches whenever asked (running or not); once a
-tournament is finished or cancelled the stored snapshot is served instead, so final results never
-move.
+Standings are computed from the finished matches whenever asked (running or not) and cached
+under a key that changes with every recorded match, so page views between two results cost one
+small query instead of a bootstrap; once a tournament is finished or cancelled the stored
+snapshot is served instead, so final results never move.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.core.cache import cache
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from ladder.accounts.selectors import is_organiser
 from ladder.matches.models import Match, MatchSeat
@@ -124,10 +126,19 @@ def _names(tournament: Tournament) -> dict[int, dict[str, Any]]:
     }
 
 
+def _results_key(tournament: Tournament, what: str) -> str:
+    """A cache key that changes whenever a match of the tournament is recorded or replaced."""
+    seen = tournament.tournament_matches.filter(match__status__in=OVER).aggregate(
+        n=Count("pk"), last=Max("match_id"), live=Count("pk", filter=Q(superseded=False)))
+    return (f"tournament:{tournament.pk}:{what}:{tournament.current_round}:{seen['n']}:"
+            f"{seen['live']}:{seen['last']}")
+
+
 def standings(tournament: Tournament) -> list[dict]:
     if tournament.final_standings is not None:
         return tournament.final_standings
-    return compute_standings(tournament)
+    return cache.get_or_set(_results_key(tournament, "standings"),
+                            lambda: compute_standings(tournament), 600)
 
 
 def compute_crosstable(tournament: Tournament) -> dict[str, Any]:
@@ -147,7 +158,8 @@ def compute_crosstable(tournament: Tournament) -> dict[str, Any]:
 def crosstable(tournament: Tournament) -> dict[str, Any]:
     if tournament.final_crosstable is not None:
         return tournament.final_crosstable
-    return compute_crosstable(tournament)
+    return cache.get_or_set(_results_key(tournament, "crosstable"),
+                            lambda: compute_crosstable(tournament), 600)
 
 
 def rounds(tournament: Tournament) -> list[dict[str, Any]]:

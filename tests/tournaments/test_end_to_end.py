@@ -10,7 +10,7 @@ from ladder.matches.models import Match
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
-from tests.tournaments.conftest import START, client_for, new_tournament, play_pending
+from tests.tournaments.conftest import START, client_for, new_tournament, play_one, play_pending
 
 GREEDY = {"bot-0": "greedy", "bot-1": "greedy"}
 
@@ -51,3 +51,27 @@ def test_a_whole_tournament(olivia, field, fmt, extra, django_capture_on_commit_
     assert ts.tick(now=START + timedelta(days=1)).advanced == []
     t.refresh_from_db()
     assert t.final_standings == table
+
+
+def test_live_standings_follow_every_recorded_match(olivia, field, settings,
+                                                    django_capture_on_commit_callbacks):
+    """Running standings are cached between results, never past one."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "live-standings"}}
+    t = new_tournament(olivia, format="swiss", rounds=2)
+    register_all(t, field, START - timedelta(hours=1))
+    ts.tick(now=START)
+    pending = selectors.pending_match_ids(t)
+    assert len(pending) >= 2
+
+    def games_played() -> int:
+        t.refresh_from_db()
+        return sum(row["games"] for row in selectors.standings(t))
+
+    assert games_played() == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        play_one(pending[0])
+    assert games_played() == 3  # one 3-player table
+    with django_capture_on_commit_callbacks(execute=True):
+        play_one(pending[1])
+    assert games_played() == 6
