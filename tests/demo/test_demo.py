@@ -100,6 +100,7 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
     base = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     output = tmp_path / "demo.out"
+    earlier = children()  # what earlier tests of this session still run is not the demo's
     with subreaper(), output.open("w") as out:
         demo = subprocess.Popen(
             [sys.executable, str(ROOT / "scripts" / "demo.py"), "--data", str(data),
@@ -137,7 +138,7 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
                 demo.wait()
                 raise
         time.sleep(0.5)
-        leftovers = children()
+        leftovers = children() - earlier
         for pid in leftovers:  # reap, so a failure here does not leave zombies in pytest
             with contextlib.suppress(ChildProcessError, ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
