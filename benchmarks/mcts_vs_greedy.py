@@ -24,8 +24,13 @@ from engine.registry import all_games, get_game
 from engine.rng import Rng
 
 
-def play_one(game: str, seed: int, mcts_seat: int, budget_s: float) -> list[int]:
-    """One game; returns the engine's ranking."""
+def play_one(game: str, seed: int, mcts_seat: int, budget_s: float,
+             playouts: str = "auto") -> list[int]:
+    """One game; returns the engine's ranking.
+
+    ``playouts`` "auto" is what the reference bot does; "greedy" or "random" overrides the
+    per-game choice of :func:`bots.mcts.heuristic_playouts_pay`, to measure that choice.
+    """
     spec = get_game(game)
     n = spec.min_players
     state = spec.new_state(seed, n)
@@ -33,7 +38,9 @@ def play_one(game: str, seed: int, mcts_seat: int, budget_s: float) -> list[int]
     rngs = [Rng.derive(seed, "bot", seat) for seat in range(n)]
     sampler = Rng.derive(seed, "determinize")
     playout_policy = rollout_policy(game)
-    heuristic_playouts = heuristic_playouts_pay(game)
+    heuristic_playouts = playouts == "greedy"
+    if playouts == "auto":
+        heuristic_playouts = heuristic_playouts_pay(game)
     while (seat := state.current_player()) is not None:
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -41,19 +48,19 @@ def play_one(game: str, seed: int, mcts_seat: int, budget_s: float) -> list[int]
         elif seat == mcts_seat:
             sample = state.determinize(seat, sampler)
             action, _ = search(sample, seat, rngs[seat], budget_s=budget_s,
-                               policy=playout_policy, playouts=heuristic_playouts)
+                               policy=playout_policy, playouts=heuristic_playouts, legal=legal)
         else:
             action = greedy(state.observation(seat), legal, rngs[seat])
         state.apply(action)
     return state.ranking()
 
 
-def _play(task: tuple[str, int, float]) -> tuple[str, int, list[int], float]:
+def _play(task: tuple[str, int, float, str]) -> tuple[str, int, list[int], float]:
     """One benchmark game (a pool task): game ``g`` seats mcts at ``g % n``, seed ``1000 + g``."""
-    game, g, budget_s = task
+    game, g, budget_s, playouts = task
     n = get_game(game).min_players
     began = time.perf_counter()
-    ranking = play_one(game, 1000 + g, g % n, budget_s)
+    ranking = play_one(game, 1000 + g, g % n, budget_s, playouts)
     return game, g, ranking, time.perf_counter() - began
 
 
@@ -75,17 +82,19 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="only these games")
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes (games are independent; each search is timed on its own)")
+    parser.add_argument("--playouts", choices=("auto", "greedy", "random"), default="auto",
+                        help="playout policy (auto: what the reference bot does)")
     args = parser.parse_args()
     games = args.game or list(all_games())
     print(f"mcts ({args.budget_ms:g} ms/decision) vs greedy, {args.games} games each, "
-          f"seat rotation, smallest table, {args.jobs} process(es)")
+          f"seat rotation, smallest table, {args.jobs} process(es), {args.playouts} playouts")
     header = f"{'game':14} {'n':>2} {'games':>5} {'mcts wins':>9} {'mcts %':>7} {'95% CI':>9}"
     print(header + f" {'greedy %':>9} {'fair':>5} {'mcts place':>10} {'s/game':>7}", flush=True)
     budget_s = args.budget_ms / 1000
     for game in games:
         n = get_game(game).min_players
         wins = greedy_wins = places = seconds = 0.0
-        tasks = [(game, g, budget_s) for g in range(args.games)]
+        tasks = [(game, g, budget_s, args.playouts) for g in range(args.games)]
         if args.jobs > 1:
             with multiprocessing.Pool(args.jobs) as pool:
                 results = pool.map(_play, tasks, chunksize=1)

@@ -138,11 +138,13 @@ def search(
     min_iterations: int = 1,
     policy: Policy | None = None,
     playouts: bool = True,
+    legal: list[Action] | None = None,
 ) -> tuple[Action, int]:
     """The best root action after ``budget_s`` of search; returns (action, playouts run).
 
     ``sample`` is any state consistent with ``seat``'s observation (it is re-determinized for
-    every sweep, so which one does not matter). The answer is always legal in ``sample``.
+    every sweep, so which one does not matter). The answer is one of ``legal`` (the request's
+    legal actions; ``sample``'s own when not given).
 
     The search is a determinized information-set search cut at the root: each *sweep* draws
     one state consistent with what ``seat`` knows (``determinize``: hidden cards and future
@@ -157,13 +159,20 @@ def search(
     playouts (else random moves). The answer is the heuristic's choice unless another
     candidate has a better paired average over at least ``MIN_PAIRS`` sweeps.
     """
-    legal = sample.legal_actions()
+    if legal is None:
+        legal = sample.legal_actions()
+    else:
+        # The request's list is the truth; a determinization could in principle allow a move
+        # the real state does not, and the answer must be legal in the real state.
+        allowed_here = {_key(move) for move in sample.legal_actions()}
+        legal = [move for move in legal if _key(move) in allowed_here] or legal
     if len(legal) == 1:
         return legal[0], 0
     order = _ranked(sample, seat, legal, policy, rng)
     candidates: list[Action] = [next(order)]
-    totals: list[list[float]] = [[]]  # per candidate, its reward on every sweep it played
-    joined = [0]  # per candidate, the sweep it was first played in
+    # Per candidate, its reward by sweep. A candidate can be illegal in some determinizations
+    # (legality may hang on hidden cards, e.g. in Packet Row): it sits those sweeps out.
+    rewards: list[dict[int, float]] = [{}]
     deadline = time.perf_counter() + budget_s
     iterations = 0
     sweeps = 0
@@ -171,42 +180,42 @@ def search(
     while True:
         while len(candidates) < width(sweeps, len(legal)):
             candidates.append(next(order))
-            totals.append([])
-            joined.append(sweeps)
+            rewards.append({})
         world = sample.determinize(seat, rng)
         stream = Rng(rng.next_u64())
+        allowed = {_key(move) for move in world.legal_actions()}
         for index, move in enumerate(candidates):
             if max_iterations is not None and iterations >= max_iterations:
                 break
             if iterations >= min_iterations and time.perf_counter() >= deadline:
                 break
+            if _key(move) not in allowed:
+                continue
             state = world.clone()
             state.apply(move)
-            totals[index].append(_rollout(state, stream.copy(), playout_policy)[seat])
+            rewards[index][sweeps] = _rollout(state, stream.copy(), playout_policy)[seat]
             iterations += 1
         else:
             sweeps += 1
             continue
         break
-    return candidates[_best(totals, joined)], iterations
+    return candidates[_best(rewards)], iterations
 
 
-def _best(totals: list[list[float]], joined: list[int]) -> int:
+def _best(rewards: list[dict[int, float]]) -> int:
     """The candidate with the best paired advantage over the first (the heuristic's choice).
 
-    Candidate ``i`` joined at sweep ``joined[i]``, so its ``j``-th reward and the first
-    candidate's reward at sweep ``joined[i] + j`` came from the same determinization (within
-    a sweep the first candidate always plays before the others). The advantage is averaged
-    over those pairs only; fewer than ``MIN_PAIRS`` of them is not evidence enough to leave
-    the heuristic's choice.
+    Candidate ``i`` is compared with candidate 0 only on the sweeps both played, i.e. on the
+    same determinizations and playout streams; fewer than ``MIN_PAIRS`` such sweeps is not
+    evidence enough to leave the heuristic's choice.
     """
     best, best_gain = 0, 0.0
-    for index in range(1, len(totals)):
-        pairs = len(totals[index])
-        if pairs < MIN_PAIRS:
+    base = rewards[0]
+    for index in range(1, len(rewards)):
+        shared = [sweep for sweep in rewards[index] if sweep in base]
+        if len(shared) < MIN_PAIRS:
             continue
-        base = totals[0][joined[index] : joined[index] + pairs]
-        gain = (sum(totals[index]) - sum(base)) / pairs
+        gain = sum(rewards[index][sweep] - base[sweep] for sweep in shared) / len(shared)
         if gain > best_gain + 1e-9:
             best, best_gain = index, gain
     return best
@@ -239,6 +248,6 @@ class MctsBot:
         assert self.budget_s is not None
         action, iterations = search(state, self.seat, self.rng, budget_s=self.budget_s,
                                    min_iterations=self.min_iterations, policy=self.policy,
-                                   playouts=self.playouts)
+                                   playouts=self.playouts, legal=legal_actions)
         self.iterations += iterations
         return action

@@ -53,17 +53,16 @@ def test_search_keeps_to_its_budget():
     assert elapsed < 0.05 + 0.5
 
 
-def test_best_compares_a_late_candidate_only_on_the_sweeps_it_played():
-    # Candidate 0 was poor on sweeps 0-1 and good from sweep 2, where candidate 2 joined;
-    # on its own sweeps candidate 2 is worse than candidate 0, so it must not be chosen even
-    # though its mean is above candidate 0's overall mean.
-    totals = [[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.9, 0.9], [0.8, 0.8]]
-    assert _best(totals, [0, 0, 2]) == 0
-    # Candidate 1 beats candidate 0 on the same sweeps by 0.05 on average: chosen.
-    totals[1] = [0.1, 0.1, 1.0, 1.0]
-    assert _best(totals, [0, 0, 2]) == 1
+def test_best_compares_candidates_only_on_the_sweeps_both_played():
+    # The heuristic's choice (0) was poor on sweeps 0-1 and good on 2-3, where candidate 2 was
+    # played (it joined late, or was illegal before); there 2 is worse than 0, so it must not
+    # be chosen although its mean is above 0's overall mean.
+    first = {0: 0.0, 1: 0.0, 2: 1.0, 3: 1.0}
+    assert _best([first, {0: 0.0, 1: 0.0, 2: 0.9, 3: 0.9}, {2: 0.8, 3: 0.8}]) == 0
+    # Candidate 1 beats 0 by 0.05 on average over the same sweeps: chosen.
+    assert _best([first, {0: 0.1, 1: 0.1, 2: 1.0, 3: 1.0}, {2: 0.8, 3: 0.8}]) == 1
     # One pair is not evidence enough: the heuristic's choice stays.
-    assert _best([[0.0], [1.0]], [0, 0]) == 0
+    assert _best([{0: 0.0}, {0: 1.0}]) == 0
 
 
 def test_width_grows_with_sweeps_but_never_past_the_legal_moves():
