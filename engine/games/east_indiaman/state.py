@@ -48,6 +48,7 @@ the only multi-step action is a trade post, whose price decrease is a second dec
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 from typing import Any
 
@@ -115,8 +116,15 @@ def order_points(levels: list[int], cards: list[int]) -> int:
     """Best order score: each card counts for one of its colours, at most ``level`` per colour.
 
     Single-colour cards are fixed; dual-colour cards of the same pair are split between the
-    pair's two colours in every possible way (a handful of combinations).
+    pair's two colours in every possible way (a handful of combinations). Memoised on the
+    levels and the sorted cards: the greedy bot asks the same question thousands of times per
+    game, and search playouts are mostly spent here otherwise.
     """
+    return _order_points(tuple(levels), tuple(sorted(cards)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _order_points(levels: tuple[int, ...], cards: tuple[int, ...]) -> int:
     fixed = [0] * NT
     pairs: dict[tuple[int, ...], int] = {}
     for card in cards:
