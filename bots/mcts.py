@@ -115,6 +115,12 @@ def _ranked(sample: GameState, seat: int, legal: list[Action], policy: Policy | 
     while len(rest) > 1:
         choice = policy(observation, list(rest), rng)
         key = _key(choice)
+        if all(_key(move) != key for move in rest):
+            # A heuristic written for whole legal lists may answer outside a sub-list (Packet
+            # Row's greedy said 'pass' where passing was illegal): never yield that, and do
+            # not ask it again.
+            yield from rest
+            return
         rest = [move for move in rest if _key(move) != key]
         yield choice
     yield rest[0]
@@ -172,8 +178,10 @@ def search(
         return legal[0], 0
     order = _ranked(sample, seat, legal, policy, rng)
     candidates: list[Action] = [next(order)]
-    # Per candidate, its reward by sweep. A candidate can be illegal in some determinizations
-    # (legality may hang on hidden cards, e.g. in Packet Row): it sits those sweeps out.
+    # Per candidate, its reward by sweep. A candidate illegal in a determinization sits that
+    # sweep out (the conformance suite checks the mover's legal actions never differ between
+    # determinizations; the Packet Row crash this guarded against was a heuristic answering
+    # outside the candidate list, see _ranked).
     rewards: list[dict[int, float]] = [{}]
     deadline = time.perf_counter() + budget_s
     iterations = 0

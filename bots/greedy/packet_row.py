@@ -151,4 +151,8 @@ def packet_row_greedy(obs: Observation, legal: list[Action], rng: Rng) -> Any:
         if best is None or _area_value(area[5:], obs) > best_net + 3:
             return area
         return best
-    return best if best is not None and best_net > 0 else "pass"
+    # 'pass' is legal here in a real position, but a search bot may ask about a sub-list
+    # of the legal actions (bots.mcts._ranked): answer from the list given.
+    if best is not None and (best_net > 0 or "pass" not in legal):
+        return best
+    return "pass" if "pass" in legal else legal[0]

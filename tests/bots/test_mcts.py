@@ -3,12 +3,13 @@ and its paired comparison really compares the same determinizations."""
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
 
 from bots.builtin import get_policy
-from bots.mcts import _best, heuristic_playouts_pay, placement_rewards, search, width
+from bots.mcts import _best, _ranked, heuristic_playouts_pay, placement_rewards, search, width
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 
@@ -79,3 +80,24 @@ def test_placement_rewards_rank_first_and_keep_score_order():
     ranking = state.ranking()
     best = ranking.index(min(ranking))
     assert max(rewards) == rewards[best] and all(0 <= r <= 1 for r in rewards)
+
+
+@pytest.mark.parametrize("game", list(all_games()))
+def test_root_candidates_are_each_legal_action_once(game):
+    """The heuristic is asked about ever smaller sub-lists of the legal actions; whatever it
+    answers, the candidates are exactly the legal actions. (Packet Row's greedy answered
+    'pass' where passing was illegal once the areas were gone from the list: the search then
+    met a root move illegal in every determinization, and never tried the takes.)"""
+    spec = get_game(game)
+    greedy = get_policy("greedy", game)
+    for seed in range(3):
+        state = spec.new_state(seed, spec.min_players)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            seat = state.current_player()
+            if len(legal) > 1:
+                ranked = _ranked(state, seat, legal, greedy, Rng(7))
+                order = list(itertools.islice(ranked, len(legal) + 1))
+                assert sorted(map(str, order)) == sorted(map(str, legal))
+            state.apply(greedy(state.observation(seat), legal, rng))
