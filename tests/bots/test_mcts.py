@@ -62,8 +62,22 @@ def test_best_compares_candidates_only_on_the_sweeps_both_played():
     assert _best([first, {0: 0.0, 1: 0.0, 2: 0.9, 3: 0.9}, {2: 0.8, 3: 0.8}]) == 0
     # Candidate 1 beats 0 by 0.05 on average over the same sweeps: chosen.
     assert _best([first, {0: 0.1, 1: 0.1, 2: 1.0, 3: 1.0}, {2: 0.8, 3: 0.8}]) == 1
-    # One pair is not evidence enough: the heuristic's choice stays.
+    # Too few pairs are not evidence enough: the heuristic's choice stays.
     assert _best([{0: 0.0}, {0: 1.0}]) == 0
+    assert _best([{0: 0.0, 1: 0.0, 2: 0.0}, {0: 1.0, 1: 1.0, 2: 1.0}]) == 0
+
+
+def test_best_needs_a_gain_clear_of_its_noise():
+    base = {sweep: 0.5 for sweep in range(6)}
+    # Mean gain +0.1 but swinging +-0.6 from sweep to sweep: one lucky draw, not evidence.
+    noisy = {sweep: 0.5 + (0.7 if sweep % 2 else -0.5) for sweep in range(6)}
+    assert _best([base, noisy]) == 0
+    # A smaller gain that holds on every sweep overrules the heuristic...
+    steady = {sweep: 0.55 + 0.01 * (sweep % 2) for sweep in range(6)}
+    assert _best([base, noisy, steady]) == 2
+    # ...and among candidates that clear the bar, the larger mean gain wins.
+    better = {sweep: 0.6 + 0.01 * (sweep % 2) for sweep in range(6)}
+    assert _best([base, steady, better]) == 2
 
 
 def test_width_grows_with_sweeps_but_never_past_the_legal_moves():
