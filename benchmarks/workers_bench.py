@@ -22,6 +22,7 @@ Uses the PostgreSQL database ``monsoon_bench`` (dropped and created) and Redis d
 from __future__ import annotations
 
 import argparse
+import itertools
 import multiprocessing
 import os
 import shutil
@@ -196,6 +197,21 @@ def _idle_latency(count: int) -> list[float]:
     return _latencies(ids)
 
 
+def _per_match(match_ids: list[int]) -> str:
+    """Median claim-to-recorded time of a match, and median idle gap between two consecutive
+    matches of one process (its previous result recorded to its next claim)."""
+    from ladder.matches.models import Match
+
+    rows = sorted(Match.objects.filter(pk__in=match_ids)
+                  .values_list("worker", "started_at", "finished_at"))
+    runs = [(done - start).total_seconds() * 1000 for _w, start, done in rows]
+    gaps = [(start - before[2]).total_seconds() * 1000
+            for before, (worker, start, _done) in itertools.pairwise(rows)
+            if before[0] == worker]
+    return (f"claim to recorded median {statistics.median(runs):.0f} ms, gap between a "
+            f"process's matches median {statistics.median(gaps):.0f} ms")
+
+
 def _describe(values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -240,6 +256,8 @@ def main() -> None:
         print(f"celery + redis           : {celery_s:6.1f} s  {celery_rate:6.1f} matches/min")
         print(f"ratio celery / local whole job: {celery_rate / local_rate:.2f}  (target >= 0.9)")
         print(f"ratio celery / local play only: {celery_rate / play_rate:.2f}")
+        print(f"per match, local whole job: {_per_match(job_ids)}")
+        print(f"per match, celery + redis : {_per_match(celery_ids)}")
         print(f"queue latency, all {args.matches} queued at once: {_describe(queued_latency)}")
         print(f"queue latency, idle worker ({args.idle} one at a time): "
               f"{_describe(_idle_latency(args.idle))}")

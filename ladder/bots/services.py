@@ -20,7 +20,6 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine.registry import UnknownGame, get_game
@@ -28,6 +27,7 @@ from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
 from ladder.bots.models import Bot, BotVersion
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
 from ladder.core.hooks import after_commit, configured_hook
+from ladder.core.resend import stamp_unsent
 
 Status = BotVersion.Status
 
@@ -247,12 +247,6 @@ def versions_to_resend(now=None) -> list[int]:
     The broker can lose messages (a Redis restart without persistence); the database cannot.
     Validation claims the version conditionally, so a second message is harmless.
     """
-    now = now or timezone.now()
-    threshold = now - timedelta(seconds=settings.MONSOON_RESEND_AFTER_SECONDS)
-    ids = list(
-        BotVersion.objects.filter(status=Status.PENDING)
-        .annotate(last_sent=Coalesce("validation_sent_at", "uploaded_at"))
-        .filter(last_sent__lt=threshold).values_list("pk", flat=True)
-    )
-    BotVersion.objects.filter(pk__in=ids).update(validation_sent_at=now)
-    return ids
+    return stamp_unsent(BotVersion.objects.filter(status=Status.PENDING),
+                        sent_field="validation_sent_at", since_field="uploaded_at",
+                        now=now or timezone.now())

@@ -27,13 +27,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine.registry import get_game
 from ladder.bots.models import Bot, BotVersion
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
 from ladder.core.hooks import after_commit
+from ladder.core.resend import stamp_unsent
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchLog, MatchSeat
 from ladder.ratings.services import rate_match, rating_places
@@ -239,15 +239,8 @@ def matches_to_resend(now=None) -> list[int]:
     message); the database holds the queue. Claiming is a conditional update, so a match sent
     twice is still played once.
     """
-    now = now or timezone.now()
-    threshold = now - timedelta(seconds=settings.MONSOON_RESEND_AFTER_SECONDS)
-    ids = list(
-        Match.objects.filter(status=Status.QUEUED)
-        .annotate(last_sent=Coalesce("sent_at", "queued_at"))
-        .filter(last_sent__lt=threshold).values_list("pk", flat=True)
-    )
-    Match.objects.filter(pk__in=ids).update(sent_at=now)
-    return ids
+    return stamp_unsent(Match.objects.filter(status=Status.QUEUED), sent_field="sent_at",
+                        since_field="queued_at", now=now or timezone.now())
 
 
 def cancel_match(match_id: int, reason: str = "cancelled by staff") -> bool:

@@ -8,6 +8,7 @@ The real worker process on a real broker is exercised in ``tests/e2e``.
 from __future__ import annotations
 
 import hashlib
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -74,7 +75,7 @@ def test_a_queued_match_is_played_in_the_sandbox_and_recorded_once(two_active):
     assert "recorded" in first
     assert sorted(match.ranking) in ([1, 2], [1, 1])
     assert MatchLog.objects.filter(match=match).exists()
-    assert match.worker.endswith(f"/{__import__('os').getpid()}")
+    assert match.worker.endswith(f"/{os.getpid()}")  # who ran it: this process
     points = RatingPoint.objects.count()
 
     second = tasks.run_match.apply(args=[match.pk]).get()
