@@ -111,12 +111,11 @@ def test_assistant_example_david_takes_three_tobacco_from_the_future_supply():
     assert state.pieces[DAVID] == [MARKET, 1, 0]
     assert state.future[MARKET][0] == EMPTY
     state.apply("take:market:1")  # Anna takes the single tobacco: the round ends
-    # "Move the cards from the future supply to the current supply. Draw one (four
-    # player game) ... additional cards": the trader left in the future supply plus one
-    # deck card.  The assistant's gap is not filled, and the deck did not run short.
-    assert labels(state.current[MARKET]) == ["goods:fur:2:6", "trader"]
-    assert state.current[MARKET].count(EMPTY) == 1
-    assert labels(state.future[MARKET]) == ["goods:cotton:1:2", "goods:fur:1:2"]
+    # The current supply is refilled to its full size (3 cards with 4 players): the trader
+    # left in the future supply plus two deck cards, one of them making up David's gap.
+    assert labels(state.current[MARKET]) == ["goods:cotton:1:2", "goods:fur:2:6", "trader"]
+    assert EMPTY not in state.current[MARKET]
+    assert labels(state.future[MARKET]) == ["goods:fur:1:2", "vp:8:1"]
     assert not state.short[MARKET]
 
 
@@ -595,8 +594,9 @@ def test_random_games_never_overspend_and_end_by_short_boards(players):
 
 
 # ---------------------------------------------------------------- review: rule text
-def test_two_player_refill_draws_no_extra_card_for_an_assistant_gap():
-    """Two players draw no additional cards: the current supply is the future supply."""
+def test_two_player_refill_makes_up_an_assistant_gap_from_the_deck():
+    """Two players: the current supply (2 cards) is the future supply, and the deck fills
+    the space an assistant emptied, so the board keeps its full size."""
     state = new_game(2)
     empty_hands(state)
     set_supply(state, "market", ["goods:grain:1:2", "goods:fur:1:2"], ["trader", "vp:6:1"])
@@ -606,16 +606,34 @@ def test_two_player_refill_draws_no_extra_card_for_an_assistant_gap():
     state.apply("area:market")
     state.apply("assist:market:0")  # Ben takes the trader from the future supply
     state.apply("take:market:0")  # Anna takes: the round ends
-    assert labels(state.current[MARKET]) == ["vp:6:1"]
-    assert labels(state.future[MARKET]) == ["goods:cotton:1:2", "goods:fur:2:6"]
-    assert len(state.decks[MARKET]) == deck_size - 2
+    assert labels(state.current[MARKET]) == ["goods:cotton:1:2", "vp:6:1"]
+    assert labels(state.future[MARKET]) == ["goods:fur:2:6", "goods:grain:2:6"]
+    assert len(state.decks[MARKET]) == deck_size - 3
     assert not state.short[MARKET] and not state.game_over
 
 
-def test_a_future_supply_dealt_short_makes_the_next_refill_improper_despite_a_gap():
+def test_assistants_never_freeze_a_board_that_still_has_a_deck():
+    """The review's position (3 players, seed 4, seat 1 holding an assistant): once the
+    refill left the market one card short, and two assistants could empty it for good
+    with 36 cards still in its deck.  Refilled to full size, it stays choosable."""
+    state = new_game(3, seed=4)
+    give(state, BEN, "assistant")
+    give(state, CEDRIC, "assistant")
+    for action in ("area:market", "assist:market:0", "pass", "take:market:0"):
+        state.apply(action)
+    assert EMPTY not in state.current[MARKET] and not state.short[MARKET]
+    # Ben, harbour master now, chooses the market again; Cedric uses his assistant.
+    for action in ("area:market", "assist:market:0", "pass", "take:market:0"):
+        state.apply(action)
+    assert EMPTY not in state.current[MARKET] and not state.short[MARKET]
+    assert len(state.decks[MARKET]) > 0 and not state.game_over
+    assert "area:market" in state.legal_actions()
+
+
+def test_a_future_supply_dealt_short_makes_the_next_refill_improper():
     """The deck ran short for the future supply (the game goes on, as the note says);
-    when that future supply later becomes the current supply the board is short, even
-    if an assistant emptied it in between."""
+    when that future supply later becomes the current supply the empty deck cannot fill
+    it, so the board is not properly refilled."""
     state = new_game(3)
     empty_hands(state)
     b = BOARD["bank"]

@@ -28,7 +28,6 @@ START_MONEY = 25
 FUTURE_SUPPLY = 2
 CURRENT_SUPPLY: dict[int, int] = {2: 2, 3: 2, 4: 3, 5: 4}
 """Cards in each board's current supply, by player count (the rulebook's table)."""
-EXTRA_REFILL_DRAW: dict[int, int] = {2: 0, 3: 0, 4: 1, 5: 2}
 BOARDS_NOT_REFILLED_TO_END: dict[int, int] = {2: 1, 3: 1, 4: 2, 5: 2}
 TWO_PLAYER_REMOVED_PER_DECK = 6
 DOLLARS_PER_VP = 10

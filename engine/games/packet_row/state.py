@@ -27,14 +27,13 @@ Rulings (also in ``docs/games/packet_row.md``; the rulebook wins where it is cle
   which keeps the shipment completable; see :mod:`.shipment`.  A goods card is offered
   only while its type is still owed, so the last card may overshoot (excess lost); a
   card that adds nothing cannot be thrown in.
-* Refill of a chosen board, as the rulebook lists it: the current supply is discarded,
-  the future supply moves there, one (4 players) or two (5 players) additional cards are
-  drawn, then up to two new future-supply cards.  A gap an assistant left in the future
-  supply is not made up.  A board is "not properly refilled" when its deck ran short for
-  its current supply (for the additional cards, or for the future supply that has just
-  moved there); a short future supply alone does not end the game.  There is no
-  reshuffle, so a short board stays short; the game ends after the refill in which the
-  number of short boards reaches 1 (2-3 players) or 2 (4-5 players).
+* Refill of a chosen board: the current supply is discarded, the future supply moves
+  there, cards are drawn from the deck until the current supply is full again (2|2|3|4
+  cards for 2|3|4|5 players; a gap an assistant left in the future supply is made up
+  too), then up to two new future-supply cards.  A board is "not properly refilled" when
+  its deck cannot fill its current supply; a short future supply alone does not end the
+  game.  There is no reshuffle, so a short board stays short; the game ends after the
+  refill in which the number of short boards reaches 1 (2-3 players) or 2 (4-5 players).
 * Cards are taken face up from open supplies and used cards are discarded face up, so
   every card in an opponent's hand is public knowledge except his starting contract
   while he still holds it.  The hidden information is that contract, the order of the
@@ -93,7 +92,6 @@ class PacketRowState(ShipmentSteps, GameState):
             self.decks.append(deck)
         self.discards: list[list[int]] = [[] for _ in range(C.NB)]
         self.short = [False] * C.NB
-        self.future_short = [False] * C.NB  # the deck ran short dealing the future supply
 
         starting = list(C.STARTING_IDS)
         rng.shuffle(starting)
@@ -181,7 +179,6 @@ class PacketRowState(ShipmentSteps, GameState):
         other = copy.copy(self)
         for name in (
             "short",
-            "future_short",
             "start_contract",
             "unused_starting",
             "money",
@@ -519,25 +516,24 @@ class PacketRowState(ShipmentSteps, GameState):
         self._ready[p] = None
 
     def _refill(self, b: int) -> None:
-        """The rulebook's steps: discard the current supply, move the future supply there,
-        draw one (4 players) or two (5 players) additional cards, deal a new future supply.
+        """Discard the current supply, move the future supply there, fill it from the deck,
+        deal a new future supply.
 
-        A gap an assistant left in the future supply is not made up from the deck.  The
-        board is not properly refilled when its deck ran short for this current supply:
-        now, for the additional cards, or at the last refill, for the future supply that
-        has just moved here (that shortfall alone does not end the game, as the note says).
+        The rulebook gives the supply sizes (2|2|3|4 current cards) and ends the game when
+        boards "cannot be refilled properly", so the deck fills the current supply to its
+        full size, a gap an assistant left in the future supply included; the board is
+        short only when its deck runs out first.  Its "one (four player game) or two (five
+        player game) additional cards" are that fill when no assistant was used.
         """
         deck = self.decks[b]
         self.discards[b].extend(c for c in self.current[b] if c != EMPTY)
         fresh = [c for c in self.future[b] if c != EMPTY]
-        extra = K.EXTRA_REFILL_DRAW[self.num_players]
-        drawn = min(extra, len(deck))
+        drawn = min(self.slots - len(fresh), len(deck))
         fresh.extend([deck.pop() for _ in range(drawn)])
-        if drawn < extra or self.future_short[b]:
+        if len(fresh) < self.slots:
             self.short[b] = True
         self.current[b] = fresh + [EMPTY] * (self.slots - len(fresh))
         future = [deck.pop() for _ in range(min(K.FUTURE_SUPPLY, len(deck)))]
-        self.future_short[b] = len(future) < K.FUTURE_SUPPLY
         self.future[b] = future + [EMPTY] * (K.FUTURE_SUPPLY - len(future))
 
     def _end_round(self) -> None:
