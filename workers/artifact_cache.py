@@ -8,12 +8,14 @@ is written, so a cache entry can never hold other code than the version it is na
 Entries are made in a temporary directory beside the cache and renamed into place, so two
 worker processes unpacking the same artifact at once both end with one complete directory, and
 a worker killed half-way leaves only a temporary directory (swept on the next start-up).
-Everything is world-readable: the sandbox runs each seat as its own uid.
+Everything is world-readable: the sandbox runs each seat as its own uid. Members the archive
+marks executable get 0755, everything else 0644: no other mode bit of an upload reaches disk.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -22,12 +24,17 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ladder.bots.artifacts import UploadLimits, artifact_members
+from ladder.bots.artifacts import Member, UploadLimits, artifact_members, printable
 
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 DIR_MODE = 0o755
 FILE_MODE = 0o644
+EXECUTABLE_MODE = 0o755  # an archive member marked executable (a compiled bot); nothing more
 PARTIAL_PREFIX = ".partial-"
+# File-system refusals caused by the archive's names, not by the host.
+ARTIFACT_ERRNOS = frozenset(
+    {errno.ENAMETOOLONG, errno.ENOTDIR, errno.EEXIST, errno.EISDIR, errno.EILSEQ, errno.EINVAL}
+)
 
 
 class ArtifactError(Exception):
@@ -86,11 +93,7 @@ class ArtifactCache:
         partial = Path(tempfile.mkdtemp(prefix=PARTIAL_PREFIX, dir=self.root))
         try:
             partial.chmod(DIR_MODE)
-            for name, content in members.items():
-                path = partial / name
-                path.parent.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
-                path.write_bytes(content)
-                path.chmod(FILE_MODE)
+            self._write_members(partial, members, sha256)
             for folder, _dirs, _files in os.walk(partial):
                 os.chmod(folder, DIR_MODE)
             try:
@@ -101,3 +104,26 @@ class ArtifactCache:
         finally:
             shutil.rmtree(partial, ignore_errors=True)
         return target
+
+    @staticmethod
+    def _write_members(folder: Path, members: dict[str, Member], sha256: str) -> None:
+        """Write the files; a name the file system refuses is the artifact's fault.
+
+        Uploads are checked for every such rule, so this only meets artifacts stored before
+        the checks existed or changed in storage. Their failure would repeat on every try,
+        so it is an :class:`ArtifactError` (the version is rejected), never a host failure;
+        a full disk or a permission problem stays the host's.
+        """
+        for name, member in members.items():
+            path = folder / name
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+                path.write_bytes(member.content)
+            except OSError as exc:
+                if exc.errno in ARTIFACT_ERRNOS:
+                    raise ArtifactError(
+                        f"artifact {sha256[:12]} cannot be unpacked: {printable(name)!r}: "
+                        f"{exc.strerror}"
+                    ) from exc
+                raise
+            path.chmod(EXECUTABLE_MODE if member.executable else FILE_MODE)

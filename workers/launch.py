@@ -77,6 +77,17 @@ class LaunchError(Exception):
     """The bot could not be started at all (missing interpreter, no sandbox available)."""
 
 
+def check_command(program: BotProgram) -> None:
+    """Refuse a command the kernel cannot pass on (a NUL byte) as the bot's own failure.
+
+    Uploads and ``monsoon play`` check manifests first; this keeps a program built any
+    other way from surfacing as a ``ValueError`` out of ``subprocess`` instead of a forfeit.
+    """
+    for part in (*program.command, *program.env, *program.env.values()):
+        if "\x00" in part:
+            raise LaunchError(f"the command or environment of {program.name!r} has a NUL byte")
+
+
 def apply_rlimits(limits: Limits) -> None:
     """Set the rlimits in the current process; called in the child before exec."""
     for name, value in (
@@ -126,6 +137,7 @@ class LocalLauncher:
     """
 
     def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BotProcess:
+        check_command(program)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(CHECKOUT), **program.env}
         try:

@@ -34,6 +34,7 @@ from engine.core import Action, GameState, competition_ranking
 from engine.log import finish_log, new_log, record_decision
 from engine.registry import get_game
 from engine.rng import Rng
+from ladder.bots.artifacts import UploadRejected, manifest_command
 from workers import protocol
 from workers.launch import CHECKOUT, BotProcess, BotProgram, Launcher, LaunchError, Limits
 
@@ -715,16 +716,10 @@ def resolve_bot(name_or_path: str, game: str) -> BotProgram:
                 data = json.loads(manifest.read_text())
             except (OSError, UnicodeDecodeError, ValueError) as exc:
                 raise BotNotFound(f"{manifest}: not readable JSON ({exc})") from None
-            command = data.get("command") if isinstance(data, dict) else None
-            if (
-                not isinstance(command, list)
-                or not command
-                or not all(isinstance(part, str) and part for part in command)
-            ):
-                raise BotNotFound(
-                    f'{manifest}: "command" must be a non-empty list of strings, '
-                    'e.g. {"command": ["python3", "main.py"]}'
-                )
+            try:
+                command = manifest_command(data)
+            except UploadRejected as exc:
+                raise BotNotFound(f"{path}: {exc}") from None
             return BotProgram(path, tuple(command), path.name)
         if (path / "main.py").is_file():
             return BotProgram(path, ("python3", "main.py"), path.name)

@@ -41,7 +41,14 @@ import time
 from pathlib import Path
 
 from workers.cgroups import SeatCgroup, cgroup_tree
-from workers.launch import CHECKOUT, BotProgram, LaunchError, Limits, apply_rlimits
+from workers.launch import (
+    CHECKOUT,
+    BotProgram,
+    LaunchError,
+    Limits,
+    apply_rlimits,
+    check_command,
+)
 from workers.seccomp import filter_fd
 from workers.staging import readable_copy, readable_package
 
@@ -335,6 +342,7 @@ class BwrapLauncher:
         return self._uid_base if self._uid_base is not None else claim_uid_block()
 
     def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BwrapProcess:
+        check_command(program)
         problem = sandbox_problem()
         if problem:
             raise SandboxUnavailable(problem)

@@ -3,9 +3,11 @@
 An upload is a single ``.py`` file, or a ``.zip`` / ``.tar.gz`` holding ``main.py`` or a
 ``monsoon.json`` manifest that names the command, e.g. ``{"command": ["python3", "bot/run.py"]}``
 (optionally with ``"game": "batavia"``).  Everything here works on bytes in memory with hard
-limits, never extracts to disk and never runs the code: archives are checked member by member
-for size, count, paths (absolute, ``..``, backslashes), links and device files, and compressed
-streams are inflated with a cap so a zip or gzip bomb costs at most the cap.
+limits, never extracts to disk and never runs or compiles the code in this process
+(:mod:`ladder.bots.source_check` compiles in a limited child): archives are checked member
+by member for size, count, paths (absolute, ``..``, backslashes, name length, depth,
+file/folder clashes), links and device files, and compressed streams are inflated with a
+cap so a zip or gzip bomb costs at most the cap.
 """
 
 from __future__ import annotations
@@ -19,8 +21,19 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from ladder.bots.source_check import first_syntax_problem
+
 MANIFEST_NAME = "monsoon.json"
 DEFAULT_ENTRY = "main.py"
+# What every file system a worker may unpack onto accepts: a name component of at most 255
+# bytes (NAME_MAX on ext4, xfs, tmpfs), a path well under PATH_MAX once the cache's own
+# directory is put in front, and a depth that no real bot needs.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 1024
+MAX_DEPTH = 32
+MAX_COMMAND_ARGS = 32
+MAX_ARG_CHARS = 1024
+EXECUTABLE_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 
 class UploadRejected(ValueError):
@@ -32,6 +45,19 @@ class UploadLimits:
     max_bytes: int = 2 * 1024 * 1024
     max_files: int = 200
     max_unpacked_bytes: int = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Member:
+    """One file of an archive: its bytes, and whether it may be executed.
+
+    Only the executable bit survives from an archive's modes: a compiled bot
+    (``{"command": ["./mybot"]}``) needs it; setuid, setgid, sticky and write bits never
+    reach a worker's disk.
+    """
+
+    content: bytes
+    executable: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,14 +90,14 @@ def inspect_upload(filename: str, data: bytes, limits: UploadLimits) -> Artifact
     )
 
 
-def artifact_members(kind: str, data: bytes, limits: UploadLimits) -> dict[str, bytes]:
+def artifact_members(kind: str, data: bytes, limits: UploadLimits) -> dict[str, Member]:
     """The files of a stored artifact by relative path, checked as strictly as an upload.
 
     Workers unpack artifacts with this (never with ``extractall``), so an artifact that was
     tampered with in storage meets the same path, link and size checks as a fresh upload.
     """
     if kind == "py":
-        return {DEFAULT_ENTRY: data}
+        return {DEFAULT_ENTRY: Member(data)}
     if kind == "zip":
         return _zip_members(data, limits)
     if kind == "tar.gz":
@@ -79,24 +105,31 @@ def artifact_members(kind: str, data: bytes, limits: UploadLimits) -> dict[str, 
     raise UploadRejected(f"unknown artifact kind {kind!r}")
 
 
-def _check_source(name: str, data: bytes) -> None:
-    """A Python source must be UTF-8 and compile (compiling never runs it)."""
+def _check_text(name: str, data: bytes) -> None:
+    """A Python source must be UTF-8 and not empty."""
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UploadRejected(f"{name} is not valid UTF-8 (byte {exc.start})") from None
-    if not text.strip():
-        raise UploadRejected(f"{name} is empty")
-    try:
-        compile(text, name, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        raise UploadRejected(f"{name} has a syntax error on line {exc.lineno}: {exc.msg}") from None
-    except (ValueError, RecursionError, MemoryError) as exc:
-        raise UploadRejected(f"{name} cannot be compiled: {type(exc).__name__}") from None
+        raise UploadRejected(f"{printable(name)} is not valid UTF-8 (byte {exc.start})") from None
+    if not data.strip():
+        raise UploadRejected(f"{printable(name)} is empty")
+
+
+def _check_sources(sources: dict[str, bytes]) -> None:
+    """Every Python source must compile; compiled in a limited child, never in this process."""
+    for name, data in sources.items():
+        _check_text(name, data)
+    problem = first_syntax_problem(sources)
+    if problem is None:
+        return
+    where = printable(problem.name) or "the upload"
+    if problem.line is not None:
+        raise UploadRejected(f"{where} has a syntax error on line {problem.line}: {problem.error}")
+    raise UploadRejected(f"{where} cannot be compiled: {problem.error}")
 
 
 def _inspect_python(data: bytes, limits: UploadLimits) -> ArtifactInfo:
-    _check_source(DEFAULT_ENTRY, data)
+    _check_sources({DEFAULT_ENTRY: data})
     return ArtifactInfo(
         kind="py",
         command=["python3", DEFAULT_ENTRY],
@@ -106,20 +139,87 @@ def _inspect_python(data: bytes, limits: UploadLimits) -> ArtifactInfo:
     )
 
 
+def printable(text: str) -> str:
+    """``text`` safe to show and store: undecodable bytes (lone surrogates) escaped."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _safe_member_name(raw: str) -> str:
-    """The normalised relative path of an archive member, or a rejection."""
+    """The normalised relative path of an archive member, or a rejection.
+
+    Every rule a worker's file system would enforce later is checked here, so an archive
+    accepted at upload always unpacks: a refusal on the worker would repeat on every try.
+    """
+    shown = printable(raw)
     if not raw or "\x00" in raw:
         raise UploadRejected("the archive has a member with an empty or invalid name")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UploadRejected(
+            f"archive member {shown!r} has a name that is not UTF-8; rename it"
+        ) from None
     if "\\" in raw:
-        raise UploadRejected(f"archive member {raw!r} uses backslashes; use '/' in paths")
+        raise UploadRejected(f"archive member {shown!r} uses backslashes; use '/' in paths")
     if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":"):
-        raise UploadRejected(f"archive member {raw!r} has an absolute path")
+        raise UploadRejected(f"archive member {shown!r} has an absolute path")
     parts = [part for part in PurePosixPath(raw).parts if part != "."]
     if ".." in parts:
-        raise UploadRejected(f"archive member {raw!r} climbs out of the archive with '..'")
+        raise UploadRejected(f"archive member {shown!r} climbs out of the archive with '..'")
     if not parts:
-        raise UploadRejected(f"archive member {raw!r} has no file name")
-    return "/".join(parts)
+        raise UploadRejected(f"archive member {shown!r} has no file name")
+    if any(ord(char) < 32 or char == "\x7f" for char in raw):
+        raise UploadRejected(f"archive member {shown!r} has a control character in its name")
+    for part in parts:
+        if len(part.encode("utf-8")) > MAX_NAME_BYTES:
+            raise UploadRejected(
+                f"archive member {shown[:80]!r}...: a file or folder name is longer than "
+                f"{MAX_NAME_BYTES} bytes"
+            )
+    name = "/".join(parts)
+    if len(parts) > MAX_DEPTH:
+        raise UploadRejected(
+            f"archive member {shown[:80]!r}... is {len(parts)} levels deep; the limit is "
+            f"{MAX_DEPTH}"
+        )
+    if len(name.encode("utf-8")) > MAX_PATH_BYTES:
+        raise UploadRejected(
+            f"archive member {shown[:80]!r}... has a path longer than {MAX_PATH_BYTES} bytes"
+        )
+    return name
+
+
+class _Tree:
+    """The paths an archive has laid out so far, to refuse members that cannot coexist.
+
+    ``a`` as a file next to ``a/b.txt``, or the same file twice, cannot both be written;
+    refused at upload, they would fail on every worker.
+    """
+
+    def __init__(self) -> None:
+        self.files: set[str] = set()
+        self.folders: set[str] = set()
+
+    def add(self, name: str, *, folder: bool) -> None:
+        parents = name.split("/")[:-1]
+        for depth in range(1, len(parents) + 1):
+            prefix = "/".join(parents[:depth])
+            if prefix in self.files:
+                raise UploadRejected(
+                    f"archive member {printable(name)!r} lies inside {printable(prefix)!r}, "
+                    "which is a file"
+                )
+            self.folders.add(prefix)
+        if name in (self.folders if not folder else self.files):
+            raise UploadRejected(
+                f"archive member {printable(name)!r} is both a file and a folder"
+            )
+        if folder:
+            self.folders.add(name)
+            return
+        if name in self.files:
+            raise UploadRejected(f"the archive holds {printable(name)!r} twice")
+        self.files.add(name)
 
 
 class _Budget:
@@ -142,13 +242,14 @@ class _Budget:
             )
 
 
-def _zip_members(data: bytes, limits: UploadLimits) -> dict[str, bytes]:
+def _zip_members(data: bytes, limits: UploadLimits) -> dict[str, Member]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError, OSError):
         raise UploadRejected("the file is not a readable zip archive") from None
     budget = _Budget(limits)
-    members: dict[str, bytes] = {}
+    tree = _Tree()
+    members: dict[str, Member] = {}
     with archive:
         for info in archive.infolist():
             name = _safe_member_name(info.filename)
@@ -158,12 +259,14 @@ def _zip_members(data: bytes, limits: UploadLimits) -> dict[str, bytes]:
             # Many zip tools store only permission bits (no file type): those are plain files.
             if stat.S_IFMT(mode) not in (0, stat.S_IFREG, stat.S_IFDIR):
                 raise UploadRejected(f"archive member {name!r} is not a regular file")
+            tree.add(name, folder=info.is_dir())
             if info.is_dir():
                 continue
             if info.flag_bits & 0x1:
                 raise UploadRejected(f"archive member {name!r} is encrypted")
             budget.add_file(name, info.file_size)
-            members[name] = _read_zip_member(archive, info, name, limits, budget)
+            content = _read_zip_member(archive, info, name, limits, budget)
+            members[name] = Member(content, executable=bool(mode & stat.S_IXUSR))
     return members
 
 
@@ -203,35 +306,42 @@ def _gunzip_capped(data: bytes, cap: int) -> bytes:
     return out
 
 
-def _tar_members(data: bytes, limits: UploadLimits) -> dict[str, bytes]:
+def _tar_members(data: bytes, limits: UploadLimits) -> dict[str, Member]:
     # Tar headers take 512 bytes per member on top of the content.
     cap = limits.max_unpacked_bytes + 1024 * (limits.max_files + 2)
     raw = _gunzip_capped(data, cap)
     budget = _Budget(limits)
-    members: dict[str, bytes] = {}
+    tree = _Tree()
+    members: dict[str, Member] = {}
     try:
         with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as archive:
             for info in archive:
                 name = _safe_member_name(info.name)
                 if info.issym() or info.islnk():
                     raise UploadRejected(f"archive member {name!r} is a link")
+                if not info.isdir() and not info.isreg():
+                    raise UploadRejected(f"archive member {name!r} is not a regular file")
+                tree.add(name, folder=info.isdir())
                 if info.isdir():
                     continue
-                if not info.isreg():
-                    raise UploadRejected(f"archive member {name!r} is not a regular file")
                 budget.add_file(name, info.size)
                 stream = archive.extractfile(info)
-                members[name] = stream.read() if stream is not None else b""
+                content = stream.read() if stream is not None else b""
+                members[name] = Member(content, executable=bool(info.mode & stat.S_IXUSR))
     except tarfile.TarError as exc:
-        raise UploadRejected(f"the file is not a readable .tar.gz archive: {exc}") from None
+        raise UploadRejected(
+            f"the file is not a readable .tar.gz archive: {printable(str(exc))}"
+        ) from None
     return members
 
 
-def _read_manifest(members: dict[str, bytes]) -> tuple[list[str], str | None]:
-    try:
-        manifest = json.loads(members[MANIFEST_NAME].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UploadRejected(f"{MANIFEST_NAME} is not valid UTF-8 JSON: {exc}") from None
+def manifest_command(manifest: object) -> list[str]:
+    """The command a manifest names, or :class:`UploadRejected` saying what is wrong.
+
+    One check for the upload, ``monsoon play`` and the worker: an argument the kernel cannot
+    pass (a NUL byte) or a terminal could misread (control characters) is refused here, not
+    found out as a crash when the bot is started.
+    """
     if not isinstance(manifest, dict):
         raise UploadRejected(f"{MANIFEST_NAME} must be a JSON object")
     command = manifest.get("command")
@@ -241,18 +351,52 @@ def _read_manifest(members: dict[str, bytes]) -> tuple[list[str], str | None]:
         not isinstance(command, list)
         or not command
         or not all(isinstance(arg, str) and arg for arg in command)
-        or len(command) > 32
     ):
         raise UploadRejected(
             f'{MANIFEST_NAME} must name the command, e.g. {{"command": ["python3", "main.py"]}}'
         )
+    if len(command) > MAX_COMMAND_ARGS:
+        raise UploadRejected(
+            f"{MANIFEST_NAME}: the command has {len(command)} arguments; the limit is "
+            f"{MAX_COMMAND_ARGS}"
+        )
+    for index, arg in enumerate(command):
+        if len(arg) > MAX_ARG_CHARS:
+            raise UploadRejected(
+                f"{MANIFEST_NAME}: command argument {index} is longer than {MAX_ARG_CHARS} "
+                "characters"
+            )
+        bad = next((char for char in arg if ord(char) < 32 or char == "\x7f"), None)
+        if bad is not None:
+            raise UploadRejected(
+                f"{MANIFEST_NAME}: command argument {index} contains the control character "
+                f"U+{ord(bad):04X}"
+                + (" (a NUL byte cannot be passed to a program)" if bad == "\x00" else "")
+            )
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UploadRejected(
+                f"{MANIFEST_NAME}: command argument {index} is not valid Unicode"
+            ) from None
+    return command
+
+
+def _read_manifest(members: dict[str, Member]) -> tuple[list[str], str | None]:
+    try:
+        manifest = json.loads(members[MANIFEST_NAME].content.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise UploadRejected(
+            f"{MANIFEST_NAME} is not valid UTF-8 JSON: {printable(str(exc))[:200]}"
+        ) from None
+    command = manifest_command(manifest)
     game = manifest.get("game")
     if game is not None and not isinstance(game, str):
         raise UploadRejected(f"{MANIFEST_NAME}: 'game' must be a string")
     return command, game
 
 
-def _finish(members: dict[str, bytes], kind: str) -> ArtifactInfo:
+def _finish(members: dict[str, Member], kind: str) -> ArtifactInfo:
     if not members:
         raise UploadRejected("the archive is empty")
     # Archives made with a single top folder ("mybot/main.py") are accepted as they are:
@@ -269,14 +413,12 @@ def _finish(members: dict[str, bytes], kind: str) -> ArtifactInfo:
             f"the archive needs {DEFAULT_ENTRY} at its top level or a {MANIFEST_NAME} manifest "
             "naming the command"
         )
-    for name, content in members.items():
-        if name.endswith(".py"):
-            _check_source(name, content)
+    _check_sources({name: m.content for name, m in members.items() if name.endswith(".py")})
     return ArtifactInfo(
         kind=kind,
         command=command,
         file_count=len(members),
-        unpacked_size=sum(len(content) for content in members.values()),
+        unpacked_size=sum(len(member.content) for member in members.values()),
         declared_game=game,
         files=tuple(sorted(members)),
     )

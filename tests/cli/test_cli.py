@@ -188,3 +188,15 @@ def test_new_bot_writes_a_starter_that_passes_its_own_test_and_plays(capsys, tmp
     assert code == 0 and "forfeited" not in out and "my-bot" in out
     code, _, err = run(capsys, "new-bot", "borneo", str(target))
     assert code == 2 and "already exists" in err
+
+
+def test_play_refuses_a_manifest_command_with_a_nul_byte(capsys, tmp_path):
+    """It crashed with a traceback and no result; the manifest check of uploads applies."""
+    bot = tmp_path / "nulbot"
+    bot.mkdir()
+    (bot / "main.py").write_text("print('never run')\n")
+    (bot / "monsoon.json").write_text(json.dumps({"command": ["python3", "main.py\u0000x"]}))
+    code, _, err = run(capsys, "play", "batavia", "--no-sandbox", "--bot", str(bot),
+                       "--bot", "random", "--bot", "random")
+    assert code == 2
+    assert "NUL byte cannot be passed to a program" in err and "Traceback" not in err

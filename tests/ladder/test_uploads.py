@@ -11,7 +11,7 @@ import zipfile
 
 import pytest
 
-from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
+from ladder.bots.artifacts import UploadLimits, UploadRejected, artifact_members, inspect_upload
 from ladder.bots.models import BotVersion
 from tests.ladder.conftest import GOOD_BOT, client_for, make_bot, zip_bytes
 
@@ -116,7 +116,49 @@ def absolute_tar() -> bytes:
     return tar_gz([main, info], {"main.py": main_payload, "/etc/cron.d/evil": payload})
 
 
+def non_utf8_tar() -> bytes:
+    """A member named with the byte 0xff, holding Python that does not compile."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.GNU_FORMAT,
+                      encoding="utf-8", errors="surrogateescape") as archive:
+        for name, data in (("main.py", GOOD_BOT), ("\udcff.py", b"def (:\n")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def manifest_zip(command: list[str]) -> bytes:
+    return zip_bytes({"monsoon.json": json.dumps({"command": command}).encode(),
+                      "main.py": GOOD_BOT})
+
+
+# Archives a worker's file system could never unpack: each failed on every try.
+DEEP = "/".join(["d"] * 1000) + "/f.txt"
+UNPACKABLE = {
+    "300-character name": ("bot.zip", zip_bytes({"main.py": GOOD_BOT, "a" * 300: b"x"}),
+                           "longer than 255 bytes"),
+    "file then folder of that name": (
+        "bot.zip", zip_bytes({"main.py": GOOD_BOT, "a": b"x", "a/b.txt": b"y"}),
+        "which is a file"),
+    "folder then file of that name": (
+        "bot.zip", zip_bytes({"main.py": GOOD_BOT, "a/b.txt": b"y", "a": b"x"}),
+        "both a file and a folder"),
+    "1,000-level-deep tree": ("bot.zip", zip_bytes({"main.py": GOOD_BOT, DEEP: b"x"}),
+                              "1001 levels deep"),
+    "tar 1,000-level-deep tree": ("bot.tar.gz", tar_gz([regular(DEEP, b"x")[0]], {DEEP: b"x"}),
+                                  "levels deep"),
+    "non-UTF-8 member name": ("bot.tar.gz", non_utf8_tar(), "not UTF-8"),
+    "NUL in the manifest command": ("bot.zip", manifest_zip(["python3", "main.py\u0000x"]),
+                                    "NUL byte"),
+    "escape in the manifest command": ("bot.zip", manifest_zip(["python3", "main.py\u001b[2J"]),
+                                       "contains the control character"),
+    "too many command arguments": ("bot.zip", manifest_zip(["python3", "main.py"] + ["-v"] * 40),
+                                   "the limit is 32"),
+}
+
 MALICIOUS = {
+    **UNPACKABLE,
     "empty": ("main.py", b"", "empty"),
     "blank python": ("main.py", b"   \n\n", "empty"),
     "not utf-8": ("main.py", b"print('caf\xe9')\n", "UTF-8"),
@@ -220,3 +262,74 @@ def test_bot_for_unknown_game_is_refused(alice):
     response = client_for(alice).post("/api/v1/bots/", {"name": "mace", "game": "monopoly"})
     assert response.status_code == 400
     assert "unknown game 'monopoly'" in response.json()["detail"]
+
+
+def test_duplicate_members_are_refused():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("main.py", GOOD_BOT)
+        with pytest.warns(UserWarning, match="Duplicate"):
+            archive.writestr("main.py", b"print('other')\n")
+    with pytest.raises(UploadRejected, match="twice"):
+        inspect_upload("bot.zip", buffer.getvalue(), LIMITS)
+
+
+def test_error_text_from_a_non_utf8_name_is_safe_to_store_and_show(alice, small_limits):
+    bot = make_bot(alice, "saffron")
+    upload = io.BytesIO(non_utf8_tar())
+    upload.name = "bot.tar.gz"
+    response = client_for(alice).post(f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload},
+                                      format="multipart")
+    assert response.status_code == 400
+    detail = response.json()["detail"]
+    assert "\\udcff" in detail  # escaped, not a lone surrogate
+    detail.encode("utf-8")
+
+
+def test_executable_bit_of_members_is_kept_and_nothing_else():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("monsoon.json", json.dumps({"command": ["./mybot"]}))
+        for name, mode in (("mybot", 0o4777), ("data.txt", 0o666)):
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            archive.writestr(info, b"#!/bin/sh\n")
+    members = artifact_members("zip", buffer.getvalue(), LIMITS)
+    assert members["mybot"].executable and not members["data.txt"].executable
+    info, payload = regular("mybot", b"#!/bin/sh\n")
+    info.mode = 0o755
+    plain, plain_payload = regular("notes.txt", b"x")
+    plain.mode = 0o644
+    members = artifact_members("tar.gz", tar_gz([info, plain],
+                                                {"mybot": payload, "notes.txt": plain_payload}),
+                               LIMITS)
+    assert members["mybot"].executable and not members["notes.txt"].executable
+
+
+def test_a_huge_generated_source_is_refused_without_compiling_it_here():
+    """A 20 KB zip holding a 20 MiB ``a=1`` file grew a web worker to ~5 GB: the compile runs
+    in a limited child, which gives up, and this process only holds the file itself."""
+    import tracemalloc
+
+    limits = UploadLimits()  # the documented defaults
+    source = b"a=1\n" * (limits.max_unpacked_bytes // 4 - 64)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        archive.writestr("main.py", source)
+    data = buffer.getvalue()
+    assert len(data) < limits.max_bytes
+    del source
+    tracemalloc.start()
+    try:
+        with pytest.raises(UploadRejected, match=r"cannot be compiled|to compile"):
+            inspect_upload("bot.zip", data, limits)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 1024 * 1024
+
+
+def test_syntax_errors_are_still_found_in_every_source():
+    files = {"main.py": GOOD_BOT, "lib/a.py": b"X = 1\n", "lib/b.py": b"def f(:\n"}
+    with pytest.raises(UploadRejected, match=r"lib/b\.py has a syntax error on line 1"):
+        inspect_upload("bot.zip", zip_bytes(files), LIMITS)

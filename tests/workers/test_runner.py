@@ -199,8 +199,11 @@ def test_resolve_bot_finds_names_files_directories_and_manifests(tmp_path):
     assert resolve_bot(str(tmp_path), "batavia").command == ("python3", "main.py")
     (tmp_path / "monsoon.json").write_text(json.dumps({"command": ["./run", "--fast"]}))
     assert resolve_bot(str(tmp_path), "batavia").command == ("./run", "--fast")
-    (tmp_path / "monsoon.json").write_text(json.dumps({"command": "run"}))
-    with pytest.raises(BotNotFound, match="non-empty list of strings"):
+    # One manifest check for uploads and the CLI: a string is split as the ladder does.
+    (tmp_path / "monsoon.json").write_text(json.dumps({"command": "./run --fast"}))
+    assert resolve_bot(str(tmp_path), "batavia").command == ("./run", "--fast")
+    (tmp_path / "monsoon.json").write_text(json.dumps({"command": []}))
+    with pytest.raises(BotNotFound, match="must name the command"):
         resolve_bot(str(tmp_path), "batavia")
     with pytest.raises(BotNotFound, match="reference bot"):
         resolve_bot("alphazero", "batavia")

@@ -233,3 +233,68 @@ def test_the_fleet_is_shown_to_staff_only(db, settings):
     fleet_services.worker_stopped("w1@alpha")
     rows = {row["name"]: row for row in client_for(staff).get("/api/v1/workers/").json()}
     assert not rows["w1@alpha"]["alive"]
+
+
+# ---------------------------------------------------------------- hostile uploads, on the worker
+SHEBANG_BOT = b"#!/usr/bin/python3\n" + (REFERENCE / "random" / "main.py").read_bytes()
+
+
+def executable_zip(mode: int) -> bytes:
+    import io
+    import json
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("monsoon.json", json.dumps({"command": ["./mybot"]}))
+        info = zipfile.ZipInfo("mybot")
+        info.external_attr = (0o100000 | mode) << 16
+        archive.writestr(info, SHEBANG_BOT)
+    return buffer.getvalue()
+
+
+@needs_sandbox
+def test_a_program_run_as_dot_slash_keeps_its_executable_bit_and_plays(alice):
+    """The documented manifest ``{"command": ["./mybot"]}`` failed with Permission denied:
+    the cache wrote every file 0644."""
+    bot = make_bot(alice, "compiled", "borneo")
+    version = bot_services.upload_version(bot, alice, filename="bot.zip",
+                                          data=executable_zip(0o6755))
+    version = validated(version)
+    assert version.status == BotVersion.Status.ACTIVE, version.failure_reason
+    unpacked = Path(tasks.settings.MONSOON_ARTIFACT_CACHE) / version.sha256 / "mybot"
+    assert unpacked.stat().st_mode & 0o7777 == 0o755  # executable, never setuid or setgid
+
+
+def test_a_command_holding_a_nul_byte_forfeits_its_seat_and_the_match_ends():
+    """``monsoon play`` crashed with a traceback and no result on such a command; a program
+    built by any path now forfeits as "could not be started" and the others play on."""
+    from workers.launch import BotProgram, LocalLauncher
+    from workers.runner import resolve_bot, run_match
+
+    bad = BotProgram(REFERENCE / "random", ("python3", "main.py\x00x"), "nul")
+    outcome = run_match("borneo", 3, [bad, resolve_bot("random", "borneo"),
+                                      resolve_bot("random", "borneo")],
+                        launcher=LocalLauncher())
+    assert outcome.forfeits[0] is not None and "NUL byte" in outcome.forfeits[0]
+    assert outcome.forfeits[1] is None and outcome.forfeits[2] is None
+
+
+def test_an_artifact_the_file_system_refuses_is_the_artifact_fault(tmp_path, monkeypatch):
+    """A name the disk refuses (here a 300-byte name passed by a stored artifact that predates
+    the upload checks) is an ArtifactError, which rejects the version, not an OSError, which
+    was retried as a host failure 28 times in 7 minutes."""
+    import io
+    import zipfile
+
+    from ladder.bots import artifacts
+
+    monkeypatch.setattr(artifacts, "MAX_NAME_BYTES", 10_000)  # as before the checks existed
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("main.py", b"x = 1\n")
+        archive.writestr("a" * 300, b"x")
+    data = buffer.getvalue()
+    cache = ArtifactCache(tmp_path / "cache")
+    with pytest.raises(ArtifactError, match="File name too long"):
+        cache.directory(hashlib.sha256(data).hexdigest(), "zip", lambda: data)
