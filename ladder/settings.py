@@ -88,6 +88,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Oversized bodies are refused (413) from Content-Length before anything is read.
+    "ladder.core.body_limits.BodySizeLimitMiddleware",
     # Static files straight from the WSGI process (compressed, cache-forever hashed names), so
     # the site needs no separate web server for them; run ``collectstatic`` when deploying.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -208,6 +210,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PARSER_CLASSES": [
+        "ladder.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -241,6 +248,10 @@ SPECTACULAR_SETTINGS = {
 MONSOON_UPLOAD_MAX_BYTES = env_int("MONSOON_UPLOAD_MAX_BYTES", 2 * 1024 * 1024)
 MONSOON_UPLOAD_MAX_FILES = env_int("MONSOON_UPLOAD_MAX_FILES", 200)
 MONSOON_UPLOAD_MAX_UNPACKED_BYTES = env_int("MONSOON_UPLOAD_MAX_UNPACKED_BYTES", 20 * 1024 * 1024)
+# Request bodies: every request but a bot upload (ladder/core/body_limits.py) is at most this.
+MONSOON_REQUEST_MAX_BYTES = env_int("MONSOON_REQUEST_MAX_BYTES", 256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MONSOON_REQUEST_MAX_BYTES
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 # --- Workers (Celery) ----------------------------------------------------------------------------
 # The broker the web process sends tasks to and the workers consume from: Redis in production,
 # ``filesystem://`` for the one-command demo. Without one, nothing is sent anywhere: matches and

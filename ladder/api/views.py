@@ -18,7 +18,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.pagination import CursorPagination, LimitOffsetPagination
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -29,6 +29,8 @@ from ladder.accounts.selectors import is_organiser
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
 from ladder.api.caching import public_cache
+from ladder.api.filters import IsoDateTimeFilter
+from ladder.api.pagination import IdCursorPagination
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
@@ -41,6 +43,9 @@ from ladder.ratings import selectors as rating_selectors
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.models import Tournament
+
+# Ids in URLs are digits: anything else is a 404 from the router, never a database error.
+ID_PATTERN = r"[0-9]+"
 
 
 class IsStaff(permissions.BasePermission):
@@ -102,6 +107,8 @@ class BotFilter(django_filters.FilterSet):
 class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                  mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Bots: public ones for everybody, your own too; create and edit your own."""
+
+    lookup_value_regex = ID_PATTERN
 
     serializer_class = s.BotSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, OwnerOrStaffWrites]
@@ -178,6 +185,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
 class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
     """A bot version's status (and, for its owner, why it was rejected)."""
 
+    lookup_value_regex = ID_PATTERN
+
     serializer_class = s.BotVersionSerializer
 
     def get_queryset(self):
@@ -199,6 +208,8 @@ class StandingsPages(LimitOffsetPagination):
 
 class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     """One ladder per game and player count."""
+
+    lookup_value_regex = ID_PATTERN
 
     queryset = Ladder.objects.all()
     serializer_class = s.LadderSerializer
@@ -222,8 +233,8 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
 class MatchFilter(django_filters.FilterSet):
     bot = django_filters.NumberFilter(method="played_by", label="bot id")
     version = django_filters.NumberFilter(field_name="seats__bot_version")
-    since = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
-    until = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+    since = IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
+    until = IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
 
     class Meta:
         model = Match
@@ -234,7 +245,7 @@ class MatchFilter(django_filters.FilterSet):
         return queryset.filter(pk__in=match_selectors.matches_of_bot(value))
 
 
-class NewestFirst(CursorPagination):
+class NewestFirst(IdCursorPagination):
     """Cursor pagination: no COUNT over a large table, stable while new matches arrive."""
 
     ordering = "-id"
@@ -245,6 +256,8 @@ class NewestFirst(CursorPagination):
 
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     """Matches with filters; logs once over; stderr for the bots' owners."""
+
+    lookup_value_regex = ID_PATTERN
 
     filterset_class = MatchFilter
     pagination_class = NewestFirst
@@ -369,7 +382,7 @@ class WorkersView(APIView):
         return Response(s.WorkerNodeSerializer(fleet_selectors.fleet(), many=True).data)
 
 
-class TournamentMatchPages(CursorPagination):
+class TournamentMatchPages(IdCursorPagination):
     ordering = "id"
     page_size = 100
     page_size_query_param = "page_size"
@@ -382,6 +395,8 @@ class TournamentMatchPages(CursorPagination):
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
                         viewsets.GenericViewSet):
     """Scheduled tournaments: organisers create and run them; owners enter their bots."""
+
+    lookup_value_regex = ID_PATTERN
 
     filterset_fields = ["status", "game", "format"]
 
