@@ -167,9 +167,9 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
     @extend_schema(responses=s.HeadToHeadSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="head-to-head")
     def head_to_head(self, request, pk=None):
-        """Finished matches against each opponent bot: ahead, behind, tied."""
+        """Finished matches against each opponent bot you may see: ahead, behind, tied."""
         bot = self.get_object()
-        return Response(match_selectors.head_to_head(bot.pk))
+        return Response(match_selectors.head_to_head_for(request.user, bot.pk))
 
     @extend_schema(responses=s.RatingPointSerializer(many=True))
     @action(detail=True, methods=["get"])

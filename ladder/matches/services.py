@@ -30,7 +30,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.registry import get_game
-from ladder.bots.models import Bot, BotVersion
+from ladder.bots.models import BotVersion
+from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
 from ladder.core.hooks import after_commit
 from ladder.core.resend import stamp_unsent
@@ -272,7 +273,8 @@ def create_challenge(user, bot_ids: Sequence[int], *, seed: int | None = None) -
         raise NotAllowed("log in to ask for a challenge")
     if len(set(bot_ids)) != len(bot_ids):
         raise ServiceError("a bot can take only one seat at a table")
-    bots = {b.pk: b for b in Bot.objects.filter(pk__in=bot_ids)}
+    # Another user's private bot is answered exactly like a missing one: its id must not leak.
+    bots = {b.pk: b for b in visible_bots(user).filter(pk__in=bot_ids)}
     missing = [i for i in bot_ids if i not in bots]
     if missing:
         raise ServiceError(f"no such bot: {', '.join(map(str, missing))}")

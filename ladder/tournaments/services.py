@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from engine.registry import all_games
 from ladder.accounts.selectors import is_organiser
-from ladder.bots.models import Bot, BotVersion
+from ladder.bots.models import BotVersion
+from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
@@ -164,7 +165,8 @@ def register_entrant(tournament_id: int, user: Any, bot_id: int, *,
         raise NotAllowed("log in to register a bot")
     with transaction.atomic():
         t = _lock(tournament_id)
-        bot = Bot.objects.filter(pk=bot_id).first()
+        # Another user's private bot is answered exactly like a missing one.
+        bot = visible_bots(user).filter(pk=bot_id).first()
         if bot is None:
             raise ServiceError(f"no such bot: {bot_id}")
         manager = selectors.can_manage(user, t)

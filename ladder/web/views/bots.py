@@ -50,14 +50,6 @@ def _charts(bot: Bot) -> list[dict]:
     return charts
 
 
-def _head_to_head(user, bot: Bot) -> list[dict]:
-    """The record against each opponent the visitor may see (private bots stay unnamed)."""
-    rows = match_selectors.head_to_head(bot.pk)
-    visible = set(bot_selectors.visible_bots(user).filter(
-        pk__in=[r["opponent"] for r in rows]).values_list("pk", flat=True))
-    return [r for r in rows if r["opponent"] in visible]
-
-
 class _UploadScope:
     """The API's upload throttle scope: the site and the API share one budget per user."""
 
@@ -110,7 +102,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         "charts": _charts(bot),
         "matches": match_selectors.recent_matches(request.user, bot_id=bot.pk,
                                                   limit=RECENT_MATCHES),
-        "head_to_head": _head_to_head(request.user, bot),
+        "head_to_head": match_selectors.head_to_head_for(request.user, bot.pk),
         "tournaments": bot_tournaments(request.user, bot.pk),
         "form": form,
     }, status=status)
