@@ -351,6 +351,13 @@ if not DEBUG:
             "DATABASE_URL must name a PostgreSQL database when DEBUG is off (SQLite only with "
             "MONSOON_ALLOW_SQLITE=1)"
         )
+    # Throttles and the challenge budget count in the cache: per process without a shared one,
+    # so N gunicorn workers would allow N times the limits.
+    if not _REDIS_CACHE_URL and not env_bool("MONSOON_ALLOW_LOCAL_CACHE", False):
+        raise ImproperlyConfigured(
+            "CACHE_URL must name a shared (redis://) cache when DEBUG is off: throttles count "
+            "per process without one (MONSOON_ALLOW_LOCAL_CACHE=1 for a single-process setup)"
+        )
 # Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
 MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
 # A worker still shutting down this long after its consumer stopped exits hard (workers/fleet.py):
