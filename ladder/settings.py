@@ -8,6 +8,7 @@ production deployment can never run on a development secret by accident.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -84,6 +85,7 @@ INSTALLED_APPS = [
     "ladder.fleet",
     "ladder.tournaments",
     "ladder.web",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -99,7 +101,26 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a django-axes lockout into the 429 of ladder/accounts/lockout.py.
+    "axes.middleware.AxesMiddleware",
 ]
+# Brute force: django-axes counts failed logins (API token, web login, admin login) per IP and,
+# separately, per user name, in the database; past the limit both are refused for the cool-off.
+AUTHENTICATION_BACKENDS = [
+    "ladder.accounts.backends.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("MONSOON_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("MONSOON_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "ladder.accounts.lockout.lockout_response"
+# The client's address: REMOTE_ADDR, unless MONSOON_TRUSTED_PROXIES (how many proxies append to
+# X-Forwarded-For in front of gunicorn) says the header can be believed; it is spoofable otherwise.
+_TRUSTED_PROXIES = env_int("MONSOON_TRUSTED_PROXIES", 0)
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if _TRUSTED_PROXIES else ("REMOTE_ADDR",))
+AXES_IPWARE_PROXY_COUNT = _TRUSTED_PROXIES or None
 
 ROOT_URLCONF = "ladder.urls"
 LOGIN_URL = "web:login"

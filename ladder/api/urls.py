@@ -1,10 +1,7 @@
 from django.urls import include, path
-from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.routers import DefaultRouter
 
 from ladder.api import views
-from ladder.api.parsers import SafeJSONParser
 
 router = DefaultRouter()
 router.register("games", views.GameViewSet, basename="game")
@@ -17,8 +14,7 @@ router.register("tournaments", views.TournamentViewSet, basename="tournament")
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("auth/token/", ObtainAuthToken.as_view(
-        parser_classes=[SafeJSONParser, FormParser, MultiPartParser]), name="api-token"),
+    path("auth/token/", views.TokenView.as_view(), name="api-token"),
     path("me/", views.MeView.as_view(), name="me"),
     path("workers/", views.WorkersView.as_view(), name="workers"),
 ]

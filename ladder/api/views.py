@@ -16,6 +16,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.pagination import LimitOffsetPagination
@@ -31,6 +32,7 @@ from ladder.api import serializers as s
 from ladder.api.caching import public_cache
 from ladder.api.filters import IsoDateTimeFilter
 from ladder.api.pagination import IdCursorPagination
+from ladder.api.parsers import SafeJSONParser
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
@@ -354,6 +356,22 @@ class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         match = match_services.create_challenge(request.user, serializer.validated_data["bots"])
         match = match_selectors.with_seats(Match.objects.filter(pk=match.pk)).get()
         return Response(s.MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+class TokenView(ObtainAuthToken):
+    """``auth/token/``: a user name and password for the API token; brute force gets a 429.
+
+    django-axes marks the request it is given as locked out, and DRF hands it its own wrapper:
+    the mark is copied onto Django's request so ``AxesMiddleware`` answers with the lockout page.
+    """
+
+    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        for name in ("axes_locked_out", "axes_credentials"):
+            if hasattr(request, name):
+                setattr(request._request, name, getattr(request, name))
+        return super().finalize_response(request, response, *args, **kwargs)
 
 
 class MeView(APIView):
