@@ -243,6 +243,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "uploads": os.environ.get("THROTTLE_UPLOADS", "30/hour"),
         "challenges": os.environ.get("THROTTLE_CHALLENGES", "60/hour"),
+        "signups": os.environ.get("THROTTLE_SIGNUPS", "10/hour"),
+        "bots": os.environ.get("THROTTLE_BOTS", "20/hour"),
     },
 }
 

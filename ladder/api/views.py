@@ -125,6 +125,12 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
             return s.BotUpdateSerializer
         return s.BotSerializer
 
+    def get_throttles(self):
+        if self.action == "create":
+            self.throttle_scope = "bots"  # the site's new-bot form shares this budget
+            return [ScopedRateThrottle()]
+        return super().get_throttles()
+
     def perform_create(self, serializer):
         data = serializer.validated_data
         serializer.instance = bot_services.create_bot(

@@ -18,6 +18,7 @@ from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot
 from ladder.core.errors import Conflict, ServiceError
+from ladder.core.throttles import wait_seconds
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
 from ladder.ratings import selectors as rating_selectors
@@ -114,6 +115,13 @@ def bot_new(request: HttpRequest) -> HttpResponse:
     form = BotForm(request.POST or None, initial={"is_public": True})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        wait = wait_seconds(request, "bots")
+        if wait is not None:
+            form.add_error(None, f"Too many new bots in the last hour; try again in {wait} "
+                                 "seconds.")
+            response = render(request, "web/bot_new.html", {"form": form}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         try:
             bot = bot_services.create_bot(request.user, name=data["name"], game=data["game"],
                                           description=data["description"],
