@@ -139,7 +139,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
 
     def update(self, request, *args, **kwargs):
         bot = self.get_object()
-        serializer = s.BotUpdateSerializer(data=request.data, partial=True)
+        # Bound to the bot, so its own name is not "already taken" by itself.
+        serializer = s.BotUpdateSerializer(bot, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         bot = bot_services.update_bot(bot, request.user, **serializer.validated_data)
         return Response(s.BotSerializer(bot, context={"request": request}).data)

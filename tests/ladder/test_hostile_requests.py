@@ -71,3 +71,22 @@ def test_a_forged_cursor_is_a_404():
     response = Client().get("/api/v1/matches/", {"cursor": cursor})
     assert response.status_code == 404
     assert "cursor" in response.json()["detail"].lower()
+
+
+def test_putting_a_bot_back_with_its_own_name_is_not_a_duplicate(alice):
+    bot = make_bot(alice, "steady")
+    response = client_for(alice).put(f"/api/v1/bots/{bot.pk}/",
+                                     {"name": "steady", "description": "same name"},
+                                     format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["description"] == "same name"
+
+
+@pytest.mark.parametrize("name", ["new", "NEW"])
+def test_names_that_collide_with_site_urls_are_refused(alice, name):
+    created = client_for(alice).post("/api/v1/bots/", {"name": name, "game": "batavia"},
+                                     format="json")
+    assert created.status_code == 400 and "reserved" in created.json()["detail"]
+    bot = make_bot(alice, "renamed")
+    renamed = client_for(alice).patch(f"/api/v1/bots/{bot.pk}/", {"name": name}, format="json")
+    assert renamed.status_code == 400 and "reserved" in renamed.json()["detail"]
