@@ -230,7 +230,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["ladder.api.filters.StrictFilterBackend"],
     "DEFAULT_PARSER_CLASSES": [
         "ladder.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",

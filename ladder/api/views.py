@@ -30,7 +30,7 @@ from ladder.accounts.selectors import is_organiser
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
 from ladder.api.caching import public_cache
-from ladder.api.filters import IsoDateTimeFilter
+from ladder.api.filters import IsoDateTimeFilter, StrictFilterSet
 from ladder.api.pagination import IdCursorPagination
 from ladder.api.parsers import SafeJSONParser
 from ladder.bots import selectors as bot_selectors
@@ -98,7 +98,7 @@ class GameViewSet(viewsets.ViewSet):
         return Response(self._describe(spec, self._ladder_ids()))
 
 
-class BotFilter(django_filters.FilterSet):
+class BotFilter(StrictFilterSet):
     owner = django_filters.CharFilter(field_name="owner__username")
 
     class Meta:
@@ -239,7 +239,7 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         return paginator.get_paginated_response(rows)
 
 
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(StrictFilterSet):
     bot = django_filters.NumberFilter(method="played_by", label="bot id")
     version = django_filters.NumberFilter(field_name="seats__bot_version")
     since = IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")

@@ -90,3 +90,17 @@ def test_names_that_collide_with_site_urls_are_refused(alice, name):
     bot = make_bot(alice, "renamed")
     renamed = client_for(alice).patch(f"/api/v1/bots/{bot.pk}/", {"name": name}, format="json")
     assert renamed.status_code == 400 and "reserved" in renamed.json()["detail"]
+
+
+@pytest.mark.parametrize("path, field", [("/api/v1/matches/", "ranked"),
+                                         ("/api/v1/bots/", "is_public")])
+def test_an_invalid_boolean_filter_is_a_400_naming_the_field(path, field):
+    response = Client().get(path, {field: "maybe"})
+    assert response.status_code == 400
+    assert field in response.json()
+    assert Client().get(path, {field: "true"}).status_code == 200
+
+
+def test_an_invalid_id_filter_is_a_400_naming_the_field():
+    response = Client().get("/api/v1/matches/", {"bot": "abc"})
+    assert response.status_code == 400 and "bot" in response.json()
