@@ -8,6 +8,7 @@ production deployment can never run on a development secret by accident.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -84,10 +85,13 @@ INSTALLED_APPS = [
     "ladder.fleet",
     "ladder.tournaments",
     "ladder.web",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Oversized bodies are refused (413) from Content-Length before anything is read.
+    "ladder.core.body_limits.BodySizeLimitMiddleware",
     # Static files straight from the WSGI process (compressed, cache-forever hashed names), so
     # the site needs no separate web server for them; run ``collectstatic`` when deploying.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -97,7 +101,26 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a django-axes lockout into the 429 of ladder/accounts/lockout.py.
+    "axes.middleware.AxesMiddleware",
 ]
+# Brute force: django-axes counts failed logins (API token, web login, admin login) per IP and,
+# separately, per user name, in the database; past the limit both are refused for the cool-off.
+AUTHENTICATION_BACKENDS = [
+    "ladder.accounts.backends.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("MONSOON_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("MONSOON_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "ladder.accounts.lockout.lockout_response"
+# The client's address: REMOTE_ADDR, unless MONSOON_TRUSTED_PROXIES (how many proxies append to
+# X-Forwarded-For in front of gunicorn) says the header can be believed; it is spoofable otherwise.
+_TRUSTED_PROXIES = env_int("MONSOON_TRUSTED_PROXIES", 0)
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if _TRUSTED_PROXIES else ("REMOTE_ADDR",))
+AXES_IPWARE_PROXY_COUNT = _TRUSTED_PROXIES or None
 
 ROOT_URLCONF = "ladder.urls"
 LOGIN_URL = "web:login"
@@ -207,7 +230,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["ladder.api.filters.StrictFilterBackend"],
+    "DEFAULT_PARSER_CLASSES": [
+        "ladder.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -215,6 +243,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "uploads": os.environ.get("THROTTLE_UPLOADS", "30/hour"),
         "challenges": os.environ.get("THROTTLE_CHALLENGES", "60/hour"),
+        "signups": os.environ.get("THROTTLE_SIGNUPS", "10/hour"),
+        "bots": os.environ.get("THROTTLE_BOTS", "20/hour"),
     },
 }
 
@@ -241,6 +271,10 @@ SPECTACULAR_SETTINGS = {
 MONSOON_UPLOAD_MAX_BYTES = env_int("MONSOON_UPLOAD_MAX_BYTES", 2 * 1024 * 1024)
 MONSOON_UPLOAD_MAX_FILES = env_int("MONSOON_UPLOAD_MAX_FILES", 200)
 MONSOON_UPLOAD_MAX_UNPACKED_BYTES = env_int("MONSOON_UPLOAD_MAX_UNPACKED_BYTES", 20 * 1024 * 1024)
+# Request bodies: every request but a bot upload (ladder/core/body_limits.py) is at most this.
+MONSOON_REQUEST_MAX_BYTES = env_int("MONSOON_REQUEST_MAX_BYTES", 256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MONSOON_REQUEST_MAX_BYTES
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 # --- Workers (Celery) ----------------------------------------------------------------------------
 # The broker the web process sends tasks to and the workers consume from: Redis in production,
 # ``filesystem://`` for the one-command demo. Without one, nothing is sent anywhere: matches and
@@ -296,6 +330,8 @@ MONSOON_BOOTSTRAP_SAMPLES = env_int("MONSOON_BOOTSTRAP_SAMPLES", 100)
 # Tournaments: re-runs of a match that failed on infrastructure before the tournament pauses, and
 # bootstrap replicates behind P(first) and the rank intervals.
 MONSOON_TOURNAMENT_MATCH_RERUNS = env_int("MONSOON_TOURNAMENT_MATCH_RERUNS", 2)
+# The most matches one tournament may plan: bounds games_per_pairing and Swiss rounds.
+MONSOON_TOURNAMENT_MAX_MATCHES = env_int("MONSOON_TOURNAMENT_MAX_MATCHES", 5000)
 MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES = env_int("MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES", 200)
 MONSOON_STDERR_MAX_BYTES = env_int("MONSOON_STDERR_MAX_BYTES", 64 * 1024)
 # Seconds the public standings and match lists may be served from cache (0: never).
@@ -337,6 +373,13 @@ if not DEBUG:
         raise ImproperlyConfigured(
             "DATABASE_URL must name a PostgreSQL database when DEBUG is off (SQLite only with "
             "MONSOON_ALLOW_SQLITE=1)"
+        )
+    # Throttles and the challenge budget count in the cache: per process without a shared one,
+    # so N gunicorn workers would allow N times the limits.
+    if not _REDIS_CACHE_URL and not env_bool("MONSOON_ALLOW_LOCAL_CACHE", False):
+        raise ImproperlyConfigured(
+            "CACHE_URL must name a shared (redis://) cache when DEBUG is off: throttles count "
+            "per process without one (MONSOON_ALLOW_LOCAL_CACHE=1 for a single-process setup)"
         )
 # Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
 MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)

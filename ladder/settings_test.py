@@ -11,6 +11,7 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/monsoon_test")
 os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
 os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
+os.environ.setdefault("MONSOON_ALLOW_LOCAL_CACHE", "1")  # one test process: its memory is shared
 
 from ladder.settings import *  # noqa: F403
 

@@ -1,5 +1,4 @@
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from ladder.api import views
@@ -15,7 +14,7 @@ router.register("tournaments", views.TournamentViewSet, basename="tournament")
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", views.TokenView.as_view(), name="api-token"),
     path("me/", views.MeView.as_view(), name="me"),
     path("workers/", views.WorkersView.as_view(), name="workers"),
 ]

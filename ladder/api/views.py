@@ -16,9 +16,10 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.pagination import CursorPagination, LimitOffsetPagination
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -29,6 +30,9 @@ from ladder.accounts.selectors import is_organiser
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
 from ladder.api.caching import public_cache
+from ladder.api.filters import IsoDateTimeFilter, StrictFilterSet
+from ladder.api.pagination import IdCursorPagination
+from ladder.api.parsers import SafeJSONParser
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
@@ -41,6 +45,9 @@ from ladder.ratings import selectors as rating_selectors
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.models import Tournament
+
+# Ids in URLs are digits: anything else is a 404 from the router, never a database error.
+ID_PATTERN = r"[0-9]+"
 
 
 class IsStaff(permissions.BasePermission):
@@ -91,7 +98,7 @@ class GameViewSet(viewsets.ViewSet):
         return Response(self._describe(spec, self._ladder_ids()))
 
 
-class BotFilter(django_filters.FilterSet):
+class BotFilter(StrictFilterSet):
     owner = django_filters.CharFilter(field_name="owner__username")
 
     class Meta:
@@ -102,6 +109,8 @@ class BotFilter(django_filters.FilterSet):
 class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                  mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Bots: public ones for everybody, your own too; create and edit your own."""
+
+    lookup_value_regex = ID_PATTERN
 
     serializer_class = s.BotSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, OwnerOrStaffWrites]
@@ -116,6 +125,12 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
             return s.BotUpdateSerializer
         return s.BotSerializer
 
+    def get_throttles(self):
+        if self.action == "create":
+            self.throttle_scope = "bots"  # the site's new-bot form shares this budget
+            return [ScopedRateThrottle()]
+        return super().get_throttles()
+
     def perform_create(self, serializer):
         data = serializer.validated_data
         serializer.instance = bot_services.create_bot(
@@ -124,7 +139,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
 
     def update(self, request, *args, **kwargs):
         bot = self.get_object()
-        serializer = s.BotUpdateSerializer(data=request.data, partial=True)
+        # Bound to the bot, so its own name is not "already taken" by itself.
+        serializer = s.BotUpdateSerializer(bot, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         bot = bot_services.update_bot(bot, request.user, **serializer.validated_data)
         return Response(s.BotSerializer(bot, context={"request": request}).data)
@@ -160,9 +176,9 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
     @extend_schema(responses=s.HeadToHeadSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="head-to-head")
     def head_to_head(self, request, pk=None):
-        """Finished matches against each opponent bot: ahead, behind, tied."""
+        """Finished matches against each opponent bot you may see: ahead, behind, tied."""
         bot = self.get_object()
-        return Response(match_selectors.head_to_head(bot.pk))
+        return Response(match_selectors.head_to_head_for(request.user, bot.pk))
 
     @extend_schema(responses=s.RatingPointSerializer(many=True))
     @action(detail=True, methods=["get"])
@@ -177,6 +193,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
 
 class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
     """A bot version's status (and, for its owner, why it was rejected)."""
+
+    lookup_value_regex = ID_PATTERN
 
     serializer_class = s.BotVersionSerializer
 
@@ -200,6 +218,8 @@ class StandingsPages(LimitOffsetPagination):
 class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     """One ladder per game and player count."""
 
+    lookup_value_regex = ID_PATTERN
+
     queryset = Ladder.objects.all()
     serializer_class = s.LadderSerializer
     filterset_fields = ["game", "num_players"]
@@ -219,11 +239,11 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         return paginator.get_paginated_response(rows)
 
 
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(StrictFilterSet):
     bot = django_filters.NumberFilter(method="played_by", label="bot id")
     version = django_filters.NumberFilter(field_name="seats__bot_version")
-    since = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
-    until = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+    since = IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
+    until = IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
 
     class Meta:
         model = Match
@@ -234,7 +254,7 @@ class MatchFilter(django_filters.FilterSet):
         return queryset.filter(pk__in=match_selectors.matches_of_bot(value))
 
 
-class NewestFirst(CursorPagination):
+class NewestFirst(IdCursorPagination):
     """Cursor pagination: no COUNT over a large table, stable while new matches arrive."""
 
     ordering = "-id"
@@ -245,6 +265,8 @@ class NewestFirst(CursorPagination):
 
 class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     """Matches with filters; logs once over; stderr for the bots' owners."""
+
+    lookup_value_regex = ID_PATTERN
 
     filterset_class = MatchFilter
     pagination_class = NewestFirst
@@ -343,6 +365,22 @@ class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return Response(s.MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
 
 
+class TokenView(ObtainAuthToken):
+    """``auth/token/``: a user name and password for the API token; brute force gets a 429.
+
+    django-axes marks the request it is given as locked out, and DRF hands it its own wrapper:
+    the mark is copied onto Django's request so ``AxesMiddleware`` answers with the lockout page.
+    """
+
+    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        for name in ("axes_locked_out", "axes_credentials"):
+            if hasattr(request, name):
+                setattr(request._request, name, getattr(request, name))
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
 class MeView(APIView):
     """Who you are, your API token; POST rotates the token."""
 
@@ -369,7 +407,7 @@ class WorkersView(APIView):
         return Response(s.WorkerNodeSerializer(fleet_selectors.fleet(), many=True).data)
 
 
-class TournamentMatchPages(CursorPagination):
+class TournamentMatchPages(IdCursorPagination):
     ordering = "id"
     page_size = 100
     page_size_query_param = "page_size"
@@ -382,6 +420,8 @@ class TournamentMatchPages(CursorPagination):
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
                         viewsets.GenericViewSet):
     """Scheduled tournaments: organisers create and run them; owners enter their bots."""
+
+    lookup_value_regex = ID_PATTERN
 
     filterset_fields = ["status", "game", "format"]
 

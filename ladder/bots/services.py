@@ -65,10 +65,20 @@ def _check_owner(bot: Bot, user) -> None:
         raise NotAllowed("only the bot's owner may change it")
 
 
+# Names the site's URLs use next to bot pages (``/bots/new/``): such a bot would have no page.
+RESERVED_BOT_NAMES = frozenset({"new"})
+
+
+def _check_name(name: str) -> None:
+    if name.lower() in RESERVED_BOT_NAMES:
+        raise ServiceError(f"{name!r} is reserved; choose another name")
+
+
 def create_bot(
     owner, *, name: str, game: str, description: str = "", is_public: bool = True
 ) -> Bot:
     game = _check_game(game)
+    _check_name(name)
     if Bot.objects.filter(name__iexact=name).exists():
         raise Conflict(f"a bot named {name!r} already exists")
     try:
@@ -84,6 +94,7 @@ def update_bot(bot: Bot, user, *, name=None, description=None, is_public=None) -
     """Rename, describe or hide a bot.  Its game never changes: versions were built for it."""
     _check_owner(bot, user)
     if name is not None and name != bot.name:
+        _check_name(name)
         if Bot.objects.filter(name__iexact=name).exclude(pk=bot.pk).exists():
             raise Conflict(f"a bot named {name!r} already exists")
         bot.name = name

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
 
+from ladder.bots.selectors import visible_bots
 from ladder.matches.models import Match, MatchLog, MatchSeat
 
 
@@ -160,6 +161,14 @@ def head_to_head(bot_id: int) -> list[dict[str, Any]]:
          "behind": int(r[4]), "tied": int(r[5])}
         for r in rows
     ]
+
+
+def head_to_head_for(user, bot_id: int) -> list[dict[str, Any]]:
+    """``head_to_head`` without the opponents ``user`` may not see: a private bot stays unnamed."""
+    rows = head_to_head(bot_id)
+    visible = set(visible_bots(user).filter(
+        pk__in=[r["opponent"] for r in rows]).values_list("pk", flat=True))
+    return [r for r in rows if r["opponent"] in visible]
 
 
 def log_is_public(match: Match) -> bool:

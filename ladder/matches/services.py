@@ -26,11 +26,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from engine.registry import get_game
-from ladder.bots.models import Bot, BotVersion
+from ladder.bots.models import BotVersion
+from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
 from ladder.core.hooks import after_commit
 from ladder.core.resend import stamp_unsent
@@ -272,7 +274,8 @@ def create_challenge(user, bot_ids: Sequence[int], *, seed: int | None = None) -
         raise NotAllowed("log in to ask for a challenge")
     if len(set(bot_ids)) != len(bot_ids):
         raise ServiceError("a bot can take only one seat at a table")
-    bots = {b.pk: b for b in Bot.objects.filter(pk__in=bot_ids)}
+    # Another user's private bot is answered exactly like a missing one: its id must not leak.
+    bots = {b.pk: b for b in visible_bots(user).filter(pk__in=bot_ids)}
     missing = [i for i in bot_ids if i not in bots]
     if missing:
         raise ServiceError(f"no such bot: {', '.join(map(str, missing))}")
@@ -301,13 +304,18 @@ def create_challenge(user, bot_ids: Sequence[int], *, seed: int | None = None) -
         if version is None:
             raise Conflict(f"{bot.name} has no active version yet")
         versions.append(version)
-    since = timezone.now() - timedelta(hours=1)
-    recent = Match.objects.filter(
-        kind=Match.Kind.CHALLENGE, requested_by=user, created_at__gte=since
-    ).count()
-    if recent >= settings.MONSOON_CHALLENGES_PER_HOUR:
-        raise RateLimited(
-            f"at most {settings.MONSOON_CHALLENGES_PER_HOUR} challenges an hour; try again later"
-        )
-    return create_match(ladder, versions, kind=Match.Kind.CHALLENGE, ranked=False,
-                        requested_by=user, seed=seed)
+    with transaction.atomic():
+        # One user's concurrent requests queue on their user row, so the count is exact (without
+        # the lock, 40 parallel requests got 21-22 challenges against a limit of 20).
+        get_user_model().objects.select_for_update().only("pk").get(pk=user.pk)
+        since = timezone.now() - timedelta(hours=1)
+        recent = Match.objects.filter(
+            kind=Match.Kind.CHALLENGE, requested_by=user, created_at__gte=since
+        ).count()
+        if recent >= settings.MONSOON_CHALLENGES_PER_HOUR:
+            raise RateLimited(
+                f"at most {settings.MONSOON_CHALLENGES_PER_HOUR} challenges an hour; try again "
+                "later"
+            )
+        return create_match(ladder, versions, kind=Match.Kind.CHALLENGE, ranked=False,
+                            requested_by=user, seed=seed)

@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from engine.registry import all_games
 from ladder.accounts.selectors import is_organiser
-from ladder.bots.models import Bot, BotVersion
+from ladder.bots.models import BotVersion
+from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
@@ -85,6 +86,17 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
     rounds = data.get("rounds")
     if rounds is not None and (fmt != Format.SWISS or rounds < 1):
         raise ServiceError("rounds is set for Swiss tournaments only, and must be at least 1")
+    # The smallest field (one table of k) must fit the match budget; larger fields are checked
+    # again at the start, when their size is known.
+    limit = settings.MONSOON_TOURNAMENT_MAX_MATCHES
+    rotated = bool(data.get("duplicate", False)) or fmt == Format.ROUND_ROBIN
+    per_table = gpp * (k if rotated else 1)
+    if per_table > limit:
+        raise ServiceError(f"games_per_pairing {gpp} makes {per_table} matches at one table; "
+                           f"a tournament plays at most {limit} matches")
+    if rounds is not None and rounds * per_table > limit:
+        raise ServiceError(f"{rounds} rounds of {per_table} matches a table exceed the "
+                           f"{limit} matches a tournament plays at most")
     advance = data.get("advance", 1)
     if fmt == Format.ELIMINATION and not 1 <= advance < k:
         raise ServiceError(f"advance must be from 1 to {k - 1} at {k}-player tables")
@@ -164,7 +176,8 @@ def register_entrant(tournament_id: int, user: Any, bot_id: int, *,
         raise NotAllowed("log in to register a bot")
     with transaction.atomic():
         t = _lock(tournament_id)
-        bot = Bot.objects.filter(pk=bot_id).first()
+        # Another user's private bot is answered exactly like a missing one.
+        bot = visible_bots(user).filter(pk=bot_id).first()
         if bot is None:
             raise ServiceError(f"no such bot: {bot_id}")
         manager = selectors.can_manage(user, t)
@@ -346,6 +359,10 @@ def _start(t: Tournament, now: datetime) -> None:
     if t.format == Format.SWISS and t.rounds is None:
         t.rounds = pairing.default_swiss_rounds(len(order), k)
     t.planned_rounds, t.planned_matches = selectors.planned_totals(t, len(order))
+    if t.planned_matches > settings.MONSOON_TOURNAMENT_MAX_MATCHES:
+        _cancel(t, f"{len(playing)} entrants would play {t.planned_matches} matches; a tournament "
+                   f"plays at most {settings.MONSOON_TOURNAMENT_MAX_MATCHES}", now)
+        return
     t.status = Status.RUNNING
     t.save()
     plan = _plan_round(t, 1, order)

@@ -190,13 +190,14 @@ def run_settings(code: str, **env: str) -> subprocess.CompletedProcess:
 
 
 PRODUCTION = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "monsoon.example",
-              "DATABASE_URL": "postgres://u@db:5432/monsoon"}
+              "DATABASE_URL": "postgres://u@db:5432/monsoon", "CACHE_URL": "redis://cache:6379/1"}
 
 
 @pytest.mark.parametrize("env, complaint", [
     ({**PRODUCTION, "MONSOON_SANDBOX": "none"}, "MONSOON_SANDBOX=none"),
     ({**PRODUCTION, "DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "must name a PostgreSQL"),
     ({**PRODUCTION, "CELERY_BROKER_URL": "filesystem://"}, "needs MONSOON_BROKER_FOLDER"),
+    ({**PRODUCTION, "CACHE_URL": ""}, "CACHE_URL must name a shared"),
 ])
 def test_production_refuses_unsafe_settings(env, complaint):
     result = run_settings("import ladder.settings", **env)

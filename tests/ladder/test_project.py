@@ -25,7 +25,7 @@ GOOD_KEY = "k" * 50
 
 def load_settings(**env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items()
-             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}}
+             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL"}}
     clean.update(env)
     return subprocess.run(
         [sys.executable, "-c", "import ladder.settings as s; print(s.DATABASES['default']"
@@ -49,7 +49,7 @@ def test_production_settings_refuse_unsafe_defaults(env, complaint):
 
 def test_settings_from_environment():
     ok = load_settings(SECRET_KEY=GOOD_KEY, ALLOWED_HOSTS="monsoon.example",
-                       DATABASE_URL="postgres://u@db:5432/monsoon")
+                       DATABASE_URL="postgres://u@db:5432/monsoon", CACHE_URL="redis://c:6379/1")
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.split() == ["django.db.backends.postgresql", "False"]
     dev = load_settings(DEBUG="1")

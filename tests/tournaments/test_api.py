@@ -135,3 +135,20 @@ def test_schema_has_the_tournament_endpoints(db):
                  "/api/v1/tournaments/{id}/rounds/", "/api/v1/tournaments/{id}/matches/",
                  "/api/v1/tournaments/{id}/pause/"):
         assert path in paths, path
+
+
+def test_match_counts_beyond_what_a_tournament_plays_are_a_400(personas, settings):
+    settings.MONSOON_TOURNAMENT_MAX_MATCHES = 5000
+    cases = [({"games_per_pairing": 40_000}, "games_per_pairing 40000 makes 40000 matches"),
+             ({"games_per_pairing": 30_000}, "games_per_pairing 30000 makes 30000 matches"),
+             ({"format": "round_robin", "games_per_pairing": 2000},
+              "games_per_pairing 2000 makes 6000 matches"),
+             ({"rounds": 40_000}, "40000 rounds of 1 matches a table exceed the 5000"),
+             ({"rounds": 30_000}, "30000 rounds of 1 matches a table exceed the 5000")]
+    for change, message in cases:
+        answer = personas["organiser"].post("/api/v1/tournaments/", {**BODY, **change},
+                                            format="json")
+        assert answer.status_code == 400, answer.json()
+        assert answer.json()["detail"].startswith(message), answer.json()
+    assert personas["organiser"].post("/api/v1/tournaments/", {**BODY, "rounds": 5000},
+                                      format="json").status_code == 201

@@ -252,3 +252,12 @@ def test_only_organisers_create(alice, sam):
     with pytest.raises(NotAllowed, match="only organisers and staff"):
         new_tournament(alice)
     assert new_tournament(sam).organiser == sam
+
+
+def test_a_field_too_large_for_the_match_budget_cancels_at_the_start(olivia, field, settings):
+    t = entered(olivia, field[:6], games_per_pairing=10)
+    settings.MONSOON_TOURNAMENT_MAX_MATCHES = 19  # six entrants: 2 tables x 10 games a round
+    ts.tick(now=START)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.CANCELLED
+    assert "6 entrants would play" in t.status_reason and "at most 19" in t.status_reason

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from ladder.accounts.services import api_token, create_user, rotate_token
 from ladder.core.errors import ServiceError
+from ladder.core.throttles import wait_seconds
 from ladder.web.forms import SignUpForm
 
 
@@ -19,6 +20,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:my-bots")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        wait = wait_seconds(request, "signups")  # per address: the visitor has no account yet
+        if wait is not None:
+            form.add_error(None, f"Too many sign-ups from your address; try again in {wait} "
+                                 "seconds.")
+            response = render(request, "web/signup.html", {"form": form}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -18,6 +18,7 @@ from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot
 from ladder.core.errors import Conflict, ServiceError
+from ladder.core.throttles import wait_seconds
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
 from ladder.ratings import selectors as rating_selectors
@@ -48,14 +49,6 @@ def _charts(bot: Bot) -> list[dict]:
         charts.append({"ladder": ladder, "svg": rating_chart(points, title=title),
                        "last": by_ladder[ladder_id][-1], "count": len(points)})
     return charts
-
-
-def _head_to_head(user, bot: Bot) -> list[dict]:
-    """The record against each opponent the visitor may see (private bots stay unnamed)."""
-    rows = match_selectors.head_to_head(bot.pk)
-    visible = set(bot_selectors.visible_bots(user).filter(
-        pk__in=[r["opponent"] for r in rows]).values_list("pk", flat=True))
-    return [r for r in rows if r["opponent"] in visible]
 
 
 class _UploadScope:
@@ -110,7 +103,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         "charts": _charts(bot),
         "matches": match_selectors.recent_matches(request.user, bot_id=bot.pk,
                                                   limit=RECENT_MATCHES),
-        "head_to_head": _head_to_head(request.user, bot),
+        "head_to_head": match_selectors.head_to_head_for(request.user, bot.pk),
         "tournaments": bot_tournaments(request.user, bot.pk),
         "form": form,
     }, status=status)
@@ -122,6 +115,13 @@ def bot_new(request: HttpRequest) -> HttpResponse:
     form = BotForm(request.POST or None, initial={"is_public": True})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        wait = wait_seconds(request, "bots")
+        if wait is not None:
+            form.add_error(None, f"Too many new bots in the last hour; try again in {wait} "
+                                 "seconds.")
+            response = render(request, "web/bot_new.html", {"form": form}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         try:
             bot = bot_services.create_bot(request.user, name=data["name"], game=data["game"],
                                           description=data["description"],

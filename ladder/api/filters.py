@@ -1,0 +1,70 @@
+"""Filter fields that refuse values the database cannot take (a clear 400, not a 500)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import django_filters
+import django_filters.rest_framework
+from django import forms
+from django.db import models
+
+# Real UTC offsets run from -12:00 to +14:00; PostgreSQL refuses anything much beyond.
+MAX_UTC_OFFSET = timedelta(hours=14)
+
+
+class BoundedIsoDateTimeField(django_filters.fields.IsoDateTimeField):
+    def to_python(self, value):
+        parsed = super().to_python(value)
+        offset = parsed.utcoffset() if parsed is not None else None
+        if offset is not None and abs(offset) > MAX_UTC_OFFSET:
+            raise forms.ValidationError(
+                f"the UTC offset {offset} is out of range (-14:00 to +14:00)", code="invalid")
+        return parsed
+
+
+class IsoDateTimeFilter(django_filters.IsoDateTimeFilter):
+    """An ISO 8601 timestamp whose UTC offset is a real one."""
+
+    field_class = BoundedIsoDateTimeField
+
+
+class StrictBooleanField(forms.NullBooleanField):
+    """``true``/``false`` (or 1/0); anything else is refused instead of silently ignored."""
+
+    widget = forms.TextInput  # NullBooleanSelect turns unknown values into None before us
+    TRUE = {"true", "1"}
+    FALSE = {"false", "0"}
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return None
+        text = str(value).strip().lower()
+        if text in self.TRUE:
+            return True
+        if text in self.FALSE:
+            return False
+        raise forms.ValidationError(f"{value!r} is not a boolean: use true or false",
+                                    code="invalid")
+
+    def validate(self, value):
+        pass
+
+
+class StrictBooleanFilter(django_filters.BooleanFilter):
+    field_class = StrictBooleanField
+
+
+class StrictFilterSet(django_filters.rest_framework.FilterSet):
+    """The API's filter sets: booleans are checked, never ignored."""
+
+    FILTER_DEFAULTS = {
+        **django_filters.rest_framework.FilterSet.FILTER_DEFAULTS,
+        models.BooleanField: {"filter_class": StrictBooleanFilter},
+    }
+
+
+class StrictFilterBackend(django_filters.rest_framework.DjangoFilterBackend):
+    """Views filtering by ``filterset_fields`` get :class:`StrictFilterSet` too."""
+
+    filterset_base = StrictFilterSet

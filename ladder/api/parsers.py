@@ -1,0 +1,16 @@
+"""A JSON parser that answers 400 to pathologically nested documents instead of crashing."""
+
+from __future__ import annotations
+
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+
+class SafeJSONParser(JSONParser):
+    """DRF's parser catches ``ValueError`` only; deep nesting raises ``RecursionError`` (a 500)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - the document is nested too deeply") from None
