@@ -21,7 +21,7 @@ from dataclasses import dataclass
 # is what bounds the answer's latency.
 CHILD_MEMORY_BYTES = 512 * 1024 * 1024
 CHILD_CPU_SECONDS = 1
-CHILD_WALL_SECONDS = 0.9
+CHILD_WALL_SECONDS = 0.75
 
 _CHILD = r"""
 import json, resource, struct, sys
