@@ -238,7 +238,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "ladder.api.schema.MonsoonAutoSchema",
     "EXCEPTION_HANDLER": "ladder.api.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "uploads": os.environ.get("THROTTLE_UPLOADS", "30/hour"),

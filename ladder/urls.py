@@ -10,3 +10,4 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
     path("", include("ladder.web.urls")),
 ]
+handler404 = "ladder.api.not_found.not_found"

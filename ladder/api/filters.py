@@ -15,6 +15,10 @@ MAX_UTC_OFFSET = timedelta(hours=14)
 
 class BoundedIsoDateTimeField(django_filters.fields.IsoDateTimeField):
     def to_python(self, value):
+        if isinstance(value, str) and not value.strip():
+            # "?until=" is no timestamp at all; silently ignoring it hid a client's bug.
+            raise forms.ValidationError("give an ISO 8601 timestamp or leave the filter out",
+                                        code="invalid")
         parsed = super().to_python(value)
         offset = parsed.utcoffset() if parsed is not None else None
         if offset is not None and abs(offset) > MAX_UTC_OFFSET:
@@ -55,12 +59,25 @@ class StrictBooleanFilter(django_filters.BooleanFilter):
     field_class = StrictBooleanField
 
 
+class IntegerFilter(django_filters.NumberFilter):
+    """A whole number: django-filter's default for integer columns takes decimals, so
+    ``num_players=0.5`` silently matched nothing instead of being refused."""
+
+    field_class = forms.IntegerField
+
+
 class StrictFilterSet(django_filters.rest_framework.FilterSet):
-    """The API's filter sets: booleans are checked, never ignored."""
+    """The API's filter sets: booleans and integers are checked, never ignored."""
 
     FILTER_DEFAULTS = {
         **django_filters.rest_framework.FilterSet.FILTER_DEFAULTS,
         models.BooleanField: {"filter_class": StrictBooleanFilter},
+        **{
+            field: {"filter_class": IntegerFilter}
+            for field in (models.IntegerField, models.SmallIntegerField,
+                          models.PositiveIntegerField, models.PositiveSmallIntegerField,
+                          models.BigIntegerField, models.AutoField, models.BigAutoField)
+        },
     }
 
 

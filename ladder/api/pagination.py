@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rest_framework.exceptions import NotFound
-from rest_framework.pagination import CursorPagination
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 
 
 class IdCursorPagination(CursorPagination):
@@ -17,3 +17,39 @@ class IdCursorPagination(CursorPagination):
             except ValueError:
                 raise NotFound(self.invalid_cursor_message) from None
         return cursor
+
+    def get_page_size(self, request):
+        """A ``page_size`` that is not a whole number from 1 to the maximum is a 400.
+
+        DRF falls back to the default page size on a bad value, so ``page_size=null`` quietly
+        answered 50 rows where the client asked for something else.
+        """
+        if not self.page_size_query_param:
+            return self.page_size
+        return _whole_number(request, self.page_size_query_param, self.page_size, 1,
+                             self.max_page_size or self.page_size)
+
+
+def _whole_number(request, name: str, default: int, low: int, high: int) -> int:
+    """A query parameter that must be a whole number in [low, high]; absent gives default."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise ValidationError({name: [f"a whole number from {low} to {high}"]})
+    return value
+
+
+class StrictLimitOffsetPagination(LimitOffsetPagination):
+    """``limit``/``offset`` pages that refuse a bad value (DRF silently used the default)."""
+
+    def get_limit(self, request):
+        return _whole_number(request, self.limit_query_param, self.default_limit, 1,
+                             self.max_limit or self.default_limit)
+
+    def get_offset(self, request):
+        return _whole_number(request, self.offset_query_param, 0, 0, 2**31 - 1)

@@ -19,7 +19,6 @@ from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -30,8 +29,8 @@ from ladder.accounts.selectors import is_organiser
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
 from ladder.api.caching import public_cache
-from ladder.api.filters import IsoDateTimeFilter, StrictFilterSet
-from ladder.api.pagination import IdCursorPagination
+from ladder.api.filters import IntegerFilter, IsoDateTimeFilter, StrictFilterSet
+from ladder.api.pagination import IdCursorPagination, StrictLimitOffsetPagination
 from ladder.api.parsers import SafeJSONParser
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
@@ -210,7 +209,7 @@ class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
         return qs.filter(status__in=public_statuses)
 
 
-class StandingsPages(LimitOffsetPagination):
+class StandingsPages(StrictLimitOffsetPagination):
     default_limit = 100
     max_limit = 1000
 
@@ -225,14 +224,13 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_fields = ["game", "num_players"]
     pagination_class = None
 
-    @extend_schema(responses=s.StandingSerializer(many=True),
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=s.StandingSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=StandingsPages)
     @public_cache
     def standings(self, request, pk=None):
         """Rank, rating, 95% interval, games and provisional mark; ``limit``/``offset`` pages."""
         ladder = self.get_object()
-        paginator = StandingsPages()
+        paginator = self.paginator
         page = paginator.paginate_queryset(
             rating_selectors.standings_rows(ladder), request, view=self)
         rows = rating_selectors.with_ranks(page, first_rank=paginator.offset + 1)
@@ -240,8 +238,8 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class MatchFilter(StrictFilterSet):
-    bot = django_filters.NumberFilter(method="played_by", label="bot id")
-    version = django_filters.NumberFilter(field_name="seats__bot_version")
+    bot = IntegerFilter(method="played_by", label="bot id")
+    version = IntegerFilter(field_name="seats__bot_version")
     since = IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
     until = IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
 

@@ -1,0 +1,76 @@
+"""The OpenAPI schema lists every answer an operation can give, errors included.
+
+drf-spectacular documents the success response a view declares. A client (and schemathesis,
+which the test suite runs over the live schema) also needs the refusals: a bad filter or body
+(400), a missing or wrong token (401), an action the user may not take (403), an unknown id, page
+or cursor (404), a body over the request limit (413) and a throttle or login lockout (429). They
+all share one body, ``{"detail": "...", "code": "..."}``, except validation errors, which name
+the fields at fault.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ResolvedComponent
+
+ERROR = ResolvedComponent(
+    name="Error",
+    type=ResolvedComponent.SCHEMA,
+    object="Error",
+    schema={
+        "type": "object",
+        "description": "A refusal: `detail` says why; validation errors name each field at "
+                       "fault instead, with a list of messages.",
+        "properties": {
+            "detail": {"type": "string"},
+            "code": {"type": "string"},
+        },
+        "additionalProperties": True,
+    },
+)
+
+DESCRIPTIONS = {
+    "400": "A parameter or the body is invalid; the answer names what is wrong.",
+    "401": "No valid credentials where they are needed (or a wrong token was sent).",
+    "403": "The user may not do this.",
+    "404": "No such object, page or cursor (private objects of others look missing too).",
+    "413": "The request body is over the limit (the bot-upload limit for uploads).",
+    "429": "Too many requests: throttled or locked out; `Retry-After` says for how long.",
+}
+LOCKOUT_PATHS = ("/auth/token/",)  # credential endpoints: failed logins lock out (django-axes)
+
+
+class MonsoonAutoSchema(AutoSchema):
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        self.registry.register_on_missing(ERROR)
+        responses = operation.setdefault("responses", {})
+        for status in self._error_statuses(operation):
+            responses.setdefault(status, {
+                "description": DESCRIPTIONS[status],
+                "content": {"application/json": {"schema": ERROR.ref}},
+            })
+        return operation
+
+    def _error_statuses(self, operation: dict[str, Any]) -> list[str]:
+        statuses = ["401", "403"]
+        has_body = "requestBody" in operation
+        if operation.get("parameters") or has_body or self.method != "GET":
+            statuses.append("400")
+        if "{" in self.path or operation.get("parameters") or self.method != "GET":
+            statuses.append("404")
+        if has_body or self.method in ("POST", "PUT", "PATCH"):
+            statuses.append("413")
+        if self._throttled() or self.path.endswith(LOCKOUT_PATHS):
+            statuses.append("429")
+        return sorted(statuses)
+
+    def _throttled(self) -> bool:
+        try:
+            return bool(self.view.get_throttles())
+        except Exception:  # a view that builds throttles from request data: assume it may throttle
+            return True
