@@ -412,16 +412,24 @@ class TournamentMatchPages(IdCursorPagination):
     max_page_size = 500
 
 
-@extend_schema_view(list=extend_schema(parameters=[
-    OpenApiParameter("status", str), OpenApiParameter("game", str),
-    OpenApiParameter("format", str)]))
+class TournamentFilter(StrictFilterSet):
+    """``?pairing=`` filters by the tournament's format: ``?format=`` is DRF's renderer switch
+    (``?format=swiss`` asked for a renderer named swiss and got a 404)."""
+
+    pairing = django_filters.ChoiceFilter(field_name="format", choices=Tournament.Format.choices)
+
+    class Meta:
+        model = Tournament
+        fields = ["status", "game"]
+
+
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
                         viewsets.GenericViewSet):
     """Scheduled tournaments: organisers create and run them; owners enter their bots."""
 
     lookup_value_regex = ID_PATTERN
 
-    filterset_fields = ["status", "game", "format"]
+    filterset_class = TournamentFilter
 
     def get_queryset(self):
         if self.action == "list":

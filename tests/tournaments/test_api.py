@@ -152,3 +152,15 @@ def test_match_counts_beyond_what_a_tournament_plays_are_a_400(personas, setting
         assert answer.json()["detail"].startswith(message), answer.json()
     assert personas["organiser"].post("/api/v1/tournaments/", {**BODY, "rounds": 5000},
                                       format="json").status_code == 201
+
+
+def test_tournaments_filter_by_pairing_not_by_the_renderer_switch(olivia, personas):
+    """``?format=swiss`` was taken by DRF as a renderer name and answered 404."""
+    new_tournament(olivia, name="swiss cup", format="swiss")
+    new_tournament(olivia, name="round robin", format="round_robin")
+    anonymous = personas["anonymous"]
+    swiss = anonymous.get("/api/v1/tournaments/?pairing=swiss")
+    assert swiss.status_code == 200
+    assert [t["name"] for t in swiss.json()["results"]] == ["swiss cup"]
+    refused = anonymous.get("/api/v1/tournaments/?pairing=knockout")
+    assert refused.status_code == 400 and "pairing" in refused.json()
