@@ -26,6 +26,14 @@ import tempfile
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
 F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 6, 7, 37, 38
+# Socket families a bot may open: Unix sockets and IPv4/IPv6 (inside a network namespace
+# that holds only ``lo``), and netlink, which the C library uses to list interfaces. Every
+# other family, up to the 6-bit range the kernel numbers them in, is refused: AF_VSOCK reaches
+# the hypervisor's host side past the network namespace, AF_PACKET, AF_ALG, AF_KEY, AF_XDP,
+# AF_BLUETOOTH and the rest are kernel attack surface no bot needs.
+AF_UNIX, AF_INET, AF_INET6, AF_NETLINK = 1, 2, 10, 16
+ALLOWED_SOCKET_FAMILIES = frozenset({AF_UNIX, AF_INET, AF_INET6, AF_NETLINK})
+DENIED_SOCKET_FAMILIES = tuple(f for f in range(64) if f not in ALLOWED_SOCKET_FAMILIES)
 CLONE_NAMESPACE_FLAGS = (
     0x00020000  # CLONE_NEWNS
     | 0x02000000  # CLONE_NEWCGROUP
@@ -49,6 +57,9 @@ DENIED_SYSCALLS: tuple[str, ...] = (
     "io_uring_setup", "io_uring_enter", "io_uring_register",
     # file locks: a bot could block whoever else opens the same (read-only, shared) file
     "flock",
+    # file watches: /usr, the engine and the reference bots are the same files for every
+    # seat, so inotify on them would show which files another seat opens, and when
+    "inotify_init", "inotify_init1", "inotify_add_watch",
     # new namespaces (bwrap --disable-userns also stops user namespaces)
     "unshare", "setns",
     # kernel code, tracing and execution domains
@@ -81,6 +92,9 @@ def compiled_filter() -> bytes:
         filt.add_rule(deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, LOW_32_BITS, request))
     for command in (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW):
         filt.add_rule(deny, "fcntl", sc.Arg(1, sc.MASKED_EQ, LOW_32_BITS, command))
+    for family in DENIED_SOCKET_FAMILIES:  # low 32 bits: the kernel reads an int
+        filt.add_rule(deny, "socket", sc.Arg(0, sc.MASKED_EQ, LOW_32_BITS, family))
+        filt.add_rule(deny, "socketpair", sc.Arg(0, sc.MASKED_EQ, LOW_32_BITS, family))
     for flag in _bits(CLONE_NAMESPACE_FLAGS):
         filt.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     # clone3 passes its flags in memory the filter cannot read: answer ENOSYS, which makes

@@ -3,6 +3,7 @@
 import ctypes
 import fcntl
 import os
+import socket
 import subprocess
 import threading
 
@@ -10,12 +11,25 @@ import wire
 
 libc = ctypes.CDLL(None, use_errno=True)
 SYS = {"io_uring_setup": 425, "keyctl": 250, "add_key": 248, "bpf": 321,
-       "perf_event_open": 298, "personality": 135, "setns": 308, "userfaultfd": 323}
+       "perf_event_open": 298, "personality": 135, "setns": 308, "userfaultfd": 323,
+       "inotify_init1": 294, "inotify_init": 253}
 
 
 def call(name: str, *args: int) -> None:
     if libc.syscall(SYS[name], *args) < 0:
         raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
+
+AF_VSOCK, AF_PACKET, AF_ALG = 40, 17, 38
+
+
+def open_socket(family: int, kind: int = socket.SOCK_STREAM, high_bits: bool = False) -> None:
+    """socket(2) called directly, so the domain can carry bits above the low 32."""
+    domain = family | (1 << 32 if high_bits else 0)
+    fd = libc.syscall(41, ctypes.c_long(domain), kind, 0)  # x86_64 socket
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    os.close(fd)
 
 
 def lock(kind: str) -> None:
@@ -39,6 +53,14 @@ wire.report(
     userfaultfd=wire.attempt(lambda: call("userfaultfd", 0)),
     flock=wire.attempt(lambda: lock("flock")),
     lockf=wire.attempt(lambda: lock("lockf")),
+    inotify_init1=wire.attempt(lambda: call("inotify_init1", 0)),
+    inotify_init=wire.attempt(lambda: call("inotify_init")),
+    vsock=wire.attempt(lambda: open_socket(AF_VSOCK)),
+    vsock_high_bits=wire.attempt(lambda: open_socket(AF_VSOCK, high_bits=True)),
+    packet=wire.attempt(lambda: open_socket(AF_PACKET, socket.SOCK_RAW)),
+    alg=wire.attempt(lambda: open_socket(AF_ALG, socket.SOCK_SEQPACKET)),
+    unix_socket_still_works=wire.attempt(lambda: open_socket(socket.AF_UNIX)),
+    inet_socket_still_works=wire.attempt(lambda: open_socket(socket.AF_INET)),
     subprocess_still_works=wire.attempt(
         lambda: subprocess.run(["/usr/bin/true"], check=True)),
     thread_still_works=wire.attempt(lambda: threading.Thread(target=lambda: None).start()),
