@@ -43,6 +43,13 @@ STDERR_CAP_BYTES = 64 * 1024
 END_GRACE_S = 0.5
 """After the end message, how long bots get to exit (and flush stderr) before being killed."""
 READ_CHUNK = 64 * 1024
+STDERR_READ_BUDGET_BYTES = 8 * 1024 * 1024
+"""Stderr the runner reads per seat and match. Past it the pipe is no longer read: copying a
+flood cost the runner 6.7 s of CPU in a 10 s match. A bot that keeps writing then blocks on its
+full pipe, and its own clock runs out."""
+BLANK_BYTES_BUDGET = 64 * 1024
+"""Blank lines tolerated on a seat's stdout per match (a stray ``print()`` per decision is
+fine); a flood of them is a protocol violation, since skipping each costs the runner work."""
 REFERENCE_DIR = CHECKOUT / "bots" / "reference"
 REFERENCE_BOTS = ("random", "greedy", "mcts")
 
@@ -106,6 +113,8 @@ class _Seat:
         self.outbuf = bytearray()
         self.pending = b""
         self.stderr = _CappedBytes(STDERR_CAP_BYTES)
+        self.stderr_read = 0
+        self.blank_bytes = 0
         self.bank_s = bank_ms / 1000
         self.decisions = 0
         self.forfeit: str | None = None
@@ -273,6 +282,16 @@ class _Match:
                     self.sel.unregister(seat.err_fd)
                 return
             seat.stderr.add(chunk)
+            seat.stderr_read += len(chunk)
+            if seat.stderr_read >= STDERR_READ_BUDGET_BYTES:
+                seat.stderr.add(
+                    f"\n[stderr beyond {STDERR_READ_BUDGET_BYTES} bytes is not read; further "
+                    "writes block the bot]\n".encode()
+                )
+                seat.stderr_open = False
+                with contextlib.suppress(KeyError, ValueError):
+                    self.sel.unregister(seat.err_fd)
+                return
 
     def _take_line(self, seat: _Seat) -> bytes | None:
         """A complete non-blank line from the seat's buffer, or None; enforces the length cap."""
@@ -293,6 +312,12 @@ class _Match:
                 )
             if line.strip():
                 return line
+            seat.blank_bytes += end + 1
+            if seat.blank_bytes > BLANK_BYTES_BUDGET:
+                raise _Failure(
+                    "malformed_reply",
+                    f"more than {BLANK_BYTES_BUDGET} bytes of blank lines on its output",
+                )
 
     def _crash_message(self, seat: _Seat, what: str) -> str:
         proc = seat.proc

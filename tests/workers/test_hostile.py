@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import socket
 import time
 from pathlib import Path
@@ -73,6 +74,7 @@ def probes(outcome: MatchOutcome) -> dict:
     ("deaf", "timeout"),
     ("long_line", "oversized_line"),
     ("stderr_flood", "timeout"),
+    ("blank_flood", "malformed_reply"),
     ("bad_json", "malformed_reply"),
     ("wrong_schema", "malformed_reply"),
     ("exit_at_import", "crash"),
@@ -99,6 +101,24 @@ def test_stderr_flood_is_capped():
     outcome = play("stderr_flood")
     assert len(outcome.stderr[0]) < 100_000
     assert "bytes of stderr dropped" in outcome.stderr[0]
+    assert "is not read; further writes block the bot" in outcome.stderr[0]
+
+
+def runner_cpu(bot: str) -> float:
+    """CPU seconds this process (the runner) spent on a match of ``bot`` with ROOMY time."""
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    play(bot, clock=ROOMY)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+@pytest.mark.parametrize("flood", ["stderr_flood", "blank_flood"])
+def test_a_flooding_bot_costs_the_runner_what_a_silent_one_does(flood):
+    """A stderr flood used 6.7 s of the runner's CPU in a 10 s match (0.34 s normally). The
+    sleeper also holds its seat for the whole time bank, doing nothing: the baseline."""
+    silent = runner_cpu("sleeper")
+    flooding = runner_cpu(flood)
+    assert flooding < 2 * silent + 0.25, (flooding, silent)
 
 
 def test_writes_fail_outside_the_private_tmpfs_and_it_is_gone_afterwards(tmp_path):
