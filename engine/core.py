@@ -12,6 +12,7 @@ of small decisions, so a list of legal actions is never huge.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from abc import ABC, abstractmethod
@@ -44,6 +45,41 @@ class BadSetup(EngineError):
 def canonical_json(value: Any) -> str:
     """The one JSON spelling used for digests and logs (sorted keys, no spaces)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+_IMMUTABLE = frozenset({int, str, bool, float, bytes, type(None)})
+
+
+def structural_copy(value: Any) -> Any:
+    """A copy of ``value`` that shares no mutable object with it.
+
+    Game states hold plain data: numbers, strings, None, lists, dicts, sets and tuples of
+    those, and their :class:`~engine.rng.Rng`. Those are copied by type here, far faster than
+    ``copy.deepcopy`` (a flat list is recognised in C and sliced); anything else falls back
+    to ``copy.deepcopy``, so a new kind of value is still copied whole, only more slowly.
+    """
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    if kind is list:
+        if _IMMUTABLE.issuperset(map(type, value)):
+            return value[:]
+        return [
+            item if type(item) in _IMMUTABLE
+            else item[:] if type(item) is list and _IMMUTABLE.issuperset(map(type, item))
+            else structural_copy(item)
+            for item in value
+        ]
+    if kind is dict:
+        return {key: item if type(item) in _IMMUTABLE else structural_copy(item)
+                for key, item in value.items()}
+    if kind is tuple:
+        return tuple(structural_copy(item) for item in value)
+    if kind is set:
+        return {structural_copy(item) for item in value}
+    if kind is Rng:
+        return value.copy()
+    return copy.deepcopy(value)
 
 
 def competition_ranking(keys: Sequence[Any]) -> list[int]:
@@ -101,9 +137,37 @@ class GameState(ABC):
         return competition_ranking(self.scores())
 
     # --- search and bookkeeping ----------------------------------------------------------
-    @abstractmethod
     def clone(self) -> GameState:
-        """An independent deep copy, RNG included."""
+        """An independent deep copy, RNG and caches included.
+
+        Whole by construction: every attribute of the state is copied by
+        :func:`structural_copy`, so a field added to a game is never left shared between a
+        clone and its original (a hand-kept list of fields per game once missed one, and
+        search bots reasoned on clones that changed their original). Games do not override
+        this.
+        """
+        other = object.__new__(type(self))
+        copied = other.__dict__
+        for name, value in self.__dict__.items():
+            kind = type(value)
+            if kind in _IMMUTABLE:
+                copied[name] = value
+            elif kind is list and _IMMUTABLE.issuperset(map(type, value)):
+                copied[name] = value[:]
+            else:
+                copied[name] = structural_copy(value)
+        other.forget_derived()
+        return other
+
+    def forget_derived(self) -> None:
+        """Drop what is derived from the state and recomputed on demand (cached legal lists).
+
+        A clone starts without caches: a state edited after its caches were filled (as
+        ``determinize`` redraws hidden cards) must not hand them on. Games with caches beyond
+        ``_legal`` extend this.
+        """
+        if "_legal" in self.__dict__:
+            self._legal = None
 
     @abstractmethod
     def determinize(self, player: int, rng: Rng) -> GameState:

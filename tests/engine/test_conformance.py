@@ -6,6 +6,7 @@ hold, so a new game package gets them checked by being registered.
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -17,6 +18,7 @@ from engine.log import ReplayError, replay
 from engine.match import play_match
 from engine.registry import get_game
 from engine.rng import Rng
+from tests.engine.clone_check import scramble, shared_objects
 from tests.engine.conftest import GAME_TABLES, random_playout, table_id
 
 PLAYOUTS = 12
@@ -118,6 +120,42 @@ def test_clone_is_independent(table):
     copy = state.clone()
     random_playout(copy, Rng(2))
     assert state.digest() == before
+
+
+def test_clones_share_nothing_with_their_original_at_every_step(table):
+    """At every decision of a seeded game: the clone holds no mutable object of the
+    original's, scrambling every container of the clone leaves the original's digest as it
+    was, and scrambling an original leaves its clone's digest as it was."""
+    game, n, variant = table
+    state = get_game(game).new_state(8, n, variant)
+    rng = Rng(8)
+    steps = 0
+    while not state.is_terminal():
+        clone = state.clone()
+        assert shared_objects(state, clone) == [], f"step {steps}"
+        before = state.digest()
+        scramble(clone)
+        assert state.digest() == before, f"step {steps}: scrambling a clone changed its original"
+        original = state.clone()
+        clone = original.clone()
+        kept = clone.digest()
+        scramble(original)
+        assert clone.digest() == kept, f"step {steps}: scrambling an original changed its clone"
+        state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    assert steps > 0
+
+
+def test_the_clone_check_catches_a_shallow_clone():
+    """What the hand-kept field lists let through (Batavia's ``passed`` once): proven caught."""
+    state = get_game("batavia").new_state(3, 4)
+    random_playout(state, Rng(3), max_steps=10)
+    shallow = copy.copy(state)
+    shallow.rng = state.rng.copy()
+    assert ".passed" in {path.split("[")[0] for path in shared_objects(state, shallow)}
+    before = state.digest()
+    scramble(shallow)
+    assert state.digest() != before
 
 
 def test_observations_are_json_and_name_the_seat(table):

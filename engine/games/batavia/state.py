@@ -191,28 +191,6 @@ class BataviaState(GameState):
     def ranking(self) -> list[int]:
         return competition_ranking(self.scores())
 
-    def clone(self) -> BataviaState:
-        other = copy.copy(self)
-        for name in (
-            "hexes",
-            "deck",
-            "discards",
-            "package",
-            "positions",
-            "gold",
-            "notes",
-            "crates",
-            "passed",
-        ):
-            setattr(other, name, list(getattr(self, name)))
-        for name in ("hands", "known", "laid", "counters", "squares"):
-            setattr(other, name, [list(row) for row in getattr(self, name)])
-        other.final = copy.deepcopy(self.final)
-        other.restocked = None if self.restocked is None else list(self.restocked)
-        other.rng = self.rng.copy()
-        other._legal = None
-        return other
-
     # ------------------------------------------------------------------ views
     def _seal_holder(self, c: int) -> int | None:
         best, holder = 0, None

@@ -425,34 +425,6 @@ class BorneoState(GameState):
             [(scores[p], len(self.missions_done[p])) for p in range(self.num_players)]
         )
 
-    def clone(self) -> BorneoState:
-        other = copy.copy(self)
-        for name in (
-            "deck",
-            "discards",
-            "harbors_out",
-            "harbor_deck",
-            "open_harbors",
-            "spent_harbors",
-            "missions_board",
-            "missions_out",
-            "place_order",
-            "pay_need",
-            "pay_cards",
-            "pay_harbors",
-            "att_cards",
-            "def_cards",
-            "pick_order",
-            "last_queue",
-        ):
-            setattr(other, name, list(getattr(self, name)))
-        for name in ("hands", "piles", "missions_done", "ware_cards", "ware_harbors", "columns"):
-            setattr(other, name, [list(row) for row in getattr(self, name)])
-        other.final = copy.deepcopy(self.final)
-        other.rng = self.rng.copy()
-        other._legal = None
-        return other
-
     # ------------------------------------------------------------------ views
     def public_view(self) -> Observation:
         n = self.num_players

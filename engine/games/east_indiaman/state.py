@@ -292,17 +292,6 @@ class EastIndiamanState(GameState):
             [(row["total"], self.arms[p], row["influence"]) for p, row in enumerate(self.final)]
         )
 
-    def clone(self) -> EastIndiamanState:
-        other = copy.copy(self)
-        for name in _LIST_FIELDS:
-            setattr(other, name, list(getattr(self, name)))
-        for name in _NESTED_FIELDS:
-            setattr(other, name, [list(row) for row in getattr(self, name)])
-        other.final = copy.deepcopy(self.final)
-        other.rng = self.rng.copy()
-        other._legal = None
-        return other
-
     # ------------------------------------------------------------------ views
     def public_view(self) -> Observation:
         n = self.num_players
@@ -710,29 +699,3 @@ class EastIndiamanState(GameState):
         self.phase = OVER
         self.active = 0
 
-
-_LIST_FIELDS = (
-    "arms_markers",
-    "prices",
-    "alert",
-    "deck",
-    "display",
-    "discards",
-    "reserve",
-    "supply",
-    "box",
-    "arms",
-    "spots_taken",
-    "opium_ships",
-    "raid",
-    "passed",
-)
-_NESTED_FIELDS = (
-    "alert_ships",
-    "hold",
-    "levels",
-    "harbor",
-    "areas",
-    "posts",
-    "completed",
-)

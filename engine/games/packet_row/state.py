@@ -175,31 +175,10 @@ class PacketRowState(ShipmentSteps, GameState):
         scores = self.scores()
         return competition_ranking([(scores[p], self.money[p]) for p in range(self.num_players)])
 
-    def clone(self) -> PacketRowState:
-        other = copy.copy(self)
-        for name in (
-            "short",
-            "start_contract",
-            "unused_starting",
-            "money",
-            "chosen",
-            "asking",
-            "window_queue",
-            "b_contracts",
-            "b_groups",
-            "b_demand",
-        ):
-            setattr(other, name, list(getattr(self, name)))
-        for name in ("decks", "boxed", "current", "future", "discards", "hands", "ships"):
-            setattr(other, name, [list(row) for row in getattr(self, name)])
-        other.b_ships = [list(row) for row in self.b_ships]
-        other.b_goods = [list(row) for row in self.b_goods]
-        other.pieces = [None if piece is None else list(piece) for piece in self.pieces]
-        other.final = copy.deepcopy(self.final)
-        other.rng = self.rng.copy()
-        other._legal = None
-        other._ready = [None] * self.num_players
-        return other
+    def forget_derived(self) -> None:
+        """Cached legal lists and each player's ready contracts."""
+        super().forget_derived()
+        self._ready = [None] * self.num_players
 
     # ------------------------------------------------------------------ views
     def _visible_hand(self, q: int) -> list[str]:
