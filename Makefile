@@ -1,6 +1,6 @@
 # Monsoon: two commands on a fresh machine (Python 3.11, pip, apt as root).
 #   make demo   - the whole ladder service on this machine (web, worker, beat), Ctrl-C stops it
-#   make test   - ruff + the whole test suite
+#   make test   - ruff, the import contracts (lint-imports) + the whole test suite
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -20,6 +20,7 @@ install: $(STAMP)
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 # Bots run in bubblewrap sandboxes: bwrap, libseccomp and Debian's python3 (installed when missing).
 sandbox:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from engine.adapters.pettingzoo import decode_observation, env, rank_rewards
 from engine.registry import all_games
+from rl.pettingzoo import decode_observation, env, rank_rewards
 
 GAMES = [(spec.name, spec.min_players) for spec in all_games().values()]
 

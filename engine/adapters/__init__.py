@@ -1,1 +1,0 @@
-"""Adapters exposing Monsoon games through other libraries' interfaces."""
