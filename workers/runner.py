@@ -43,10 +43,11 @@ STDERR_CAP_BYTES = 64 * 1024
 END_GRACE_S = 0.5
 """After the end message, how long bots get to exit (and flush stderr) before being killed."""
 READ_CHUNK = 64 * 1024
-STDERR_READ_BUDGET_BYTES = 8 * 1024 * 1024
-"""Stderr the runner reads per seat and match. Past it the pipe is no longer read: copying a
-flood cost the runner 6.7 s of CPU in a 10 s match. A bot that keeps writing then blocks on its
-full pipe, and its own clock runs out."""
+STDERR_READ_BUDGET_BYTES = 16 * 1024 * 1024
+"""Stderr the runner reads per seat and decision (start-up and the end count as one each).
+Past it the pipe is not read until the seat's next decision: copying a flood cost the runner
+6.7 s of CPU in a 10 s match. A bot that keeps writing then blocks on its full pipe, and its
+own clock runs out."""
 BLANK_BYTES_BUDGET = 64 * 1024
 """Blank lines tolerated on a seat's stdout per match (a stray ``print()`` per decision is
 fine); a flood of them is a protocol violation, since skipping each costs the runner work."""
@@ -114,6 +115,7 @@ class _Seat:
         self.pending = b""
         self.stderr = _CappedBytes(STDERR_CAP_BYTES)
         self.stderr_read = 0
+        self.stderr_paused = False
         self.blank_bytes = 0
         self.bank_s = bank_ms / 1000
         self.decisions = 0
@@ -285,13 +287,22 @@ class _Match:
             seat.stderr_read += len(chunk)
             if seat.stderr_read >= STDERR_READ_BUDGET_BYTES:
                 seat.stderr.add(
-                    f"\n[stderr beyond {STDERR_READ_BUDGET_BYTES} bytes is not read; further "
-                    "writes block the bot]\n".encode()
+                    f"\n[stderr beyond {STDERR_READ_BUDGET_BYTES} bytes in one decision is not "
+                    "read; further writes block the bot until its next decision]\n".encode()
                 )
                 seat.stderr_open = False
+                seat.stderr_paused = True
                 with contextlib.suppress(KeyError, ValueError):
                     self.sel.unregister(seat.err_fd)
                 return
+
+    def _resume_stderr(self, seat: _Seat) -> None:
+        """A new decision gets a fresh stderr budget, and a paused pipe is read again."""
+        seat.stderr_read = 0
+        if seat.stderr_paused:
+            seat.stderr_paused = False
+            seat.stderr_open = True
+            self.sel.register(seat.err_fd, selectors.EVENT_READ, (seat, "err"))
 
     def _take_line(self, seat: _Seat) -> bytes | None:
         """A complete non-blank line from the seat's buffer, or None; enforces the length cap."""
@@ -511,6 +522,7 @@ class _Match:
             )
             return None, {}
         seat.decisions += 1
+        self._resume_stderr(seat)
         sample = None
         if seat.wants_state:
             sample = encode_state(self.state.determinize(seat.index, self.determinize_rng))
