@@ -2,13 +2,19 @@
 
 Actions are indices into the game's action vocabulary
 (:attr:`engine.core.GameSpec.action_vocabulary`), so the action space is a fixed
-``Discrete``.  Observations are a dict with ``"observation"`` (the player's
-observation as canonical JSON, UTF-8 bytes zero-padded to a fixed length, lossless
-and the same for every game: :func:`decode_observation` turns it back into the dict)
-and ``"action_mask"`` (1 for each legal action of the agent to move).
+``Discrete``.  An observation is a numpy array, as PettingZoo's API test asks: the
+player's observation as canonical JSON, UTF-8 bytes zero-padded to a fixed length
+(a ``Box`` of ``uint8``), lossless and the same for every game: :func:`decode_observation`
+turns it back into the dict.  The action mask (1 for each legal action of the agent to
+move) is in ``infos[agent]["action_mask"]``, PettingZoo's place for it, and
+:meth:`MonsoonAECEnv.action_mask`.
 
 Rewards arrive at the end: +1 for the best rank down to -1 for the worst, linear in
 rank, so ties share a reward.
+
+Some rules allow a game that never ends (East Indiaman's exchanges back and forth), so an
+episode is truncated after ``max_cycles`` decisions, PettingZoo's convention: every agent is
+marked truncated and no reward is paid.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from engine.core import canonical_json
 from engine.registry import get_game
 
 OBSERVATION_BYTES = 32_768
+MAX_CYCLES = 10_000
 
 
 def decode_observation(array: np.ndarray) -> dict[str, Any]:
@@ -47,8 +54,10 @@ class MonsoonAECEnv(AECEnv):
         num_players: int,
         variant: str | None = None,
         render_mode: str | None = None,
+        max_cycles: int = MAX_CYCLES,
     ) -> None:
         super().__init__()
+        self.max_cycles = max_cycles
         self.game = get_game(game)
         self.num_players = num_players
         self.variant = variant or self.game.default_variant
@@ -62,12 +71,7 @@ class MonsoonAECEnv(AECEnv):
         self._index = {canonical_json(a): i for i, a in enumerate(self.vocabulary)}
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         size = len(self.vocabulary)
-        observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0, 255, (OBSERVATION_BYTES,), np.uint8),
-                "action_mask": spaces.Box(0, 1, (size,), np.int8),
-            }
-        )
+        observation_space = spaces.Box(0, 255, (OBSERVATION_BYTES,), np.uint8)
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._episodes = 0
@@ -89,8 +93,13 @@ class MonsoonAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self.state.current_player()]
+        self._decisions = 0
+        self._refresh_infos()
+
+    def _refresh_infos(self) -> None:
+        """Each agent's info carries its action mask (all zeros while it is not to move)."""
+        self.infos = {a: {"action_mask": self.action_mask(a)} for a in self.agents}
 
     def action_mask(self, agent: str) -> np.ndarray:
         mask = np.zeros(len(self.vocabulary), dtype=np.int8)
@@ -100,14 +109,14 @@ class MonsoonAECEnv(AECEnv):
                 mask[self._index[canonical_json(action)]] = 1
         return mask
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> np.ndarray:
         seat = self.possible_agents.index(agent)
         raw = canonical_json(self.state.observation(seat)).encode("utf-8")
         if len(raw) > OBSERVATION_BYTES:
             raise ValueError(f"observation of {len(raw)} bytes exceeds {OBSERVATION_BYTES}")
         buffer = np.zeros(OBSERVATION_BYTES, dtype=np.uint8)
         buffer[: len(raw)] = np.frombuffer(raw, dtype=np.uint8)
-        return {"observation": buffer, "action_mask": self.action_mask(agent)}
+        return buffer
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -120,13 +129,18 @@ class MonsoonAECEnv(AECEnv):
             )
         self._cumulative_rewards[agent] = 0.0
         self.state.apply(self.vocabulary[int(action)])
+        self._decisions += 1
         if self.state.is_terminal():
             for a, reward in zip(self.agents, rank_rewards(self.state.ranking()), strict=True):
                 self.rewards[a] = reward
                 self.terminations[a] = True
+        elif self._decisions >= self.max_cycles:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.truncations = {a: True for a in self.agents}
         else:
             self.rewards = {a: 0.0 for a in self.agents}
             self.agent_selection = self.agents[self.state.current_player()]
+        self._refresh_infos()
         self._accumulate_rewards()
 
     def render(self) -> str | None:

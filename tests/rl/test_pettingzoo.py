@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from pettingzoo.test import api_test, seed_test
 
@@ -11,8 +13,10 @@ from rl.pettingzoo import decode_observation, env, rank_rewards
 GAMES = [(spec.name, spec.min_players) for spec in all_games().values()]
 
 
+@pytest.mark.filterwarnings("error::UserWarning")
 @pytest.mark.parametrize(("game", "players"), GAMES)
 def test_pettingzoo_api_test_passes(game, players):
+    """Without warnings: observations are numpy arrays in a Box, the mask is in infos."""
     api_test(env(game, players), num_cycles=300)
 
 
@@ -28,24 +32,58 @@ def test_observation_decodes_to_the_players_own_view(game, players):
     agent = environment.agent_selection
     seat = environment.possible_agents.index(agent)
     observed = environment.observe(agent)
-    assert decode_observation(observed["observation"]) == environment.state.observation(seat)
+    assert environment.observation_space(agent).contains(observed)
+    assert decode_observation(observed) == environment.state.observation(seat)
     legal = environment.state.legal_actions()
-    chosen = [environment.vocabulary[i] for i, bit in enumerate(observed["action_mask"]) if bit]
+    mask = environment.infos[agent]["action_mask"]
+    chosen = [environment.vocabulary[i] for i, bit in enumerate(mask) if bit]
     assert sorted(map(str, chosen)) == sorted(map(str, legal))
 
 
-def test_a_full_episode_pays_rank_rewards():
-    environment = env("batavia", 3)
+TABLES = [(spec.name, n) for spec in all_games().values() for n in spec.player_counts]
+
+
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_a_full_episode_pays_rank_rewards_read_from_the_environment(game, players):
+    environment = env(game, players)
     environment.reset(seed=5)
+    chooser = random.Random(5)  # random play ends every game; always-first can loop forever
+    final: dict[str, float] = {}
     for agent in environment.agent_iter():
-        _, _, terminated, truncated, _ = environment.last()
-        if terminated or truncated:
+        _, reward, terminated, truncated, info = environment.last()
+        assert not truncated
+        if terminated:
+            final[agent] = reward
             environment.step(None)
             continue
-        mask = environment.observe(agent)["action_mask"]
-        environment.step(int(mask.nonzero()[0][0]))
+        environment.step(chooser.choice(info["action_mask"].nonzero()[0].tolist()))
     ranking = environment.state.ranking()
-    assert rank_rewards(ranking) == [1.0 - (r - 1) for r in ranking]
+    expected = rank_rewards(ranking)
+    assert [final[a] for a in environment.possible_agents] == pytest.approx(expected)
+    # Linear in rank: the best rank earns +1, rank n of n earns -1, ties share their rank's reward.
+    n = len(ranking)
+    assert expected == pytest.approx([1.0 - 2.0 * (rank - 1) / (n - 1) for rank in ranking])
+
+
+def test_an_endless_game_is_truncated_after_max_cycles_with_no_reward():
+    # East Indiaman's rules allow exchanging silk for spice and back forever; always taking the
+    # first legal action does exactly that.
+    environment = env("east_indiaman", 2, max_cycles=300)
+    environment.reset(seed=5)
+    decisions = 0
+    for _agent in environment.agent_iter():
+        _, reward, terminated, truncated, info = environment.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0.0
+            environment.step(None)
+            continue
+        environment.step(int(info["action_mask"].nonzero()[0][0]))
+        decisions += 1
+    assert decisions == 300
+    assert not environment.state.is_terminal()
+
+
+def test_rank_rewards_are_linear_in_rank_and_ties_share():
     assert rank_rewards([1, 2, 3, 4]) == [1.0, pytest.approx(1 / 3), pytest.approx(-1 / 3), -1.0]
     assert rank_rewards([1, 1, 3]) == [1.0, 1.0, -1.0]
 
