@@ -20,6 +20,7 @@ install: $(STAMP)
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
 # Bots run in bubblewrap sandboxes: bwrap, libseccomp and Debian's python3 (installed when missing).

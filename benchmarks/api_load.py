@@ -41,12 +41,36 @@ ENV = {
 
 def ensure_database() -> None:
     exists = subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-tAc",
-         f"select 1 from pg_database where datname='{DB_NAME}'"],
-        capture_output=True, text=True, check=True).stdout.strip()
+        [
+            "psql",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-d",
+            "postgres",
+            "-tAc",
+            f"select 1 from pg_database where datname='{DB_NAME}'",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     if exists != "1":
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc",
-                        f"create database {DB_NAME}"], check=True)
+        subprocess.run(
+            [
+                "psql",
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-qc",
+                f"create database {DB_NAME}",
+            ],
+            check=True,
+        )
 
 
 def ensure_hey() -> str:
@@ -54,8 +78,9 @@ def ensure_hey() -> str:
     if path:
         return path
     print("installing the 'hey' load generator with apt ...", flush=True)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "hey"], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "hey"], check=True, stdout=subprocess.DEVNULL
+    )
     return shutil.which("hey") or "hey"
 
 
@@ -81,14 +106,25 @@ def populate(matches: int, bots: int, seed: int) -> None:
     with transaction.atomic():
         Match.objects.all().delete()
         owners = User.objects.bulk_create(
-            User(username=f"bench-owner-{i}", password="!") for i in range(100))
+            User(username=f"bench-owner-{i}", password="!") for i in range(100)
+        )
         bot_rows = Bot.objects.bulk_create(
             Bot(owner=owners[i % len(owners)], name=f"bench-bot-{i}", game="batavia")
-            for i in range(bots))
+            for i in range(bots)
+        )
         versions = BotVersion.objects.bulk_create(
-            BotVersion(bot=b, number=1, artifact=f"bots/bench-{b.pk}.py", kind="py",
-                       sha256="0" * 64, size=100, command=["python3", "main.py"],
-                       status=BotVersion.Status.ACTIVE) for b in bot_rows)
+            BotVersion(
+                bot=b,
+                number=1,
+                artifact=f"bots/bench-{b.pk}.py",
+                kind="py",
+                sha256="0" * 64,
+                size=100,
+                command=["python3", "main.py"],
+                status=BotVersion.Status.ACTIVE,
+            )
+            for b in bot_rows
+        )
         strength = rng.normal(0, 1, bots)
         for start in range(0, matches, 10_000):
             count = min(10_000, matches - start)
@@ -96,14 +132,36 @@ def populate(matches: int, bots: int, seed: int) -> None:
             noisy = strength[tables] + rng.gumbel(size=tables.shape)
             places = np.argsort(np.argsort(-noisy, axis=1), axis=1) + 1
             rows = Match.objects.bulk_create(
-                (Match(ladder=ladder, game="batavia", variant=ladder.variant,
-                       seed=int(rng.integers(0, 2**62)), status=Match.Status.FINISHED,
-                       ranked=True, rated=True, scores=[int(10 - p) for p in row],
-                       ranking=[int(p) for p in row]) for row in places), batch_size=5000)
+                (
+                    Match(
+                        ladder=ladder,
+                        game="batavia",
+                        variant=ladder.variant,
+                        seed=int(rng.integers(0, 2**62)),
+                        status=Match.Status.FINISHED,
+                        ranked=True,
+                        rated=True,
+                        scores=[int(10 - p) for p in row],
+                        ranking=[int(p) for p in row],
+                    )
+                    for row in places
+                ),
+                batch_size=5000,
+            )
             MatchSeat.objects.bulk_create(
-                (MatchSeat(match=m, seat=s, bot_version=versions[int(tables[i, s])],
-                           score=float(10 - places[i, s]), place=int(places[i, s]))
-                 for i, m in enumerate(rows) for s in range(3)), batch_size=10_000)
+                (
+                    MatchSeat(
+                        match=m,
+                        seat=s,
+                        bot_version=versions[int(tables[i, s])],
+                        score=float(10 - places[i, s]),
+                        place=int(places[i, s]),
+                    )
+                    for i, m in enumerate(rows)
+                    for s in range(3)
+                ),
+                batch_size=10_000,
+            )
             print(f"  {start + count} matches", flush=True)
         Match.objects.filter(ladder=ladder).update(finished_at=time_now())
     from django.db import connection
@@ -126,16 +184,30 @@ def refit() -> None:
     ladder = Ladder.objects.get(game="batavia", num_players=3)
     for samples in (0, 20):
         fit = refit_ladder(ladder.pk, samples=samples)
-        print(f"refit_ladder through the database: {fit.matches} matches, {fit.versions} "
-              f"versions, {samples} bootstrap samples: {fit.seconds:.2f} s", flush=True)
+        print(
+            f"refit_ladder through the database: {fit.matches} matches, {fit.versions} "
+            f"versions, {samples} bootstrap samples: {fit.seconds:.2f} s",
+            flush=True,
+        )
 
 
 def start_gunicorn(workers: int, cache_seconds: int) -> subprocess.Popen:
     env = {**os.environ, **ENV, "MONSOON_API_CACHE_SECONDS": str(cache_seconds)}
     process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "ladder.wsgi", "-w", str(workers),
-         "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True)
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "ladder.wsgi",
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{PORT}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -151,7 +223,10 @@ def load(hey: str, url: str, seconds: int, rate: int, connections: int) -> dict[
     per_connection = max(1, rate // connections)
     out = subprocess.run(
         [hey, "-z", f"{seconds}s", "-c", str(connections), "-q", str(per_connection), url],
-        capture_output=True, text=True, check=True).stdout
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     figures = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))}
     for pct in ("50", "90", "99"):
         match = re.search(rf"{pct}% in ([\d.]+) secs", out)
@@ -169,8 +244,12 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=200, help="requests per second")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--skip-refit", action="store_true")
-    parser.add_argument("--cache-seconds", type=int, default=2,
-                        help="list cache for the first round (the second runs without)")
+    parser.add_argument(
+        "--cache-seconds",
+        type=int,
+        default=2,
+        help="list cache for the first round (the second runs without)",
+    )
     args = parser.parse_args()
     os.environ.update(ENV)
     ensure_database()
@@ -199,16 +278,23 @@ def main() -> None:
     for cache_seconds in (args.cache_seconds, 0):
         server = start_gunicorn(args.workers, cache_seconds)
         try:
-            print(f"\nhey: {args.rate} requests/s for {args.seconds} s per endpoint, gunicorn "
-                  f"{args.workers} sync workers, list cache {cache_seconds} s "
-                  f"(MONSOON_API_CACHE_SECONDS), 2-core machine shared with other work")
-            print(f"  {'endpoint':<28} {'req/s':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
-                  f"{'non-200':>8}")
+            print(
+                f"\nhey: {args.rate} requests/s for {args.seconds} s per endpoint, gunicorn "
+                f"{args.workers} sync workers, list cache {cache_seconds} s "
+                f"(MONSOON_API_CACHE_SECONDS), 2-core machine shared with other work"
+            )
+            print(
+                f"  {'endpoint':<28} {'req/s':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
+                f"{'non-200':>8}"
+            )
             for name, url in endpoints.items():
                 f = load(hey, url, args.seconds, args.rate, connections=8)
                 verdict = "ok" if f["p99"] < 100 else "OVER TARGET"
-                print(f"  {name:<28} {f['rps']:>7.1f} {f['p50']:>8.1f} {f['p90']:>8.1f} "
-                      f"{f['p99']:>8.1f} {f['non_200']:>8}  {verdict}", flush=True)
+                print(
+                    f"  {name:<28} {f['rps']:>7.1f} {f['p50']:>8.1f} {f['p90']:>8.1f} "
+                    f"{f['p99']:>8.1f} {f['non_200']:>8}  {verdict}",
+                    flush=True,
+                )
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)

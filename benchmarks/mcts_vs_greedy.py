@@ -24,8 +24,9 @@ from engine.registry import all_games, get_game
 from engine.rng import Rng
 
 
-def play_one(game: str, seed: int, mcts_seat: int, budget_s: float,
-             playouts: str = "auto") -> list[int]:
+def play_one(
+    game: str, seed: int, mcts_seat: int, budget_s: float, playouts: str = "auto"
+) -> list[int]:
     """One game; returns the engine's ranking.
 
     ``playouts`` "auto" is what the reference bot does; "greedy" or "random" overrides the
@@ -47,8 +48,15 @@ def play_one(game: str, seed: int, mcts_seat: int, budget_s: float,
             action = legal[0]
         elif seat == mcts_seat:
             sample = state.determinize(seat, sampler)
-            action, _ = search(sample, seat, rngs[seat], budget_s=budget_s,
-                               policy=playout_policy, playouts=heuristic_playouts, legal=legal)
+            action, _ = search(
+                sample,
+                seat,
+                rngs[seat],
+                budget_s=budget_s,
+                policy=playout_policy,
+                playouts=heuristic_playouts,
+                legal=legal,
+            )
         else:
             action = greedy(state.observation(seat), legal, rngs[seat])
         state.apply(action)
@@ -80,14 +88,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="games per game type")
     parser.add_argument("--budget-ms", type=float, default=50, help="search time per decision")
     parser.add_argument("--game", action="append", help="only these games")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="processes (games are independent; each search is timed on its own)")
-    parser.add_argument("--playouts", choices=("auto", "greedy", "random"), default="auto",
-                        help="playout policy (auto: what the reference bot does)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes (games are independent; each search is timed on its own)",
+    )
+    parser.add_argument(
+        "--playouts",
+        choices=("auto", "greedy", "random"),
+        default="auto",
+        help="playout policy (auto: what the reference bot does)",
+    )
     args = parser.parse_args()
     games = args.game or list(all_games())
-    print(f"mcts ({args.budget_ms:g} ms/decision) vs greedy, {args.games} games each, "
-          f"seat rotation, smallest table, {args.jobs} process(es), {args.playouts} playouts")
+    print(
+        f"mcts ({args.budget_ms:g} ms/decision) vs greedy, {args.games} games each, "
+        f"seat rotation, smallest table, {args.jobs} process(es), {args.playouts} playouts"
+    )
     header = f"{'game':14} {'n':>2} {'games':>5} {'mcts wins':>9} {'mcts %':>7} {'95% CI':>9}"
     print(header + f" {'greedy %':>9} {'fair':>5} {'mcts place':>10} {'s/game':>7}", flush=True)
     budget_s = args.budget_ms / 1000
@@ -110,9 +128,12 @@ def main() -> None:
             seconds += elapsed
         per_greedy = greedy_wins / (n - 1) / args.games
         low, high = wilson(wins, args.games)
-        print(f"{game:14} {n:>2} {args.games:>5} {wins:>9.1f} {wins / args.games:>7.0%} "
-              f"{low:>4.0%}-{high:<4.0%} {per_greedy:>9.0%} {1 / n:>5.0%} "
-              f"{places / args.games:>10.2f} {seconds / args.games:>7.1f}", flush=True)
+        print(
+            f"{game:14} {n:>2} {args.games:>5} {wins:>9.1f} {wins / args.games:>7.0%} "
+            f"{low:>4.0%}-{high:<4.0%} {per_greedy:>9.0%} {1 / n:>5.0%} "
+            f"{places / args.games:>10.2f} {seconds / args.games:>7.1f}",
+            flush=True,
+        )
     print("greedy % is the average win rate of one greedy seat; 95% CI is Wilson's, of mcts %")
 
 

@@ -73,20 +73,32 @@ def main() -> None:
     engine_s = statistics.median(in_process) * statistics.median(decisions)
     play_s = statistics.median(plays)
     print(f"{GAME}, {PLAYERS} random bots, {args.matches} matches, bots as {kind}")
-    print(f"bot start-up (launch to ready)   median {statistics.median(startups):7.1f} ms   "
-          f"max {max(startups):7.1f} ms")
-    print(f"decision round trip (runner)     median {statistics.median(round_trips) * 1000:7.0f} us"
-          f"   p99 {_percentile(round_trips, 0.99) * 1000:7.0f} us")
-    print(f"decisions per match              {statistics.median(decisions):.0f} "
-          f"({asked:.0f} asked, the rest forced)")
+    print(
+        f"bot start-up (launch to ready)   median {statistics.median(startups):7.1f} ms   "
+        f"max {max(startups):7.1f} ms"
+    )
+    print(
+        f"decision round trip (runner)     median {statistics.median(round_trips) * 1000:7.0f} us"
+        f"   p99 {_percentile(round_trips, 0.99) * 1000:7.0f} us"
+    )
+    print(
+        f"decisions per match              {statistics.median(decisions):.0f} "
+        f"({asked:.0f} asked, the rest forced)"
+    )
     print(f"match wall time, in-process      {engine_s * 1000:7.1f} ms (same decision count)")
-    print(f"match wall time, through runner  {runner_s * 1000:7.1f} ms: playing "
-          f"{play_s * 1000:.1f} ms, ending (bots exit) {statistics.median(finishes) * 1000:.1f} ms,"
-          " the rest start-up")
-    print(f"ratio                            {runner_s / engine_s:7.1f}x whole match, "
-          f"{play_s / engine_s:.1f}x playing phase")
-    print(f"added cost per asked decision    {(play_s - engine_s) / asked * 1e6:7.0f} us "
-          "(playing phase vs in-process; target <= 100 us)")
+    print(
+        f"match wall time, through runner  {runner_s * 1000:7.1f} ms: playing "
+        f"{play_s * 1000:.1f} ms, ending (bots exit) {statistics.median(finishes) * 1000:.1f} ms,"
+        " the rest start-up"
+    )
+    print(
+        f"ratio                            {runner_s / engine_s:7.1f}x whole match, "
+        f"{play_s / engine_s:.1f}x playing phase"
+    )
+    print(
+        f"added cost per asked decision    {(play_s - engine_s) / asked * 1e6:7.0f} us "
+        "(playing phase vs in-process; target <= 100 us)"
+    )
 
 
 if __name__ == "__main__":

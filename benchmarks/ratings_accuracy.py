@@ -76,8 +76,9 @@ def winner_logloss_softmax(theta, players, ranks) -> float:
 
 def winner_logloss_trueskill(mu, sigma, beta, players, ranks, rng, samples=4000) -> float:
     sd = np.sqrt(sigma[players] ** 2 + beta**2)
-    draws = mu[players][:, None, :] + sd[:, None, :] * rng.normal(size=(len(players), samples,
-                                                                         players.shape[1]))
+    draws = mu[players][:, None, :] + sd[:, None, :] * rng.normal(
+        size=(len(players), samples, players.shape[1])
+    )
     winners_drawn = draws.argmax(axis=2)
     actual = np.argmin(ranks, axis=1)
     p = (winners_drawn == actual[:, None]).mean(axis=1)
@@ -100,10 +101,16 @@ def run(seed, bots, train, test, table, spread, noise) -> dict:
     ts_seconds = time.perf_counter() - start
     out = {}
     for name, (estimate, seconds) in results.items():
-        out[name] = (winner_logloss_softmax(estimate, players[te], ranks[te]),
-                     pl.spearman(estimate, truth), seconds)
-    out["TrueSkill"] = (winner_logloss_trueskill(mu, sigma, beta, players[te], ranks[te], rng),
-                        pl.spearman(mu, truth), ts_seconds)
+        out[name] = (
+            winner_logloss_softmax(estimate, players[te], ranks[te]),
+            pl.spearman(estimate, truth),
+            seconds,
+        )
+    out["TrueSkill"] = (
+        winner_logloss_trueskill(mu, sigma, beta, players[te], ranks[te], rng),
+        pl.spearman(mu, truth),
+        ts_seconds,
+    )
     return out
 
 
@@ -113,21 +120,30 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=40)
     parser.add_argument("--test", type=int, default=1000)
     args = parser.parse_args()
-    print(f"{args.bots} bots, true strengths N(0, spread) in natural units, "
-          f"{args.seeds} seeds each, {args.test} held-out matches")
-    cases = [(2, 400, 1.0, "gumbel"), (2, 2000, 1.0, "gumbel"), (4, 400, 1.0, "gumbel"),
-             (4, 2000, 1.0, "gumbel"), (4, 2000, 0.5, "gumbel"), (5, 1000, 1.5, "gumbel"),
-             (2, 1000, 1.0, "normal"), (4, 1000, 1.0, "normal")]
+    print(
+        f"{args.bots} bots, true strengths N(0, spread) in natural units, "
+        f"{args.seeds} seeds each, {args.test} held-out matches"
+    )
+    cases = [
+        (2, 400, 1.0, "gumbel"),
+        (2, 2000, 1.0, "gumbel"),
+        (4, 400, 1.0, "gumbel"),
+        (4, 2000, 1.0, "gumbel"),
+        (4, 2000, 0.5, "gumbel"),
+        (5, 1000, 1.5, "gumbel"),
+        (2, 1000, 1.0, "normal"),
+        (4, 1000, 1.0, "normal"),
+    ]
     all_good = True
     for table, train, spread, noise in cases:
         totals: dict[str, np.ndarray] = {}
         for seed in range(args.seeds):
-            for name, values in run(seed, args.bots, train, args.test, table, spread,
-                                    noise).items():
+            for name, values in run(
+                seed, args.bots, train, args.test, table, spread, noise
+            ).items():
                 totals.setdefault(name, np.zeros(3))
                 totals[name] += np.array(values) / args.seeds
-        print(f"\n{table}-player tables, {train} training matches, spread {spread}, "
-              f"{noise} noise")
+        print(f"\n{table}-player tables, {train} training matches, spread {spread}, {noise} noise")
         print(f"  {'method':<24} {'winner log-loss':>16} {'Spearman':>9} {'seconds':>8}")
         for name, (loss, rho, seconds) in totals.items():
             print(f"  {name:<24} {loss:>16.4f} {rho:>9.3f} {seconds:>8.3f}")

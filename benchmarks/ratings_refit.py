@@ -26,9 +26,13 @@ def main() -> None:
     for table in (3, 5):
         rng = np.random.default_rng(table)
         truth = rng.normal(0, 1, args.bots)
-        players = np.argsort(rng.random((args.matches, args.bots)), axis=1)[:, :table] \
-            if args.bots <= 64 else np.stack(
-                [rng.choice(args.bots, table, replace=False) for _ in range(args.matches)])
+        players = (
+            np.argsort(rng.random((args.matches, args.bots)), axis=1)[:, :table]
+            if args.bots <= 64
+            else np.stack(
+                [rng.choice(args.bots, table, replace=False) for _ in range(args.matches)]
+            )
+        )
         noisy = truth[players] + rng.gumbel(size=players.shape)
         ranks = np.argsort(np.argsort(-noisy, axis=1), axis=1) + 1
         data = pl.Matches(players, ranks, args.bots)
@@ -44,10 +48,12 @@ def main() -> None:
             weights = np.bincount(rng.integers(0, count, count), minlength=count).astype(float)
             pl.fit(data, weights=weights, start=theta, max_steps=2)
         per_replicate = (time.perf_counter() - start) / args.replicates
-        print(f"{table}-player tables, {args.matches} matches, {args.bots} bots: "
-              f"fit {fit_seconds:.2f} s (target <= 2 s, Spearman vs truth "
-              f"{pl.spearman(theta, truth):.3f}), Laplace interval {laplace_seconds:.2f} s, "
-              f"bootstrap {per_replicate:.2f} s per replicate")
+        print(
+            f"{table}-player tables, {args.matches} matches, {args.bots} bots: "
+            f"fit {fit_seconds:.2f} s (target <= 2 s, Spearman vs truth "
+            f"{pl.spearman(theta, truth):.3f}), Laplace interval {laplace_seconds:.2f} s, "
+            f"bootstrap {per_replicate:.2f} s per replicate"
+        )
 
 
 if __name__ == "__main__":

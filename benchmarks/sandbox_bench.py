@@ -103,21 +103,26 @@ def main() -> None:
             "bwrap": BwrapLauncher(),
             "local": LocalLauncher(),
         }
-        print(f"{'launcher':<10}{'start-up median':>17}{'p90':>9}{'round trip median':>19}"
-              f"{'p99':>10}")
+        print(
+            f"{'launcher':<10}{'start-up median':>17}{'p90':>9}{'round trip median':>19}{'p99':>10}"
+        )
         results = {}
         for name, launcher in launchers.items():
             starts = startup_ms(launcher, program, args.starts)
             trips = round_trip_us(launcher, program, args.round_trips)
             results[name] = (statistics.median(starts), statistics.median(trips))
-            print(f"{name:<10}{statistics.median(starts):>14.1f} ms"
-                  f"{statistics.quantiles(starts, n=10)[8]:>6.1f} ms"
-                  f"{statistics.median(trips):>16.1f} us{p99(trips):>7.1f} us")
+            print(
+                f"{name:<10}{statistics.median(starts):>14.1f} ms"
+                f"{statistics.quantiles(starts, n=10)[8]:>6.1f} ms"
+                f"{statistics.median(trips):>16.1f} us{p99(trips):>7.1f} us"
+            )
     start, trip = results["bwrap"]
     verdict = "ok" if start <= STARTUP_TARGET_MS else "ABOVE TARGET"
-    print(f"sandboxed start-up {start:.1f} ms: {verdict} ({STARTUP_TARGET_MS:.0f} ms); "
-          f"sandbox adds {start - results['local'][0]:+.1f} ms to start-up and "
-          f"{trip - results['local'][1]:+.1f} us to a round trip (median)")
+    print(
+        f"sandboxed start-up {start:.1f} ms: {verdict} ({STARTUP_TARGET_MS:.0f} ms); "
+        f"sandbox adds {start - results['local'][0]:+.1f} ms to start-up and "
+        f"{trip - results['local'][1]:+.1f} us to a round trip (median)"
+    )
 
 
 if __name__ == "__main__":

@@ -53,9 +53,11 @@ def _tar_gz(files: dict[str, bytes]) -> bytes:
 
 def _real_code(size: int) -> bytes:
     """Real Python of at most ``size`` bytes: this repository's own modules, whole, repeated."""
-    sources = [path.read_bytes().replace(b"from __future__ import annotations\n", b"") + b"\n"
-               for path in sorted(REPO.glob("[elwb]*/**/*.py"))
-               if "migrations" not in path.parts]
+    sources = [
+        path.read_bytes().replace(b"from __future__ import annotations\n", b"") + b"\n"
+        for path in sorted(REPO.glob("[elwb]*/**/*.py"))
+        if "migrations" not in path.parts
+    ]
     chunks, total = [], 0
     while True:
         for data in sources:
@@ -69,17 +71,24 @@ def _cases() -> dict[str, tuple[str, bytes]]:
     statements = b"a=1\n" * ((LIMITS.max_unpacked_bytes - 1024) // 4)
     per_file = (LIMITS.max_unpacked_bytes - 1024) // LIMITS.max_files
     return {
-        "2 MiB .py of a=1 (largest plain file)": (
-            "main.py", b"a=1\n" * (LIMITS.max_bytes // 4)),
+        "2 MiB .py of a=1 (largest plain file)": ("main.py", b"a=1\n" * (LIMITS.max_bytes // 4)),
         "2 MiB .py of real code": ("main.py", _real_code(LIMITS.max_bytes - 1)),
         "zip: 20 MiB a=1 main.py (bomb ratio)": ("bot.zip", _zip({"main.py": statements})),
-        "zip: 200 .py files, 20 MiB in all": ("bot.zip", _zip(
-            {f"m{i}.py": b"x=1\n" * (per_file // 4) for i in range(LIMITS.max_files - 1)}
-            | {"main.py": b"pass\n"})),
-        "tar.gz: 20 MiB data + main.py": ("bot.tar.gz", _tar_gz(
-            {"main.py": b"pass\n", "data.bin": b"\0" * (LIMITS.max_unpacked_bytes - 1024)})),
-        "zip: 20 MiB bomb past the limit": ("bot.zip", _zip(
-            {"main.py": b"pass\n", "zeros": b"\0" * (LIMITS.max_unpacked_bytes * 2)})),
+        "zip: 200 .py files, 20 MiB in all": (
+            "bot.zip",
+            _zip(
+                {f"m{i}.py": b"x=1\n" * (per_file // 4) for i in range(LIMITS.max_files - 1)}
+                | {"main.py": b"pass\n"}
+            ),
+        ),
+        "tar.gz: 20 MiB data + main.py": (
+            "bot.tar.gz",
+            _tar_gz({"main.py": b"pass\n", "data.bin": b"\0" * (LIMITS.max_unpacked_bytes - 1024)}),
+        ),
+        "zip: 20 MiB bomb past the limit": (
+            "bot.zip",
+            _zip({"main.py": b"pass\n", "zeros": b"\0" * (LIMITS.max_unpacked_bytes * 2)}),
+        ),
     }
 
 
@@ -100,10 +109,14 @@ def _measure(name: str, queue: multiprocessing.Queue) -> None:
 
 
 def main() -> None:
-    print(f"limits: upload {LIMITS.max_bytes} bytes, {LIMITS.max_files} files, "
-          f"{LIMITS.max_unpacked_bytes} bytes unpacked")
-    print(f"targets: < {TIME_TARGET_S:.1f} s and < {MEMORY_TARGET_MB:.0f} MB more peak memory "
-          "in the web process")
+    print(
+        f"limits: upload {LIMITS.max_bytes} bytes, {LIMITS.max_files} files, "
+        f"{LIMITS.max_unpacked_bytes} bytes unpacked"
+    )
+    print(
+        f"targets: < {TIME_TARGET_S:.1f} s and < {MEMORY_TARGET_MB:.0f} MB more peak memory "
+        "in the web process"
+    )
     print(f"{'case':40} {'upload':>9} {'time':>8} {'peak+':>8}  verdict  answer")
     context = multiprocessing.get_context("spawn")
     for name in _cases():
@@ -113,8 +126,10 @@ def main() -> None:
         size, answer, elapsed, grown = queue.get()
         child.join()
         ok = elapsed < TIME_TARGET_S and grown < MEMORY_TARGET_MB
-        print(f"{name:40} {size:>9} {elapsed:>7.3f}s {grown:>6.1f}MB  "
-              f"{'PASS' if ok else 'MISS':7}  {answer}")
+        print(
+            f"{name:40} {size:>9} {elapsed:>7.3f}s {grown:>6.1f}MB  "
+            f"{'PASS' if ok else 'MISS':7}  {answer}"
+        )
 
 
 if __name__ == "__main__":

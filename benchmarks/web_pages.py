@@ -36,11 +36,14 @@ POINTS = 300
 
 def ensure_database() -> None:
     psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-tAc"]
-    exists = subprocess.run([*psql, f"select 1 from pg_database where datname='{DB_NAME}'"],
-                            capture_output=True, text=True, check=True).stdout.strip()
+    exists = subprocess.run(
+        [*psql, f"select 1 from pg_database where datname='{DB_NAME}'"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     if exists != "1":
-        subprocess.run([*psql, f"create database {DB_NAME}"], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run([*psql, f"create database {DB_NAME}"], check=True, stdout=subprocess.DEVNULL)
 
 
 def populate() -> None:
@@ -66,29 +69,60 @@ def populate() -> None:
         Bot.objects.all().delete()
         User.objects.filter(username__startswith="bench-").delete()
         owners = User.objects.bulk_create(
-            User(username=f"bench-owner-{i}", password="!") for i in range(100))
+            User(username=f"bench-owner-{i}", password="!") for i in range(100)
+        )
         bots = Bot.objects.bulk_create(
-            Bot(owner=owners[i % 100], name=f"bench-bot-{i}", game="batavia")
-            for i in range(BOTS))
+            Bot(owner=owners[i % 100], name=f"bench-bot-{i}", game="batavia") for i in range(BOTS)
+        )
         versions = BotVersion.objects.bulk_create(
-            BotVersion(bot=b, number=1, artifact=f"bots/bench-{b.pk}.py", kind="py",
-                       sha256="0" * 64, size=100, command=["python3", "main.py"],
-                       status=BotVersion.Status.ACTIVE) for b in bots)
+            BotVersion(
+                bot=b,
+                number=1,
+                artifact=f"bots/bench-{b.pk}.py",
+                kind="py",
+                sha256="0" * 64,
+                size=100,
+                command=["python3", "main.py"],
+                status=BotVersion.Status.ACTIVE,
+            )
+            for b in bots
+        )
         walks = 1500 + np.cumsum(rng.normal(0, 15, (BOTS, POINTS)), axis=1)
         Rating.objects.bulk_create(
-            Rating(ladder=ladder, bot_version=v, mu=0, sd=0.3, rating=float(walks[i, -1]),
-                   low=float(walks[i, -1] - 80), high=float(walks[i, -1] + 80), games=POINTS,
-                   provisional=False) for i, v in enumerate(versions))
+            Rating(
+                ladder=ladder,
+                bot_version=v,
+                mu=0,
+                sd=0.3,
+                rating=float(walks[i, -1]),
+                low=float(walks[i, -1] - 80),
+                high=float(walks[i, -1] + 80),
+                games=POINTS,
+                provisional=False,
+            )
+            for i, v in enumerate(versions)
+        )
         for step in range(POINTS):
             RatingPoint.objects.bulk_create(
-                (RatingPoint(ladder=ladder, bot_version=v, rating=float(walks[i, step]),
-                             low=float(walks[i, step] - 80), high=float(walks[i, step] + 80),
-                             games=step + 1) for i, v in enumerate(versions)),
-                batch_size=5000)
+                (
+                    RatingPoint(
+                        ladder=ladder,
+                        bot_version=v,
+                        rating=float(walks[i, step]),
+                        low=float(walks[i, step] - 80),
+                        high=float(walks[i, step] + 80),
+                        games=step + 1,
+                    )
+                    for i, v in enumerate(versions)
+                ),
+                batch_size=5000,
+            )
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
-    print(f"seeded {BOTS} bots x {POINTS} rating points in "
-          f"{time.perf_counter() - started:.0f} s", flush=True)
+    print(
+        f"seeded {BOTS} bots x {POINTS} rating points in {time.perf_counter() - started:.0f} s",
+        flush=True,
+    )
 
 
 def timed(fn, runs: int) -> tuple[float, float]:
@@ -127,10 +161,13 @@ def main() -> None:
         def get():
             response = client.get(url)
             assert response.status_code == 200, response.status_code
+
         return get
 
-    print(f"{BOTS} bots, {BOTS * POINTS} rating points, in-process (no network), "
-          "2-core machine shared with other work")
+    print(
+        f"{BOTS} bots, {BOTS * POINTS} rating points, in-process (no network), "
+        "2-core machine shared with other work"
+    )
     for name, fn in [
         ("trends() query, whole table", lambda: trends(ladder, ids)),
         ("standings page (1,000 rows)", page("/ladders/batavia/3/")),
@@ -144,8 +181,10 @@ def main() -> None:
         build_replay(log, seat_names=["s"] * 5, forfeits=[None] * 5, reveal_private=True)
 
     median, worst = timed(frames, 5)
-    print(f"  {'replay frames, Batavia 5 players':<32} median {median:7.1f} ms   "
-          f"worst {worst:7.1f} ms ({len(log['decisions'])} decisions)")
+    print(
+        f"  {'replay frames, Batavia 5 players':<32} median {median:7.1f} ms   "
+        f"worst {worst:7.1f} ms ({len(log['decisions'])} decisions)"
+    )
     replay = build_replay(log, seat_names=["s"] * 5, forfeits=[None] * 5, reveal_private=True)
     cache.set("bench-replay", replay)
     median, worst = timed(lambda: cache.get("bench-replay"), 20)

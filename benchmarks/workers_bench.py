@@ -39,19 +39,23 @@ DB_NAME = "monsoon_bench"
 BROKER = "redis://127.0.0.1:6379/14"
 GAME, PLAYERS = "batavia", 4
 WORK = Path(tempfile.mkdtemp(prefix="monsoon-bench-"))
-os.environ.update({
-    "DJANGO_SETTINGS_MODULE": "ladder.settings", "DEBUG": "1",
-    "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
-    "CELERY_BROKER_URL": BROKER, "MONSOON_QUEUE_TARGET": "0",
-    "MEDIA_ROOT": str(WORK / "media"), "MONSOON_ARTIFACT_CACHE": str(WORK / "cache"),
-})
+os.environ.update(
+    {
+        "DJANGO_SETTINGS_MODULE": "ladder.settings",
+        "DEBUG": "1",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+        "CELERY_BROKER_URL": BROKER,
+        "MONSOON_QUEUE_TARGET": "0",
+        "MEDIA_ROOT": str(WORK / "media"),
+        "MONSOON_ARTIFACT_CACHE": str(WORK / "cache"),
+    }
+)
 
 
 def _fresh_database() -> None:
     import psycopg
 
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres",
-                         autocommit=True) as conn:
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
         conn.execute(f"CREATE DATABASE {DB_NAME}")
 
@@ -68,8 +72,9 @@ def _seed_versions() -> list:
     for i in range(PLAYERS):
         bot = bots.create_bot(owner, name=f"random-{i}", game=GAME)
         version = bots.upload_version(bot, owner, filename="main.py", data=source)
-        versions.append(bots.validate_version(
-            version.pk, lambda _artifact: bots.ValidationOutcome(True)))
+        versions.append(
+            bots.validate_version(version.pk, lambda _artifact: bots.ValidationOutcome(True))
+        )
     return versions
 
 
@@ -89,8 +94,11 @@ def _pool_init(artifacts: dict[int, bytes]) -> None:
     from workers.artifact_cache import ArtifactCache
     from workers.sandbox import BwrapLauncher
 
-    _pool_state.update(artifacts=artifacts, launcher=BwrapLauncher(),
-                       cache=ArtifactCache(WORK / f"pool-cache-{os.getpid()}"))
+    _pool_state.update(
+        artifacts=artifacts,
+        launcher=BwrapLauncher(),
+        cache=ArtifactCache(WORK / f"pool-cache-{os.getpid()}"),
+    )
 
 
 def _pool_play(job: tuple[dict, bool]) -> None:
@@ -104,11 +112,14 @@ def _pool_play(job: tuple[dict, bool]) -> None:
         from ladder.matches.services import claim_match
 
         # new -> queued without the broker hook: this pool is the queue.
-        Match.objects.filter(pk=spec["match_id"]).update(status="queued",
-                                                         queued_at=timezone.now())
+        Match.objects.filter(pk=spec["match_id"]).update(status="queued", queued_at=timezone.now())
         claim_match(spec["match_id"], f"pool/{os.getpid()}")
-    outcome = match_job.play(spec, launcher=_pool_state["launcher"], cache=_pool_state["cache"],
-                             fetch=_pool_state["artifacts"].__getitem__)
+    outcome = match_job.play(
+        spec,
+        launcher=_pool_state["launcher"],
+        cache=_pool_state["cache"],
+        fetch=_pool_state["artifacts"].__getitem__,
+    )
     if record:
         from ladder.matches.services import record_result
 
@@ -122,8 +133,9 @@ def _local_pool(match_ids: list[int], *, record: bool) -> float:
     from ladder.matches.selectors import match_spec
 
     specs = [match_spec(match_id) for match_id in match_ids]
-    artifacts = {seat["version_id"]: artifact_bytes(seat["version_id"])
-                 for seat in specs[0]["seats"]}
+    artifacts = {
+        seat["version_id"]: artifact_bytes(seat["version_id"]) for seat in specs[0]["seats"]
+    }
     connections.close_all()  # each pool process opens its own
     began = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(2, _pool_init, (artifacts,)) as pool:
@@ -136,10 +148,25 @@ def _start_worker() -> subprocess.Popen[bytes]:
 
     log = open(WORK / "worker.log", "wb")  # noqa: SIM115 (the worker owns it)
     proc = subprocess.Popen(
-        [str(Path(sys.executable).with_name("celery")), "-A", "workers.celery_app", "worker",
-         "-Q", "matches,validation,default", "-c", "2", "-n", "bench@%h", "--without-gossip",
-         "--without-mingle", "--loglevel=WARNING"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            str(Path(sys.executable).with_name("celery")),
+            "-A",
+            "workers.celery_app",
+            "worker",
+            "-Q",
+            "matches,validation,default",
+            "-c",
+            "2",
+            "-n",
+            "bench@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel=WARNING",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 60
     while not WorkerNode.objects.filter(name__startswith="bench@").exists():
@@ -162,8 +189,10 @@ def _wait_finished(match_ids: list[int], timeout: float = 1800) -> None:
 def _latencies(match_ids: list[int]) -> list[float]:
     from ladder.matches.models import Match
 
-    return [(m.started_at - m.queued_at).total_seconds() * 1000
-            for m in Match.objects.filter(pk__in=match_ids)]
+    return [
+        (m.started_at - m.queued_at).total_seconds() * 1000
+        for m in Match.objects.filter(pk__in=match_ids)
+    ]
 
 
 def _through_celery(match_ids: list[int]) -> tuple[float, list[float]]:
@@ -175,8 +204,9 @@ def _through_celery(match_ids: list[int]) -> tuple[float, list[float]]:
     for match_id in match_ids:
         enqueue_match(match_id)
     _wait_finished(match_ids)
-    span = Match.objects.filter(pk__in=match_ids).aggregate(a=Min("queued_at"),
-                                                             b=Max("finished_at"))
+    span = Match.objects.filter(pk__in=match_ids).aggregate(
+        a=Min("queued_at"), b=Max("finished_at")
+    )
     return (span["b"] - span["a"]).total_seconds(), _latencies(match_ids)
 
 
@@ -202,14 +232,19 @@ def _per_match(match_ids: list[int]) -> str:
     matches of one process (its previous result recorded to its next claim)."""
     from ladder.matches.models import Match
 
-    rows = sorted(Match.objects.filter(pk__in=match_ids)
-                  .values_list("worker", "started_at", "finished_at"))
+    rows = sorted(
+        Match.objects.filter(pk__in=match_ids).values_list("worker", "started_at", "finished_at")
+    )
     runs = [(done - start).total_seconds() * 1000 for _w, start, done in rows]
-    gaps = [(start - before[2]).total_seconds() * 1000
-            for before, (worker, start, _done) in itertools.pairwise(rows)
-            if before[0] == worker]
-    return (f"claim to recorded median {statistics.median(runs):.0f} ms, gap between a "
-            f"process's matches median {statistics.median(gaps):.0f} ms")
+    gaps = [
+        (start - before[2]).total_seconds() * 1000
+        for before, (worker, start, _done) in itertools.pairwise(rows)
+        if before[0] == worker
+    ]
+    return (
+        f"claim to recorded median {statistics.median(runs):.0f} ms, gap between a "
+        f"process's matches median {statistics.median(gaps):.0f} ms"
+    )
 
 
 def _describe(values: list[float]) -> str:
@@ -239,8 +274,10 @@ def main() -> None:
     redis.Redis.from_url(BROKER).flushdb()
     versions = _seed_versions()
     play_ids, job_ids, celery_ids = (_new_matches(versions, args.matches) for _ in range(3))
-    print(f"{args.matches} matches of {PLAYERS}-player {GAME}, reference random bots, "
-          f"bubblewrap, 2 processes each way; {os.cpu_count()} cores")
+    print(
+        f"{args.matches} matches of {PLAYERS}-player {GAME}, reference random bots, "
+        f"bubblewrap, 2 processes each way; {os.cpu_count()} cores"
+    )
 
     play_s = _local_pool(play_ids, record=False)
     play_rate = args.matches / play_s * 60
@@ -259,8 +296,10 @@ def main() -> None:
         print(f"per match, local whole job: {_per_match(job_ids)}")
         print(f"per match, celery + redis : {_per_match(celery_ids)}")
         print(f"queue latency, all {args.matches} queued at once: {_describe(queued_latency)}")
-        print(f"queue latency, idle worker ({args.idle} one at a time): "
-              f"{_describe(_idle_latency(args.idle))}")
+        print(
+            f"queue latency, idle worker ({args.idle} one at a time): "
+            f"{_describe(_idle_latency(args.idle))}"
+        )
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(timeout=30)

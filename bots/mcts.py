@@ -101,8 +101,9 @@ def rollout_policy(game: str) -> Policy | None:
         return None
 
 
-def _ranked(sample: GameState, seat: int, legal: list[Action], policy: Policy | None,
-            rng: Rng) -> Iterator[Action]:
+def _ranked(
+    sample: GameState, seat: int, legal: list[Action], policy: Policy | None, rng: Rng
+) -> Iterator[Action]:
     """The root actions, the heuristic's favourite first, then its favourite of the rest...
 
     The policy only names one action, so the order comes from asking it again without the
@@ -231,8 +232,7 @@ def _best(rewards: list[dict[int, float]]) -> int:
     best, best_gain = 0, 0.0
     base = rewards[0]
     for index in range(1, len(rewards)):
-        gains = [reward - base[sweep] for sweep, reward in rewards[index].items()
-                 if sweep in base]
+        gains = [reward - base[sweep] for sweep, reward in rewards[index].items() if sweep in base]
         if len(gains) < MIN_PAIRS:
             continue
         mean = sum(gains) / len(gains)
@@ -269,8 +269,15 @@ class MctsBot:
 
     def act_on_state(self, state: GameState, legal_actions: list[Action]) -> Action:
         assert self.budget_s is not None
-        action, iterations = search(state, self.seat, self.rng, budget_s=self.budget_s,
-                                   min_iterations=self.min_iterations, policy=self.policy,
-                                   playouts=self.playouts, legal=legal_actions)
+        action, iterations = search(
+            state,
+            self.seat,
+            self.rng,
+            budget_s=self.budget_s,
+            min_iterations=self.min_iterations,
+            policy=self.policy,
+            playouts=self.playouts,
+            legal=legal_actions,
+        )
         self.iterations += iterations
         return action

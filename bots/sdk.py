@@ -66,8 +66,9 @@ def handle(bot: Any, message: dict[str, Any]) -> dict[str, Any] | None:
     if kind == "start":
         if message.get("protocol") != PROTOCOL_VERSION:
             runner = message.get("protocol")
-            print(f"bots.sdk speaks protocol {PROTOCOL_VERSION}, the runner {runner}",
-                  file=sys.stderr)
+            print(
+                f"bots.sdk speaks protocol {PROTOCOL_VERSION}, the runner {runner}", file=sys.stderr
+            )
         setup = getattr(bot, "setup", None)
         if setup is not None:
             setup(message)
@@ -139,9 +140,19 @@ def play_offline(
         return None if answer is None else json.loads(json.dumps(answer))
 
     for seat, player in enumerate(players):
-        ready = send(player, {"type": "start", "protocol": PROTOCOL_VERSION,
-                              "game": state.game_name, "variant": state.variant, "seat": seat,
-                              "num_players": len(players), "seats": names, "time": time})
+        ready = send(
+            player,
+            {
+                "type": "start",
+                "protocol": PROTOCOL_VERSION,
+                "game": state.game_name,
+                "variant": state.variant,
+                "seat": seat,
+                "num_players": len(players),
+                "seats": names,
+                "time": time,
+            },
+        )
         wants_state[seat] = bool(ready and ready.get("state"))
     asked = [0] * len(players)
     while (seat := state.current_player()) is not None:
@@ -152,8 +163,11 @@ def play_offline(
             continue
         asked[seat] += 1
         request = {
-            "type": "request", "decision": asked[seat], "observation": state.observation(seat),
-            "legal_actions": legal, "time": {"move_ms": move_ms, "bank_ms": 10_000},
+            "type": "request",
+            "decision": asked[seat],
+            "observation": state.observation(seat),
+            "legal_actions": legal,
+            "time": {"move_ms": move_ms, "bank_ms": 10_000},
         }
         if wants_state[seat]:
             request["state"] = encode_state(state.determinize(seat, sampler))
@@ -167,6 +181,14 @@ def play_offline(
         record_decision(log, seat, matches[0], by="bot")
     ranking = state.ranking()
     for seat, player in enumerate(players):
-        send(player, {"type": "end", "seat": seat, "scores": state.scores(), "ranking": ranking,
-                      "forfeits": [None] * len(players)})
+        send(
+            player,
+            {
+                "type": "end",
+                "seat": seat,
+                "scores": state.scores(),
+                "ranking": ranking,
+                "forfeits": [None] * len(players),
+            },
+        )
     return state, finish_log(log, state)

@@ -70,8 +70,12 @@ def encode_state(state: GameState) -> dict[str, Any]:
         if name in _CACHES:
             continue
         attrs[name] = 0 if name == "seed" else _pack(value)
-    return {"format": FORMAT, "engine_version": ENGINE_VERSION, "game": state.game_name,
-            "attrs": attrs}
+    return {
+        "format": FORMAT,
+        "engine_version": ENGINE_VERSION,
+        "game": state.game_name,
+        "attrs": attrs,
+    }
 
 
 @cache

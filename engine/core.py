@@ -65,14 +65,18 @@ def structural_copy(value: Any) -> Any:
         if _IMMUTABLE.issuperset(map(type, value)):
             return value[:]
         return [
-            item if type(item) in _IMMUTABLE
-            else item[:] if type(item) is list and _IMMUTABLE.issuperset(map(type, item))
+            item
+            if type(item) in _IMMUTABLE
+            else item[:]
+            if type(item) is list and _IMMUTABLE.issuperset(map(type, item))
             else structural_copy(item)
             for item in value
         ]
     if kind is dict:
-        return {key: item if type(item) in _IMMUTABLE else structural_copy(item)
-                for key, item in value.items()}
+        return {
+            key: item if type(item) in _IMMUTABLE else structural_copy(item)
+            for key, item in value.items()
+        }
     if kind is tuple:
         return tuple(structural_copy(item) for item in value)
     if kind is set:

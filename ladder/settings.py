@@ -119,7 +119,8 @@ AXES_LOCKOUT_CALLABLE = "ladder.accounts.lockout.lockout_response"
 # X-Forwarded-For in front of gunicorn) says the header can be believed; it is spoofable otherwise.
 _TRUSTED_PROXIES = env_int("MONSOON_TRUSTED_PROXIES", 0)
 AXES_IPWARE_META_PRECEDENCE_ORDER = (
-    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if _TRUSTED_PROXIES else ("REMOTE_ADDR",))
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if _TRUSTED_PROXIES else ("REMOTE_ADDR",)
+)
 AXES_IPWARE_PROXY_COUNT = _TRUSTED_PROXIES or None
 
 ROOT_URLCONF = "ladder.urls"
@@ -368,8 +369,9 @@ if not DEBUG:
         raise ImproperlyConfigured(
             "MONSOON_SANDBOX=none runs uploaded bots unsandboxed; it is refused when DEBUG is off"
         )
-    if (DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-            and not env_bool("MONSOON_ALLOW_SQLITE", False)):
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and not env_bool(
+        "MONSOON_ALLOW_SQLITE", False
+    ):
         raise ImproperlyConfigured(
             "DATABASE_URL must name a PostgreSQL database when DEBUG is off (SQLite only with "
             "MONSOON_ALLOW_SQLITE=1)"
@@ -385,8 +387,9 @@ if not DEBUG:
 MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
 # A worker still shutting down this long after its consumer stopped exits hard (workers/fleet.py):
 # long enough for its running matches to finish.
-MONSOON_WORKER_STOP_GRACE_SECONDS = env_int("MONSOON_WORKER_STOP_GRACE_SECONDS",
-                                            MONSOON_MATCH_TIME_LIMIT + 60)
+MONSOON_WORKER_STOP_GRACE_SECONDS = env_int(
+    "MONSOON_WORKER_STOP_GRACE_SECONDS", MONSOON_MATCH_TIME_LIMIT + 60
+)
 MONSOON_MATCHMAKE_SECONDS = env_int("MONSOON_MATCHMAKE_SECONDS", 10)
 MONSOON_REFIT_SECONDS = env_int("MONSOON_REFIT_SECONDS", 600)
 MONSOON_REAP_SECONDS = env_int("MONSOON_REAP_SECONDS", 15)
@@ -424,13 +427,18 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # A web request that enqueues while the broker is down must not hang: a short publish retry,
 # then the id waits in the database for the reaper to send it again.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
-    "max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1,
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
 }
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "matchmake": {"task": "monsoon.matchmake", "schedule": float(MONSOON_MATCHMAKE_SECONDS)},
     "reap": {"task": "monsoon.reap", "schedule": float(MONSOON_REAP_SECONDS)},
     "refit-ratings": {"task": "monsoon.refit_ratings", "schedule": float(MONSOON_REFIT_SECONDS)},
-    "tournaments": {"task": "monsoon.tournaments_tick",
-                    "schedule": float(MONSOON_TOURNAMENT_TICK_SECONDS)},
+    "tournaments": {
+        "task": "monsoon.tournaments_tick",
+        "schedule": float(MONSOON_TOURNAMENT_TICK_SECONDS),
+    },
 }

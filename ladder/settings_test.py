@@ -18,8 +18,10 @@ from ladder.settings import *  # noqa: F403
 MONSOON_API_CACHE_SECONDS = 0  # tests read their own writes at once
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # The manifest of hashed static names exists only after ``collectstatic``; tests use plain names.
-STORAGES = {**STORAGES, "staticfiles": {  # noqa: F405
-    "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 WHITENOISE_AUTOREFRESH = True  # serve from the apps' static folders, no collectstatic needed
 WHITENOISE_USE_FINDERS = True
 # A worker process started by the end-to-end tests reads the same folder through MEDIA_ROOT.

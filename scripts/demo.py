@@ -61,10 +61,22 @@ DEMO_TUNING = {
 }
 # Variables that would point the demo at someone else's data (a developer's PostgreSQL, Redis,
 # S3 bucket, cache): the demo's own values replace or remove them.
-FOREIGN = ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "AWS_STORAGE_BUCKET_NAME",
-           "MEDIA_ROOT", "STATIC_ROOT", "MONSOON_ARTIFACT_CACHE", "MONSOON_BROKER_FOLDER",
-           "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "MONSOON_ENQUEUE_MATCH",
-           "MONSOON_ENQUEUE_VALIDATION", "MONSOON_VERSION_VALIDATOR", "MONSOON_MATCH_OVER")
+FOREIGN = (
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "CACHE_URL",
+    "AWS_STORAGE_BUCKET_NAME",
+    "MEDIA_ROOT",
+    "STATIC_ROOT",
+    "MONSOON_ARTIFACT_CACHE",
+    "MONSOON_BROKER_FOLDER",
+    "DJANGO_SETTINGS_MODULE",
+    "SECRET_KEY",
+    "MONSOON_ENQUEUE_MATCH",
+    "MONSOON_ENQUEUE_VALIDATION",
+    "MONSOON_VERSION_VALIDATOR",
+    "MONSOON_MATCH_OVER",
+)
 
 
 class DemoError(Exception):
@@ -84,8 +96,9 @@ def say(text: str) -> None:
 def prepare_data(data: Path, reset: bool) -> None:
     if reset and data.exists():
         if not (data / MARKER).exists() and any(data.iterdir()):
-            raise DemoError(f"--reset: {data} is not a demo data folder (no {MARKER}); "
-                            "not deleting it")
+            raise DemoError(
+                f"--reset: {data} is not a demo data folder (no {MARKER}); not deleting it"
+            )
         shutil.rmtree(data)
         say(f"reset: deleted {data}")
     elif data.exists() and any(data.iterdir()) and not (data / MARKER).exists():
@@ -100,18 +113,20 @@ def demo_environment(data: Path, host: str, no_sandbox: bool) -> dict[str, str]:
     for name, value in DEMO_TUNING.items():
         env.setdefault(name, value)
     local = {"localhost", "127.0.0.1", "::1", "[::1]"}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "ladder.settings",
-        "DEBUG": "1",  # the development secret and plain-HTTP cookies; it binds to localhost
-        "ALLOWED_HOSTS": "*" if host not in local else "localhost,127.0.0.1,[::1]",
-        "DATABASE_URL": f"sqlite:///{data / 'demo.sqlite3'}",
-        "CELERY_BROKER_URL": "filesystem://localhost/",  # the host is ignored (no warning)
-        "MONSOON_BROKER_FOLDER": str(data / "broker"),
-        "MEDIA_ROOT": str(data / "media"),
-        "STATIC_ROOT": str(data / "static"),
-        "MONSOON_ARTIFACT_CACHE": str(data / "artifacts"),
-        "PYTHONUNBUFFERED": "1",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "ladder.settings",
+            "DEBUG": "1",  # the development secret and plain-HTTP cookies; it binds to localhost
+            "ALLOWED_HOSTS": "*" if host not in local else "localhost,127.0.0.1,[::1]",
+            "DATABASE_URL": f"sqlite:///{data / 'demo.sqlite3'}",
+            "CELERY_BROKER_URL": "filesystem://localhost/",  # the host is ignored (no warning)
+            "MONSOON_BROKER_FOLDER": str(data / "broker"),
+            "MEDIA_ROOT": str(data / "media"),
+            "STATIC_ROOT": str(data / "static"),
+            "MONSOON_ARTIFACT_CACHE": str(data / "artifacts"),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     if no_sandbox:
         env["MONSOON_SANDBOX"] = "none"
     else:
@@ -135,7 +150,10 @@ def sandbox_problem(python: str) -> str | None:
     """Asked in a child process: the check builds a seccomp filter and probes bubblewrap."""
     probe = subprocess.run(
         [python, "-c", "from workers.sandbox import sandbox_problem as p; print(p() or '')"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     if probe.returncode != 0:
         return probe.stderr.strip().splitlines()[-1] if probe.stderr.strip() else "probe failed"
@@ -183,15 +201,22 @@ class Service:
     def start(self, env: dict[str, str]) -> None:
         """Start the process; call before any thread exists (``preexec_fn`` is not thread-safe)."""
         self.process = subprocess.Popen(
-            self.argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_us,
+            self.argv,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_us,
         )
 
     def start_logging(self) -> None:
         assert self.process is not None
         log = self.log_path.open("ab")
-        pump = threading.Thread(target=self._pump, args=(self.process.stdout, log),
-                                name=f"log-{self.name}", daemon=True)
+        pump = threading.Thread(
+            target=self._pump, args=(self.process.stdout, log), name=f"log-{self.name}", daemon=True
+        )
         pump.start()
         self._threads.append(pump)
 
@@ -242,8 +267,7 @@ def stop_services(services: list[Service], grace: float, hurry: threading.Event)
             with contextlib.suppress(ProcessLookupError):
                 service.process.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
     deadline = time.monotonic() + grace
-    while any(s.running() for s in services) and time.monotonic() < deadline \
-            and not hurry.is_set():
+    while any(s.running() for s in services) and time.monotonic() < deadline and not hurry.is_set():
         time.sleep(0.1)
     for service in services:
         if service.running():
@@ -316,10 +340,10 @@ def ladder_state(base: str) -> LadderState:
         label = f"{ladder['game']} ({ladder['num_players']} players)"
         ladders[label] = all_pages(base, f"/api/v1/ladders/{ladder['id']}/standings/")
     # The match list is cursor-paginated (no count): one page of up to MATCH_PAGE is enough here.
-    finished = len(api_get(base, f"/api/v1/matches/?status=finished&page_size={MATCH_PAGE}")
-                   ["results"])
-    failed = len(api_get(base, f"/api/v1/matches/?status=failed&page_size={MATCH_PAGE}")
-                 ["results"])
+    finished = len(
+        api_get(base, f"/api/v1/matches/?status=finished&page_size={MATCH_PAGE}")["results"]
+    )
+    failed = len(api_get(base, f"/api/v1/matches/?status=failed&page_size={MATCH_PAGE}")["results"])
     return LadderState(ladders, finished, failed)
 
 
@@ -343,32 +367,59 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8000, help="web server port (8000)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
-    parser.add_argument("--data", type=Path, default=ROOT / "demo-data",
-                        help="the demo's data folder (demo-data/)")
-    parser.add_argument("--reset", action="store_true",
-                        help="delete the data folder first: a fresh database and fresh standings")
-    parser.add_argument("--concurrency", type=int, default=2,
-                        help="the worker's match slots (2)")
-    parser.add_argument("--stop-after-standings", action="store_true",
-                        help="stop once every playing ladder has standings (exit 1 if that "
-                             "takes longer than --timeout)")
-    parser.add_argument("--duration", type=float, default=0,
-                        help="stop after this many seconds (0: run until Ctrl-C)")
-    parser.add_argument("--timeout", type=float, default=300,
-                        help="seconds --stop-after-standings waits (300)")
-    parser.add_argument("--grace", type=float, default=20,
-                        help="seconds the services get to stop before they are killed (20)")
-    parser.add_argument("--policies", default="random,greedy,mcts",
-                        help="reference bots to upload for every game (random,greedy,mcts); a "
-                             "game plays only at tables its bots can fill")
-    parser.add_argument("--all-tables", action="store_true",
-                        help="play every table size the reference bots can fill (six ladders), "
-                             "not only each game's smallest (four)")
-    parser.add_argument("--no-sandbox", action="store_true",
-                        help="run bots unsandboxed (MONSOON_SANDBOX=none): only where bubblewrap "
-                             "cannot run, and never with bots you do not trust")
-    parser.add_argument("--verbose", action="store_true",
-                        help="echo every service log line (else only warnings and errors)")
+    parser.add_argument(
+        "--data", type=Path, default=ROOT / "demo-data", help="the demo's data folder (demo-data/)"
+    )
+    parser.add_argument(
+        "--reset",
+        action="store_true",
+        help="delete the data folder first: a fresh database and fresh standings",
+    )
+    parser.add_argument("--concurrency", type=int, default=2, help="the worker's match slots (2)")
+    parser.add_argument(
+        "--stop-after-standings",
+        action="store_true",
+        help="stop once every playing ladder has standings (exit 1 if that "
+        "takes longer than --timeout)",
+    )
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=0,
+        help="stop after this many seconds (0: run until Ctrl-C)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=300, help="seconds --stop-after-standings waits (300)"
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=20,
+        help="seconds the services get to stop before they are killed (20)",
+    )
+    parser.add_argument(
+        "--policies",
+        default="random,greedy,mcts",
+        help="reference bots to upload for every game (random,greedy,mcts); a "
+        "game plays only at tables its bots can fill",
+    )
+    parser.add_argument(
+        "--all-tables",
+        action="store_true",
+        help="play every table size the reference bots can fill (six ladders), "
+        "not only each game's smallest (four)",
+    )
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run bots unsandboxed (MONSOON_SANDBOX=none): only where bubblewrap "
+        "cannot run, and never with bots you do not trust",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="echo every service log line (else only warnings and errors)",
+    )
     return parser.parse_args(argv)
 
 
@@ -376,17 +427,51 @@ def build_services(args: argparse.Namespace, python: str, logs: Path) -> list[Se
     celery = [python, "-m", "celery", "-A", "workers.celery_app"]
     data = args.data
     return [
-        Service("web", [python, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-                        "--bind", f"{args.host}:{args.port}", "--workers", "2",
-                        "--graceful-timeout", str(max(int(args.grace) - 2, 1))],
-                logs / "web.log", args.verbose),
+        Service(
+            "web",
+            [
+                python,
+                "-m",
+                "gunicorn",
+                "-c",
+                str(ROOT / "deploy" / "gunicorn.conf.py"),
+                "--bind",
+                f"{args.host}:{args.port}",
+                "--workers",
+                "2",
+                "--graceful-timeout",
+                str(max(int(args.grace) - 2, 1)),
+            ],
+            logs / "web.log",
+            args.verbose,
+        ),
         # One worker on one host: no gossip, mingle or remote-control heartbeats to exchange.
-        Service("worker", [*celery, "worker", "-Q", "matches,validation,default",
-                           "-c", str(args.concurrency), "-n", "demo@%h", "-l", "info",
-                           "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                logs / "worker.log", args.verbose),
-        Service("beat", [*celery, "beat", "-l", "info", "-s", str(data / "beat-schedule")],
-                logs / "beat.log", args.verbose),
+        Service(
+            "worker",
+            [
+                *celery,
+                "worker",
+                "-Q",
+                "matches,validation,default",
+                "-c",
+                str(args.concurrency),
+                "-n",
+                "demo@%h",
+                "-l",
+                "info",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            logs / "worker.log",
+            args.verbose,
+        ),
+        Service(
+            "beat",
+            [*celery, "beat", "-l", "info", "-s", str(data / "beat-schedule")],
+            logs / "beat.log",
+            args.verbose,
+        ),
     ]
 
 
@@ -403,8 +488,13 @@ def print_welcome(base: str, seed_output: str) -> None:
     say("")
 
 
-def watch(args: argparse.Namespace, base: str, services: list[Service], started: float,
-          stopping: Callable[[], bool]) -> int:
+def watch(
+    args: argparse.Namespace,
+    base: str,
+    services: list[Service],
+    started: float,
+    stopping: Callable[[], bool],
+) -> int:
     """Report the ladder's progress until asked to stop; returns the exit status."""
     first_at: float | None = None
     all_at: float | None = None
@@ -412,8 +502,10 @@ def watch(args: argparse.Namespace, base: str, services: list[Service], started:
     while not stopping():
         for service in services:
             if not service.running():
-                say(f"{service.name} exited unexpectedly; its log ends:\n"
-                    f"{log_tail(service.log_path)}")
+                say(
+                    f"{service.name} exited unexpectedly; its log ends:\n"
+                    f"{log_tail(service.log_path)}"
+                )
                 return 1
         elapsed = time.monotonic() - started
         try:
@@ -423,8 +515,10 @@ def watch(args: argparse.Namespace, base: str, services: list[Service], started:
             state = None
         if state is not None:
             played = f"{state.finished}{'+' if state.finished >= MATCH_PAGE else ''}"
-            line = (f"{played} matches played, {state.failed} failed; standings on "
-                    f"{len(state.with_standings)}/{len(state.ladders)} ladders")
+            line = (
+                f"{played} matches played, {state.failed} failed; standings on "
+                f"{len(state.with_standings)}/{len(state.ladders)} ladders"
+            )
             if line != last_line:
                 say(line)
                 last_line = line
@@ -432,13 +526,16 @@ def watch(args: argparse.Namespace, base: str, services: list[Service], started:
                 first_at = elapsed
                 label = state.with_standings[0]
                 top = state.ladders[label][0]
-                say(f"first standings after {elapsed:.1f} s: {label}, leader {top['bot_name']} "
-                    f"({top['rating']:.1f})")
-            if all_at is None and state.ladders and \
-                    len(state.with_standings) == len(state.ladders):
+                say(
+                    f"first standings after {elapsed:.1f} s: {label}, leader {top['bot_name']} "
+                    f"({top['rating']:.1f})"
+                )
+            if all_at is None and state.ladders and len(state.with_standings) == len(state.ladders):
                 all_at = elapsed
-                say(f"standings on all {len(state.ladders)} playing ladders after "
-                    f"{elapsed:.1f} s: {base}/")
+                say(
+                    f"standings on all {len(state.ladders)} playing ladders after "
+                    f"{elapsed:.1f} s: {base}/"
+                )
                 if args.stop_after_standings:
                     return 0
         if args.stop_after_standings and elapsed > args.timeout:
@@ -478,21 +575,36 @@ def main(argv: list[str] | None = None) -> int:
         if problem := port_problem(args.host, args.port):
             raise DemoError(problem)
         if not args.no_sandbox and (problem := sandbox_problem(python)):
-            raise DemoError(f"bots cannot be sandboxed on this machine: {problem}\n"
-                            "(`make sandbox` installs bubblewrap; --no-sandbox runs the "
-                            "reference bots unsandboxed)")
+            raise DemoError(
+                f"bots cannot be sandboxed on this machine: {problem}\n"
+                "(`make sandbox` installs bubblewrap; --no-sandbox runs the "
+                "reference bots unsandboxed)"
+            )
         reused = (args.data / MARKER).exists() and not args.reset
         prepare_data(args.data, args.reset)
         logs = args.data / "logs"
         env = demo_environment(args.data, args.host, args.no_sandbox)
         say(f"data in {args.data} (reused by the next run; --reset starts afresh)")
         manage = [python, str(ROOT / "manage.py")]
-        run_step([*manage, "migrate", "--noinput"], env, logs / "setup.log",
-                 "migrating the SQLite database")
-        seed = [*manage, "seed_demo", "--policies", args.policies,
-                *(["--all-tables"] if args.all_tables else [])]
-        seed_output = run_step(seed, env, logs / "setup.log",
-                               "seeding demo accounts and the reference bots of every game")
+        run_step(
+            [*manage, "migrate", "--noinput"],
+            env,
+            logs / "setup.log",
+            "migrating the SQLite database",
+        )
+        seed = [
+            *manage,
+            "seed_demo",
+            "--policies",
+            args.policies,
+            *(["--all-tables"] if args.all_tables else []),
+        ]
+        seed_output = run_step(
+            seed,
+            env,
+            logs / "setup.log",
+            "seeding demo accounts and the reference bots of every game",
+        )
         for line in seed_output.splitlines():
             if not line.startswith("login "):
                 say(line)
@@ -519,8 +631,10 @@ def main(argv: list[str] | None = None) -> int:
             status = 2
     finally:
         if services:
-            say(f"stopping web, worker and beat (the worker may finish its matches for up to "
-                f"{args.grace:.0f} s; Ctrl-C again to kill at once)")
+            say(
+                f"stopping web, worker and beat (the worker may finish its matches for up to "
+                f"{args.grace:.0f} s; Ctrl-C again to kill at once)"
+            )
             left = stop_services(services, args.grace, hurry)
             if left:
                 say(f"could not end processes {left}")

@@ -31,14 +31,18 @@ def imported_top_levels(folder: Path) -> dict[str, list[str]]:
 
 def test_the_engine_imports_only_the_standard_library():
     allowed = set(sys.stdlib_module_names) | {"engine", "__future__"}
-    foreign = {name: files for name, files in imported_top_levels(ROOT / "engine").items()
-               if name not in allowed}
+    foreign = {
+        name: files
+        for name, files in imported_top_levels(ROOT / "engine").items()
+        if name not in allowed
+    }
     assert foreign == {}
 
 
 def test_the_import_contracts_are_kept():
-    done = subprocess.run([str(LINT_IMPORTS)], cwd=ROOT, capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        [str(LINT_IMPORTS)], cwd=ROOT, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "broken" not in done.stdout.replace("0 broken", "")
 
@@ -58,7 +62,13 @@ def test_a_broken_contract_is_reported(tmp_path):
         'forbidden_modules = ["demo_layers.high"]\n'
     )
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    done = subprocess.run([str(LINT_IMPORTS), "--config", str(config), "--no-cache"],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, check=False)
+    done = subprocess.run(
+        [str(LINT_IMPORTS), "--config", str(config), "--no-cache"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     assert done.returncode != 0
     assert "BROKEN" in done.stdout and "demo_layers.low -> demo_layers.high" in done.stdout

@@ -134,7 +134,11 @@ def _counters(path: Path) -> dict[str, int]:
 
 
 def find_tree(
-    *, mountinfo: str, own_cgroup: str, delegated: str | None, is_root: bool,
+    *,
+    mountinfo: str,
+    own_cgroup: str,
+    delegated: str | None,
+    is_root: bool,
 ) -> tuple[CgroupTree | None, str]:
     """Where seat cgroups can live, or None and why not (arguments make it testable)."""
     if delegated:
@@ -145,8 +149,10 @@ def find_tree(
         if mount is None or own is None:
             return None, "no cgroup v2 hierarchy is mounted"
         if own != "/" or not is_root:
-            return None, (f"the worker's cgroup v2 group {own!r} is not the root and no empty "
-                          "group was delegated through MONSOON_CGROUP_PARENT")
+            return None, (
+                f"the worker's cgroup v2 group {own!r} is not the root and no empty "
+                "group was delegated through MONSOON_CGROUP_PARENT"
+            )
         parent = mount
     try:
         available = (parent / "cgroup.controllers").read_text().split()
@@ -154,8 +160,10 @@ def find_tree(
         return None, f"cannot read {parent}/cgroup.controllers: {exc.strerror}"
     missing = [c for c in CONTROLLERS if c not in available]
     if missing:
-        return None, (f"cgroup v2 at {parent} offers {' '.join(available) or 'no controllers'}, "
-                      f"not {' and '.join(missing)} (they are bound to cgroup v1 hierarchies)")
+        return None, (
+            f"cgroup v2 at {parent} offers {' '.join(available) or 'no controllers'}, "
+            f"not {' and '.join(missing)} (they are bound to cgroup v1 hierarchies)"
+        )
     try:
         _enable(parent)
         base = parent / SANDBOX_GROUP
@@ -179,7 +187,10 @@ def cgroup_tree() -> tuple[CgroupTree | None, str]:
         except OSError as exc:
             _found = (None, f"cannot read /proc: {exc.strerror}")
         else:
-            _found = find_tree(mountinfo=mountinfo, own_cgroup=own,
-                               delegated=os.environ.get("MONSOON_CGROUP_PARENT"),
-                               is_root=os.geteuid() == 0)
+            _found = find_tree(
+                mountinfo=mountinfo,
+                own_cgroup=own,
+                delegated=os.environ.get("MONSOON_CGROUP_PARENT"),
+                is_root=os.geteuid() == 0,
+            )
     return _found

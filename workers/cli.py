@@ -84,11 +84,17 @@ def cmd_play(args: argparse.Namespace) -> None:
     programs = [resolve_bot(name, spec.name) for name in args.bot]
     variant = args.variant or spec.default_variant
     time_controls = TimeControls(
-        startup_ms=args.startup_ms, move_ms=args.move_ms, bank_ms=args.bank_ms,
+        startup_ms=args.startup_ms,
+        move_ms=args.move_ms,
+        bank_ms=args.bank_ms,
         max_decisions_per_seat=args.max_decisions,
     )
-    for name, value in (("--startup-ms", args.startup_ms), ("--move-ms", args.move_ms),
-                        ("--bank-ms", args.bank_ms), ("--max-decisions", args.max_decisions)):
+    for name, value in (
+        ("--startup-ms", args.startup_ms),
+        ("--move-ms", args.move_ms),
+        ("--bank-ms", args.bank_ms),
+        ("--max-decisions", args.max_decisions),
+    ):
         if value < 0 or (value == 0 and name != "--bank-ms"):
             raise CommandError(f"{name} must be positive, not {value}")
     launcher = _launcher(args.no_sandbox)
@@ -98,8 +104,13 @@ def cmd_play(args: argparse.Namespace) -> None:
             f"{args.move_ms} ms per decision + {args.bank_ms} ms bank"
         )
     outcome = run_match(
-        spec.name, args.seed, programs, variant=args.variant, launcher=launcher,
-        time_controls=time_controls, names=args.bot,
+        spec.name,
+        args.seed,
+        programs,
+        variant=args.variant,
+        launcher=launcher,
+        time_controls=time_controls,
+        names=args.bot,
     )
     log = outcome.log
     if args.verbose:
@@ -178,8 +189,10 @@ def cmd_new_bot(args: argparse.Namespace) -> None:
     print(f"wrote a {spec.name} starter bot to {directory.resolve()}:")
     print("  main.py      the bot: edit act(observation, legal_actions)")
     print("  test_bot.py  plays it offline: python -m pytest test_bot.py")
-    print(f"play it: monsoon play {spec.name} --no-sandbox "
-          + " ".join(["--bot " + str(directory)] + ["--bot random"] * (spec.min_players - 1)))
+    print(
+        f"play it: monsoon play {spec.name} --no-sandbox "
+        + " ".join(["--bot " + str(directory)] + ["--bot random"] * (spec.min_players - 1))
+    )
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
@@ -240,16 +253,35 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--log", help="write the game log (JSON, with times and stderr) here")
     play.add_argument("--verbose", action="store_true", help="print every decision")
     defaults = TimeControls()
-    play.add_argument("--startup-ms", type=int, default=defaults.startup_ms,
-                      help="time to start up (default %(default)s)")
-    play.add_argument("--move-ms", type=int, default=defaults.move_ms,
-                      help="time per decision (default %(default)s)")
-    play.add_argument("--bank-ms", type=int, default=defaults.bank_ms,
-                      help="time bank for overruns, per match (default %(default)s)")
-    play.add_argument("--max-decisions", type=int, default=defaults.max_decisions_per_seat,
-                      help="decisions per seat before a forfeit (default %(default)s)")
-    play.add_argument("--no-sandbox", action="store_true",
-                      help="run bots as plain processes (only bots you trust)")
+    play.add_argument(
+        "--startup-ms",
+        type=int,
+        default=defaults.startup_ms,
+        help="time to start up (default %(default)s)",
+    )
+    play.add_argument(
+        "--move-ms",
+        type=int,
+        default=defaults.move_ms,
+        help="time per decision (default %(default)s)",
+    )
+    play.add_argument(
+        "--bank-ms",
+        type=int,
+        default=defaults.bank_ms,
+        help="time bank for overruns, per match (default %(default)s)",
+    )
+    play.add_argument(
+        "--max-decisions",
+        type=int,
+        default=defaults.max_decisions_per_seat,
+        help="decisions per seat before a forfeit (default %(default)s)",
+    )
+    play.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run bots as plain processes (only bots you trust)",
+    )
     play.set_defaults(func=cmd_play)
 
     new_bot = sub.add_parser("new-bot", help="write a starter bot with its own test")

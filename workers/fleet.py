@@ -47,8 +47,15 @@ def _announce(name: str, slots: int, queues: list[str]) -> None:
     from ladder.fleet.services import worker_started
 
     sandbox, problem = _sandbox_report()
-    worker_started(name, hostname=socket.gethostname(), pid=os.getpid(), slots=slots,
-                   queues=queues, sandbox=sandbox, sandbox_problem=problem)
+    worker_started(
+        name,
+        hostname=socket.gethostname(),
+        pid=os.getpid(),
+        slots=slots,
+        queues=queues,
+        sandbox=sandbox,
+        sandbox_problem=problem,
+    )
     if problem and sandbox == "bwrap":
         logger.error("this worker cannot sandbox bots and will fail their matches: %s", problem)
 
@@ -69,9 +76,11 @@ def _beat(name: str, slots: int, queues: list[str], controller: Any = None) -> N
         if controller is not None and _stopping(controller):
             stopping_since = stopping_since or time.monotonic()
             if time.monotonic() - stopping_since > settings.MONSOON_WORKER_STOP_GRACE_SECONDS:
-                logger.critical("the worker has been stopping for over %s s; exiting hard so "
-                                "that its supervisor restarts it",
-                                settings.MONSOON_WORKER_STOP_GRACE_SECONDS)
+                logger.critical(
+                    "the worker has been stopping for over %s s; exiting hard so "
+                    "that its supervisor restarts it",
+                    settings.MONSOON_WORKER_STOP_GRACE_SECONDS,
+                )
                 os._exit(1)
             continue
         try:
@@ -93,8 +102,9 @@ def on_ready(sender: Any = None, **_kwargs: Any) -> None:
     except DatabaseError as exc:
         logger.warning("could not register the worker yet: %s", exc)
     _stop.clear()
-    threading.Thread(target=_beat, args=(name, slots, queues, controller),
-                     name="fleet-heartbeat", daemon=True).start()
+    threading.Thread(
+        target=_beat, args=(name, slots, queues, controller), name="fleet-heartbeat", daemon=True
+    ).start()
 
 
 def on_shutdown(sender: Any = None, **_kwargs: Any) -> None:

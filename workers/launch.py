@@ -138,8 +138,13 @@ class LocalLauncher:
 
     def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BotProcess:
         check_command(program)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
-               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(CHECKOUT), **program.env}
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "LANG": "C.UTF-8",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONPATH": str(CHECKOUT),
+            **program.env,
+        }
         try:
             popen = subprocess.Popen(
                 list(program.command),

@@ -47,14 +47,16 @@ def programs(spec: dict[str, Any], cache: ArtifactCache, fetch: Fetch) -> list[B
     result = []
     for seat in spec["seats"]:
         version_id = seat["version_id"]
-        directory = cache.directory(seat["sha256"], seat["kind"],
-                                    functools.partial(fetch, version_id))
+        directory = cache.directory(
+            seat["sha256"], seat["kind"], functools.partial(fetch, version_id)
+        )
         result.append(BotProgram(directory, tuple(seat["command"]), seat["name"]))
     return result
 
 
-def play(spec: dict[str, Any], *, launcher: Launcher, cache: ArtifactCache,
-         fetch: Fetch) -> MatchOutcome:
+def play(
+    spec: dict[str, Any], *, launcher: Launcher, cache: ArtifactCache, fetch: Fetch
+) -> MatchOutcome:
     """Play the match a spec describes; bot failures are forfeits inside the outcome.
 
     Raises for infrastructure only: an artifact that cannot be fetched or unpacked
@@ -62,5 +64,11 @@ def play(spec: dict[str, Any], *, launcher: Launcher, cache: ArtifactCache,
     (``SandboxUnavailable``), or a spec the engine refuses.
     """
     bots = programs(spec, cache, fetch)
-    return run_match(spec["game"], spec["seed"], bots, variant=spec["variant"],
-                     launcher=launcher, names=[seat["name"] for seat in spec["seats"]])
+    return run_match(
+        spec["game"],
+        spec["seed"],
+        bots,
+        variant=spec["variant"],
+        launcher=launcher,
+        names=[seat["name"] for seat in spec["seats"]],
+    )

@@ -149,9 +149,7 @@ def parse_ready(line: bytes) -> bool:
     a determinized ``state`` in every request (``{"ready": true, "state": true}``)."""
     value = _parse_object(line)
     if value.get("ready") is not True:
-        raise ProtocolError(
-            "malformed_reply", 'the answer to "start" must be {"ready": true}'
-        )
+        raise ProtocolError("malformed_reply", 'the answer to "start" must be {"ready": true}')
     wants_state = value.get("state", False)
     if not isinstance(wants_state, bool):
         raise ProtocolError("malformed_reply", '"state" in the ready answer must be true or false')

@@ -98,9 +98,7 @@ class _CappedBytes:
 
     def text(self) -> str:
         middle = f"\n[... {self.dropped} bytes of stderr dropped ...]\n" if self.dropped else ""
-        return (
-            self.head.decode("utf-8", "replace") + middle + self.tail.decode("utf-8", "replace")
-        )
+        return self.head.decode("utf-8", "replace") + middle + self.tail.decode("utf-8", "replace")
 
 
 class _Seat:
@@ -250,8 +248,9 @@ class _Match:
         tail = seat.stderr.tail[-4096:] or seat.stderr.head[-4096:]
         if b"MemoryError" in tail:
             return "memory_limit"
-        if b"Resource temporarily unavailable" in tail and (b"fork" in tail or b"spawn" in tail
-                                                            or b"Thread" in tail):
+        if b"Resource temporarily unavailable" in tail and (
+            b"fork" in tail or b"spawn" in tail or b"Thread" in tail
+        ):
             return "process_limit"
         return None
 
@@ -467,8 +466,10 @@ class _Match:
                 self.forfeit(seat, "crash", f"could not be started: {exc}")
                 continue
             seat.proc = proc
-            seat.in_fd, seat.out_fd, seat.err_fd = _fd(proc.stdin), _fd(proc.stdout), _fd(
-                proc.stderr
+            seat.in_fd, seat.out_fd, seat.err_fd = (
+                _fd(proc.stdin),
+                _fd(proc.stdout),
+                _fd(proc.stderr),
             )
             seat.stderr_open = True
             self.sel.register(seat.err_fd, selectors.EVENT_READ, (seat, "err"))
@@ -670,8 +671,11 @@ def run_match(
         match.play()
         played = time.monotonic()
         outcome = match.finish()
-        outcome.phases_s = {"startup": started - began, "play": played - started,
-                            "finish": time.monotonic() - played}
+        outcome.phases_s = {
+            "startup": started - began,
+            "play": played - started,
+            "finish": time.monotonic() - played,
+        }
         return outcome
     finally:
         match.close()

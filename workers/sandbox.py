@@ -104,20 +104,42 @@ def _open_dir(path: Path, what: str, opened: list[int]) -> int:
 
 
 def bwrap_arguments(
-    *, uid: int, limits: Limits, fds: dict[str, int], entries: list[str], seccomp_fd: int,
-    env: dict[str, str], command: tuple[str, ...],
+    *,
+    uid: int,
+    limits: Limits,
+    fds: dict[str, int],
+    entries: list[str],
+    seccomp_fd: int,
+    env: dict[str, str],
+    command: tuple[str, ...],
 ) -> list[str]:
     """The full bwrap command line for one seat (``fds`` maps mount points to open dirs)."""
     args = [
         "bwrap",
-        "--unshare-all", "--unshare-user", "--disable-userns",
-        "--uid", str(uid), "--gid", str(uid), "--hostname", "sandbox",
-        "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--uid",
+        str(uid),
+        "--gid",
+        str(uid),
+        "--hostname",
+        "sandbox",
+        "--as-pid-1",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
         "--clearenv",
     ]
     environment = {
-        "PATH": SANDBOX_PATH, "LANG": "C.UTF-8", "HOME": WORK_DIR, "TMPDIR": WORK_DIR,
-        "PYTHONPATH": PACKAGE_ROOT, "PYTHONDONTWRITEBYTECODE": "1", **env,
+        "PATH": SANDBOX_PATH,
+        "LANG": "C.UTF-8",
+        "HOME": WORK_DIR,
+        "TMPDIR": WORK_DIR,
+        "PYTHONPATH": PACKAGE_ROOT,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **env,
     }
     for name, value in environment.items():
         args += ["--setenv", name, value]
@@ -199,8 +221,9 @@ def _status(pid: int) -> dict[str, str]:
             text = status.read().decode(errors="replace")
     except OSError:
         return {}
-    return {key: value.strip() for key, _, value in
-            (line.partition(":") for line in text.splitlines())}
+    return {
+        key: value.strip() for key, _, value in (line.partition(":") for line in text.splitlines())
+    }
 
 
 def kill_checked(pid: int, uid: int) -> bool:
@@ -259,8 +282,13 @@ class BwrapProcess:
     """One sandboxed seat: the bwrap process, its pipes, and the seat uid to sweep."""
 
     def __init__(
-        self, popen: subprocess.Popen[bytes], uid: int, *, sweep: bool,
-        staged: Path | None = None, cgroup: SeatCgroup | None = None,
+        self,
+        popen: subprocess.Popen[bytes],
+        uid: int,
+        *,
+        sweep: bool,
+        staged: Path | None = None,
+        cgroup: SeatCgroup | None = None,
     ) -> None:
         self._popen = popen
         assert popen.stdin and popen.stdout and popen.stderr
@@ -356,7 +384,8 @@ class BwrapLauncher:
             # other processes count against RLIMIT_NPROC too: allow for them.
             uid = os.getuid()
             limits = dataclasses.replace(
-                limits, processes=limits.processes + len(processes_of(uid, zombies=True)))
+                limits, processes=limits.processes + len(processes_of(uid, zombies=True))
+            )
         elif (os.getpid(), uid) not in _swept:
             kill_uid(uid)  # leftovers of a crashed worker would count against NPROC
         _swept.discard((os.getpid(), uid))
@@ -366,15 +395,19 @@ class BwrapLauncher:
         try:
             is_dir = program.directory.is_dir()
         except OSError as exc:
-            raise LaunchError(f"cannot read bot directory {str(program.directory)!r}: "
-                              f"{exc.strerror}") from exc
+            raise LaunchError(
+                f"cannot read bot directory {str(program.directory)!r}: {exc.strerror}"
+            ) from exc
         if not is_dir:
-            raise LaunchError(f"cannot read bot directory {str(program.directory)!r}: "
-                              "not a directory")
+            raise LaunchError(
+                f"cannot read bot directory {str(program.directory)!r}: not a directory"
+            )
         try:
             bot_dir, holder = readable_copy(program.directory, "monsoon-bot-")
-            packages = {f"{PACKAGE_ROOT}/{name}": readable_package(self.checkout / name)
-                        for name in PACKAGES}
+            packages = {
+                f"{PACKAGE_ROOT}/{name}": readable_package(self.checkout / name)
+                for name in PACKAGES
+            }
         except OSError as exc:
             raise LaunchError(f"cannot prepare {program.name!r} for the sandbox: {exc}") from exc
         tree, _ = cgroup_tree()
@@ -389,8 +422,13 @@ class BwrapLauncher:
             seccomp_fd = filter_fd()
             opened.append(seccomp_fd)
             args = bwrap_arguments(
-                uid=uid, limits=limits, fds=fds, entries=sorted(os.listdir(bot_dir)),
-                seccomp_fd=seccomp_fd, env=program.env, command=program.command,
+                uid=uid,
+                limits=limits,
+                fds=fds,
+                entries=sorted(os.listdir(bot_dir)),
+                seccomp_fd=seccomp_fd,
+                env=program.env,
+                command=program.command,
             )
             popen = subprocess.Popen(
                 args,
@@ -401,8 +439,7 @@ class BwrapLauncher:
                 env={"PATH": SANDBOX_PATH},
                 pass_fds=(seccomp_fd, *fds.values()),
                 start_new_session=True,
-                preexec_fn=functools.partial(_enter_seat, limits, uid if as_root else None,
-                                             cgroup),
+                preexec_fn=functools.partial(_enter_seat, limits, uid if as_root else None, cgroup),
             )
         except (OSError, subprocess.SubprocessError, LaunchError) as exc:
             if cgroup is not None:
@@ -436,11 +473,15 @@ def _enter_seat(limits: Limits, uid: int | None, cgroup: SeatCgroup | None = Non
 def sandbox_problem() -> str | None:
     """None when bubblewrap sandboxes work on this host, else why not (checked once)."""
     if shutil.which("bwrap") is None:
-        return ("bubblewrap is not installed (run `make sandbox`, or apt-get install "
-                "bubblewrap): refusing to run untrusted bots unsandboxed")
+        return (
+            "bubblewrap is not installed (run `make sandbox`, or apt-get install "
+            "bubblewrap): refusing to run untrusted bots unsandboxed"
+        )
     if not SYSTEM_PYTHON.exists():
-        return (f"no system Python at {SYSTEM_PYTHON} for sandboxed bots (run `make sandbox`, "
-                "or apt-get install python3-minimal)")
+        return (
+            f"no system Python at {SYSTEM_PYTHON} for sandboxed bots (run `make sandbox`, "
+            "or apt-get install python3-minimal)"
+        )
     try:
         seccomp_fd = filter_fd()
     except (RuntimeError, OSError) as exc:
@@ -449,20 +490,31 @@ def sandbox_problem() -> str | None:
     uid = PROBE_UID if as_root else os.getuid()
     opened: list[int] = []
     try:
-        packages = {f"{PACKAGE_ROOT}/{p}": _open_dir(readable_package(CHECKOUT / p), "package",
-                                                     opened) for p in PACKAGES}
+        packages = {
+            f"{PACKAGE_ROOT}/{p}": _open_dir(readable_package(CHECKOUT / p), "package", opened)
+            for p in PACKAGES
+        }
     except (LaunchError, OSError) as exc:
         os.close(seccomp_fd)
         for fd in opened:
             os.close(fd)
         return f"the engine and bots packages cannot be prepared for the sandbox: {exc}"
     args = bwrap_arguments(
-        uid=uid, limits=Limits(), fds=packages, entries=[], seccomp_fd=seccomp_fd, env={},
+        uid=uid,
+        limits=Limits(),
+        fds=packages,
+        entries=[],
+        seccomp_fd=seccomp_fd,
+        env={},
         command=(str(SYSTEM_PYTHON), "-S", "-c", "import os; assert os.getuid() != 0"),
     )
     try:
         probe = subprocess.run(
-            args, cwd="/", env={"PATH": SANDBOX_PATH}, capture_output=True, timeout=30,
+            args,
+            cwd="/",
+            env={"PATH": SANDBOX_PATH},
+            capture_output=True,
+            timeout=30,
             pass_fds=(seccomp_fd, *packages.values()),
             preexec_fn=functools.partial(_enter_seat, Limits(), uid if as_root else None),
         )
@@ -473,6 +525,8 @@ def sandbox_problem() -> str | None:
             os.close(fd)
     if probe.returncode != 0:
         detail = probe.stderr.decode(errors="replace").strip() or f"exit {probe.returncode}"
-        return (f"bubblewrap cannot create a sandbox on this host ({detail}); it needs "
-                "unprivileged user namespaces (/proc/sys/user/max_user_namespaces > 0)")
+        return (
+            f"bubblewrap cannot create a sandbox on this host ({detail}); it needs "
+            "unprivileged user namespaces (/proc/sys/user/max_user_namespaces > 0)"
+        )
     return None

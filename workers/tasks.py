@@ -38,8 +38,9 @@ RECORD_PATIENCE_S = 300
 that the lease expires and the match is played again (recording is idempotent)."""
 
 
-def _with_database_patience(call: Callable[[], T], what: str,
-                            patience_s: float = RECORD_PATIENCE_S) -> T:
+def _with_database_patience(
+    call: Callable[[], T], what: str, patience_s: float = RECORD_PATIENCE_S
+) -> T:
     """``call()``, retried with backoff while the database is unreachable."""
     deadline = time.monotonic() + patience_s
     delay = 0.25
@@ -49,8 +50,9 @@ def _with_database_patience(call: Callable[[], T], what: str,
         except DB_TROUBLE as exc:
             if time.monotonic() + delay > deadline:
                 raise
-            logger.warning("%s: the database is unreachable (%s); retrying in %.1f s",
-                           what, exc, delay)
+            logger.warning(
+                "%s: the database is unreachable (%s); retrying in %.1f s", what, exc, delay
+            )
             connections.close_all()
             time.sleep(delay)
             delay = min(delay * 2, 5.0)
@@ -74,8 +76,7 @@ class LeaseKeeper:
                         logger.warning("match %s is no longer ours to run", self.match_id)
                         return
                 except DatabaseError as exc:
-                    logger.warning("could not renew the lease of match %s: %s",
-                                   self.match_id, exc)
+                    logger.warning("could not renew the lease of match %s: %s", self.match_id, exc)
                     connections.close_all()
         finally:
             connections.close_all()
@@ -97,13 +98,18 @@ def _fail(match_id: int, reason: str) -> str:
     from ladder.matches.services import record_infrastructure_failure
 
     logger.error("match %s: infrastructure failure: %s", match_id, reason)
-    return _with_database_patience(lambda: record_infrastructure_failure(match_id, reason),
-                                   f"match {match_id}")
+    return _with_database_patience(
+        lambda: record_infrastructure_failure(match_id, reason), f"match {match_id}"
+    )
 
 
-@app.task(bind=True, name="monsoon.run_match", max_retries=None,
-          soft_time_limit=max(settings.MONSOON_MATCH_TIME_LIMIT - 60, 30),
-          time_limit=settings.MONSOON_MATCH_TIME_LIMIT)
+@app.task(
+    bind=True,
+    name="monsoon.run_match",
+    max_retries=None,
+    soft_time_limit=max(settings.MONSOON_MATCH_TIME_LIMIT - 60, 30),
+    time_limit=settings.MONSOON_MATCH_TIME_LIMIT,
+)
 def run_match(self: Any, match_id: int) -> str:
     """Play one queued match in the sandbox and record its result exactly once."""
     from ladder.bots.selectors import artifact_bytes
@@ -130,16 +136,23 @@ def run_match(self: Any, match_id: int) -> str:
             )
         except SoftTimeLimitExceeded:
             return f"match {match_id}: " + _fail(
-                match_id, f"the match took longer than {settings.MONSOON_MATCH_TIME_LIMIT - 60} s")
+                match_id, f"the match took longer than {settings.MONSOON_MATCH_TIME_LIMIT - 60} s"
+            )
         except Exception as exc:
             return f"match {match_id}: " + _fail(match_id, f"{type(exc).__name__}: {exc}")
-    result = _with_database_patience(lambda: record_result(match_id, outcome.record()),
-                                     f"recording match {match_id}")
+    result = _with_database_patience(
+        lambda: record_result(match_id, outcome.record()), f"recording match {match_id}"
+    )
     return result.message
 
 
-@app.task(bind=True, name="monsoon.validate_bot_version", max_retries=20,
-          soft_time_limit=300, time_limit=360)
+@app.task(
+    bind=True,
+    name="monsoon.validate_bot_version",
+    max_retries=20,
+    soft_time_limit=300,
+    time_limit=360,
+)
 def validate_bot_version(self: Any, version_id: int) -> str:
     """The smoke match of a pending version; a failure of the host leaves it pending."""
     from ladder.bots.services import validate_version
@@ -149,8 +162,9 @@ def validate_bot_version(self: Any, version_id: int) -> str:
     except Exception as exc:  # the version is back to pending: the host failed, not the bot
         connections.close_all()
         logger.warning("validating version %s failed on this worker: %s", version_id, exc)
-        raise self.retry(exc=exc, countdown=min(5 * 2 ** min(self.request.retries, 5), 300)) \
-            from exc
+        raise self.retry(
+            exc=exc, countdown=min(5 * 2 ** min(self.request.retries, 5), 300)
+        ) from exc
     if version is None:
         return f"version {version_id} was not pending; nothing to do"
     return f"version {version_id}: {version.status}"
@@ -163,8 +177,7 @@ def matchmake() -> int:
     return len(fill_queue())
 
 
-@app.task(name="monsoon.refit_ratings", ignore_result=True, soft_time_limit=900,
-          time_limit=960)
+@app.task(name="monsoon.refit_ratings", ignore_result=True, soft_time_limit=900, time_limit=960)
 def refit_ratings() -> int:
     from ladder.ratings.services import refit_all_ladders
 
@@ -181,8 +194,10 @@ def tournaments_tick() -> dict[str, list[int]]:
     from ladder.tournaments.services import tick
 
     report = tick()
-    return {name: list(getattr(report, name)) for name in
-            ("started", "advanced", "finished", "cancelled")}
+    return {
+        name: list(getattr(report, name))
+        for name in ("started", "advanced", "finished", "cancelled")
+    }
 
 
 @app.task(name="monsoon.reap", ignore_result=True)
@@ -211,8 +226,12 @@ def _send(task: Any, object_id: int) -> None:
     try:
         task.apply_async(args=[object_id], retry=True)
     except BrokerError as exc:
-        logger.warning("could not send %s(%s) to the broker (%s); the reaper sends it later",
-                       task.name, object_id, exc)
+        logger.warning(
+            "could not send %s(%s) to the broker (%s); the reaper sends it later",
+            task.name,
+            object_id,
+            exc,
+        )
 
 
 def enqueue_match(match_id: int) -> None:

@@ -25,7 +25,10 @@ def validate_artifact(artifact: ArtifactToValidate) -> ValidationOutcome:
     except ArtifactError as exc:
         return ValidationOutcome(False, str(exc))
     program = BotProgram(directory, tuple(artifact.command), f"version {artifact.version_id}")
-    ok, text = validate_bot(artifact.game, program,
-                            launcher=match_job.worker_launcher(settings.MONSOON_SANDBOX),
-                            seed=artifact.version_id)
+    ok, text = validate_bot(
+        artifact.game,
+        program,
+        launcher=match_job.worker_launcher(settings.MONSOON_SANDBOX),
+        seed=artifact.version_id,
+    )
     return ValidationOutcome(ok, "" if ok else text)

@@ -11,13 +11,16 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 
-def lockout_response(request: HttpRequest, original_response=None,
-                     credentials: dict | None = None) -> HttpResponse:
+def lockout_response(
+    request: HttpRequest, original_response=None, credentials: dict | None = None
+) -> HttpResponse:
     cool_off = get_cool_off(request)
     seconds = int(cool_off.total_seconds()) if cool_off else 0
     minutes = max(1, (seconds + 59) // 60)
-    message = (f"Too many failed logins from this address or for this account; try again in "
-               f"{minutes} minute{'s' if minutes != 1 else ''}.")
+    message = (
+        f"Too many failed logins from this address or for this account; try again in "
+        f"{minutes} minute{'s' if minutes != 1 else ''}."
+    )
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": message, "code": "throttled"}, status=429)
     else:

@@ -17,13 +17,15 @@ class BoundedIsoDateTimeField(django_filters.fields.IsoDateTimeField):
     def to_python(self, value):
         if isinstance(value, str) and not value.strip():
             # "?until=" is no timestamp at all; silently ignoring it hid a client's bug.
-            raise forms.ValidationError("give an ISO 8601 timestamp or leave the filter out",
-                                        code="invalid")
+            raise forms.ValidationError(
+                "give an ISO 8601 timestamp or leave the filter out", code="invalid"
+            )
         parsed = super().to_python(value)
         offset = parsed.utcoffset() if parsed is not None else None
         if offset is not None and abs(offset) > MAX_UTC_OFFSET:
             raise forms.ValidationError(
-                f"the UTC offset {offset} is out of range (-14:00 to +14:00)", code="invalid")
+                f"the UTC offset {offset} is out of range (-14:00 to +14:00)", code="invalid"
+            )
         return parsed
 
 
@@ -48,8 +50,9 @@ class StrictBooleanField(forms.NullBooleanField):
             return True
         if text in self.FALSE:
             return False
-        raise forms.ValidationError(f"{value!r} is not a boolean: use true or false",
-                                    code="invalid")
+        raise forms.ValidationError(
+            f"{value!r} is not a boolean: use true or false", code="invalid"
+        )
 
     def validate(self, value):
         pass
@@ -74,9 +77,15 @@ class StrictFilterSet(django_filters.rest_framework.FilterSet):
         models.BooleanField: {"filter_class": StrictBooleanFilter},
         **{
             field: {"filter_class": IntegerFilter}
-            for field in (models.IntegerField, models.SmallIntegerField,
-                          models.PositiveIntegerField, models.PositiveSmallIntegerField,
-                          models.BigIntegerField, models.AutoField, models.BigAutoField)
+            for field in (
+                models.IntegerField,
+                models.SmallIntegerField,
+                models.PositiveIntegerField,
+                models.PositiveSmallIntegerField,
+                models.BigIntegerField,
+                models.AutoField,
+                models.BigAutoField,
+            )
         },
     }
 

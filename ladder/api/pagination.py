@@ -26,8 +26,13 @@ class IdCursorPagination(CursorPagination):
         """
         if not self.page_size_query_param:
             return self.page_size
-        return _whole_number(request, self.page_size_query_param, self.page_size, 1,
-                             self.max_page_size or self.page_size)
+        return _whole_number(
+            request,
+            self.page_size_query_param,
+            self.page_size,
+            1,
+            self.max_page_size or self.page_size,
+        )
 
 
 def _whole_number(request, name: str, default: int, low: int, high: int) -> int:
@@ -48,8 +53,13 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
     """``limit``/``offset`` pages that refuse a bad value (DRF silently used the default)."""
 
     def get_limit(self, request):
-        return _whole_number(request, self.limit_query_param, self.default_limit, 1,
-                             self.max_limit or self.default_limit)
+        return _whole_number(
+            request,
+            self.limit_query_param,
+            self.default_limit,
+            1,
+            self.max_limit or self.default_limit,
+        )
 
     def get_offset(self, request):
         return _whole_number(request, self.offset_query_param, 0, 0, 2**31 - 1)

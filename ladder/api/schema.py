@@ -22,7 +22,7 @@ ERROR = ResolvedComponent(
     schema={
         "type": "object",
         "description": "A refusal: `detail` says why; validation errors name each field at "
-                       "fault instead, with a list of messages.",
+        "fault instead, with a list of messages.",
         "properties": {
             "detail": {"type": "string"},
             "code": {"type": "string"},
@@ -50,10 +50,13 @@ class MonsoonAutoSchema(AutoSchema):
         self.registry.register_on_missing(ERROR)
         responses = operation.setdefault("responses", {})
         for status in self._error_statuses(operation):
-            responses.setdefault(status, {
-                "description": DESCRIPTIONS[status],
-                "content": {"application/json": {"schema": ERROR.ref}},
-            })
+            responses.setdefault(
+                status,
+                {
+                    "description": DESCRIPTIONS[status],
+                    "content": {"application/json": {"schema": ERROR.ref}},
+                },
+            )
         return operation
 
     def _error_statuses(self, operation: dict[str, Any]) -> list[str]:

@@ -21,8 +21,9 @@ class GameSerializer(serializers.Serializer):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     variants = serializers.ListField(child=serializers.CharField())
-    ladders = serializers.ListField(child=serializers.IntegerField(),
-                                    help_text="ladder ids, one per player count")
+    ladders = serializers.ListField(
+        child=serializers.IntegerField(), help_text="ladder ids, one per player count"
+    )
 
 
 class BotSerializer(serializers.ModelSerializer):
@@ -38,19 +39,36 @@ class BotUpdateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Bot
         fields = ["name", "description", "is_public"]
-        extra_kwargs = {"name": {"required": False}, "description": {"required": False},
-                        "is_public": {"required": False}}
+        extra_kwargs = {
+            "name": {"required": False},
+            "description": {"required": False},
+            "is_public": {"required": False},
+        }
 
 
 class BotVersionSerializer(serializers.ModelSerializer):
     bot = serializers.IntegerField(source="bot_id", read_only=True)
     failure_reason = serializers.SerializerMethodField(
-        help_text="why validation rejected the version (owner and staff only)")
+        help_text="why validation rejected the version (owner and staff only)"
+    )
 
     class Meta:
         model = BotVersion
-        fields = ["id", "bot", "number", "status", "kind", "size", "sha256", "command",
-                  "file_count", "unpacked_size", "uploaded_at", "validated_at", "failure_reason"]
+        fields = [
+            "id",
+            "bot",
+            "number",
+            "status",
+            "kind",
+            "size",
+            "sha256",
+            "command",
+            "file_count",
+            "unpacked_size",
+            "uploaded_at",
+            "validated_at",
+            "failure_reason",
+        ]
         read_only_fields = fields
 
     @extend_schema_field(serializers.CharField(allow_null=True))
@@ -62,14 +80,22 @@ class BotVersionSerializer(serializers.ModelSerializer):
 
 class UploadSerializer(serializers.Serializer):
     artifact = serializers.FileField(
-        help_text="a .py file, or a .zip / .tar.gz with main.py or a monsoon.json manifest")
+        help_text="a .py file, or a .zip / .tar.gz with main.py or a monsoon.json manifest"
+    )
 
 
 class LadderSerializer(serializers.ModelSerializer):
     class Meta:
         model = Ladder
-        fields = ["id", "game", "num_players", "variant", "schedule_enabled", "schedule_weight",
-                  "target_games"]
+        fields = [
+            "id",
+            "game",
+            "num_players",
+            "variant",
+            "schedule_enabled",
+            "schedule_weight",
+            "target_games",
+        ]
         read_only_fields = fields
 
 
@@ -94,8 +120,19 @@ class RatingPointSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RatingPoint
-        fields = ["ladder", "version", "version_number", "kind", "match", "fit", "rating",
-                  "low", "high", "games", "created_at"]
+        fields = [
+            "ladder",
+            "version",
+            "version_number",
+            "kind",
+            "match",
+            "fit",
+            "rating",
+            "low",
+            "high",
+            "games",
+            "created_at",
+        ]
 
     def get_kind(self, point: RatingPoint) -> str:
         return "fit" if point.fit_id else "live"
@@ -109,20 +146,44 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "bot", "bot_name", "version", "version_number", "score", "place",
-                  "forfeit_reason"]
+        fields = [
+            "seat",
+            "bot",
+            "bot_name",
+            "version",
+            "version_number",
+            "score",
+            "place",
+            "forfeit_reason",
+        ]
 
 
 class MatchSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
     seed = serializers.SerializerMethodField(
-        help_text="published once the match is over (it determines every hidden card)")
+        help_text="published once the match is over (it determines every hidden card)"
+    )
 
     class Meta:
         model = Match
-        fields = ["id", "ladder", "game", "variant", "seed", "kind", "ranked", "status",
-                  "created_at", "queued_at", "started_at", "finished_at", "seats", "ranking",
-                  "scores", "rated"]
+        fields = [
+            "id",
+            "ladder",
+            "game",
+            "variant",
+            "seed",
+            "kind",
+            "ranked",
+            "status",
+            "created_at",
+            "queued_at",
+            "started_at",
+            "finished_at",
+            "seats",
+            "ranking",
+            "scores",
+            "rated",
+        ]
         read_only_fields = fields
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
@@ -153,8 +214,11 @@ class SeatStderrSerializer(serializers.Serializer):
 
 class ChallengeSerializer(serializers.Serializer):
     bots = serializers.ListField(
-        child=serializers.IntegerField(), min_length=1, max_length=16,
-        help_text="bot ids in seat order: at least one yours, the others public")
+        child=serializers.IntegerField(),
+        min_length=1,
+        max_length=16,
+        help_text="bot ids in seat order: at least one yours, the others public",
+    )
 
 
 class TokenSerializer(serializers.Serializer):
@@ -196,11 +260,35 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "description", "organiser", "game", "num_players", "variant",
-                  "ladder", "format", "duplicate", "games_per_pairing", "rounds", "advance",
-                  "registration_opens_at", "registration_closes_at", "starts_at", "is_public",
-                  "ranked", "status", "status_reason", "current_round", "planned_rounds",
-                  "planned_matches", "entrant_count", "created_at", "started_at", "finished_at"]
+        fields = [
+            "id",
+            "name",
+            "description",
+            "organiser",
+            "game",
+            "num_players",
+            "variant",
+            "ladder",
+            "format",
+            "duplicate",
+            "games_per_pairing",
+            "rounds",
+            "advance",
+            "registration_opens_at",
+            "registration_closes_at",
+            "starts_at",
+            "is_public",
+            "ranked",
+            "status",
+            "status_reason",
+            "current_round",
+            "planned_rounds",
+            "planned_matches",
+            "entrant_count",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
         read_only_fields = fields
 
     def get_entrant_count(self, tournament) -> int:
@@ -230,16 +318,22 @@ class TournamentCreateSerializer(serializers.Serializer):
     format = serializers.CharField(help_text="round_robin, swiss or elimination")
     duplicate = serializers.BooleanField(required=False, default=False)
     games_per_pairing = serializers.IntegerField(required=False, default=1)
-    rounds = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                      help_text="Swiss only; default from the field size")
-    advance = serializers.IntegerField(required=False, default=1,
-                                       help_text="elimination: top n of each table advance")
+    rounds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Swiss only; default from the field size",
+    )
+    advance = serializers.IntegerField(
+        required=False, default=1, help_text="elimination: top n of each table advance"
+    )
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
     starts_at = serializers.DateTimeField()
     is_public = serializers.BooleanField(required=False, default=True)
-    ranked = serializers.BooleanField(required=False, default=False,
-                                      help_text="count the matches on the ladder's ratings")
+    ranked = serializers.BooleanField(
+        required=False, default=False, help_text="count the matches on the ladder's ratings"
+    )
 
 
 class EntrantSerializer(serializers.Serializer):
@@ -250,8 +344,9 @@ class EntrantSerializer(serializers.Serializer):
     status = serializers.CharField()
     invited = serializers.SerializerMethodField()
     version = serializers.IntegerField(source="version_id", allow_null=True)
-    version_number = serializers.IntegerField(source="version.number", allow_null=True,
-                                              default=None)
+    version_number = serializers.IntegerField(
+        source="version.number", allow_null=True, default=None
+    )
     seed = serializers.IntegerField(allow_null=True)
     seed_rating = serializers.FloatField(allow_null=True)
     dropped_reason = serializers.CharField()
@@ -286,8 +381,9 @@ class TournamentTableMatchSerializer(serializers.Serializer):
     block = serializers.IntegerField()
     attempt = serializers.IntegerField()
     status = serializers.CharField()
-    seating = serializers.ListField(child=serializers.IntegerField(),
-                                    help_text="entrant ids in seat order")
+    seating = serializers.ListField(
+        child=serializers.IntegerField(), help_text="entrant ids in seat order"
+    )
     places = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
 
 

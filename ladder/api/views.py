@@ -63,8 +63,11 @@ class OwnerOrStaffWrites(permissions.BasePermission):
         return bot_selectors.can_see_private_details(request.user, obj)
 
 
-@extend_schema_view(retrieve=extend_schema(
-    parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, description="game name")]))
+@extend_schema_view(
+    retrieve=extend_schema(
+        parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, description="game name")]
+    )
+)
 class GameViewSet(viewsets.ViewSet):
     """The games of the engine registry, with their ladders."""
 
@@ -73,9 +76,13 @@ class GameViewSet(viewsets.ViewSet):
 
     def _describe(self, spec, ladder_ids):
         return {
-            "name": spec.name, "title": spec.title, "summary": spec.summary,
-            "min_players": spec.min_players, "max_players": spec.max_players,
-            "variants": list(spec.variants), "ladders": ladder_ids.get(spec.name, []),
+            "name": spec.name,
+            "title": spec.title,
+            "summary": spec.summary,
+            "min_players": spec.min_players,
+            "max_players": spec.max_players,
+            "variants": list(spec.variants),
+            "ladders": ladder_ids.get(spec.name, []),
         }
 
     def _ladder_ids(self):
@@ -105,8 +112,13 @@ class BotFilter(StrictFilterSet):
         fields = ["game", "owner", "is_public"]
 
 
-class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                 mixins.UpdateModelMixin, viewsets.GenericViewSet):
+class BotViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
     """Bots: public ones for everybody, your own too; create and edit your own."""
 
     lookup_value_regex = ID_PATTERN
@@ -133,8 +145,12 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
     def perform_create(self, serializer):
         data = serializer.validated_data
         serializer.instance = bot_services.create_bot(
-            self.request.user, name=data["name"], game=data["game"],
-            description=data.get("description", ""), is_public=data.get("is_public", True))
+            self.request.user,
+            name=data["name"],
+            game=data["game"],
+            description=data.get("description", ""),
+            is_public=data.get("is_public", True),
+        )
 
     def update(self, request, *args, **kwargs):
         bot = self.get_object()
@@ -149,13 +165,20 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
     def versions(self, request, pk=None):
         bot = self.get_object()
         versions = bot_selectors.visible_versions(request.user, bot)
-        return Response(s.BotVersionSerializer(versions, many=True,
-                                               context={"request": request}).data)
+        return Response(
+            s.BotVersionSerializer(versions, many=True, context={"request": request}).data
+        )
 
-    @extend_schema(request={"multipart/form-data": s.UploadSerializer},
-                   responses={201: s.BotVersionSerializer})
-    @action(detail=True, methods=["post"], parser_classes=[MultiPartParser, FormParser],
-            throttle_classes=[ScopedRateThrottle], throttle_scope="uploads")
+    @extend_schema(
+        request={"multipart/form-data": s.UploadSerializer}, responses={201: s.BotVersionSerializer}
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        parser_classes=[MultiPartParser, FormParser],
+        throttle_classes=[ScopedRateThrottle],
+        throttle_scope="uploads",
+    )
     def upload(self, request, pk=None):
         """Upload a new version; it is validated in the sandbox before it plays."""
         bot = self.get_object()
@@ -165,12 +188,18 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         limit = bot_services.upload_limits().max_bytes
         if upload.size > limit:  # refuse before reading it into memory
             return Response(
-                {"detail": f"the upload is {upload.size} bytes; the limit is {limit} bytes",
-                 "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+                {
+                    "detail": f"the upload is {upload.size} bytes; the limit is {limit} bytes",
+                    "code": "invalid",
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         data = upload.read(limit + 1)
         version = bot_services.upload_version(bot, request.user, filename=upload.name, data=data)
-        return Response(s.BotVersionSerializer(version, context={"request": request}).data,
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            s.BotVersionSerializer(version, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(responses=s.HeadToHeadSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="head-to-head")
@@ -186,7 +215,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Create
         bot = self.get_object()
         ladder = request.query_params.get("ladder")
         points = rating_selectors.rating_history(
-            bot.pk, int(ladder) if ladder and ladder.isdigit() else None)
+            bot.pk, int(ladder) if ladder and ladder.isdigit() else None
+        )
         return Response(s.RatingPointSerializer(points, many=True).data)
 
 
@@ -200,7 +230,8 @@ class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         user = self.request.user
         qs = BotVersion.objects.select_related("bot").filter(
-            bot__in=bot_selectors.visible_bots(user))
+            bot__in=bot_selectors.visible_bots(user)
+        )
         if user.is_authenticated and user.is_staff:
             return qs
         public_statuses = [BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED]
@@ -232,7 +263,8 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         ladder = self.get_object()
         paginator = self.paginator
         page = paginator.paginate_queryset(
-            rating_selectors.standings_rows(ladder), request, view=self)
+            rating_selectors.standings_rows(ladder), request, view=self
+        )
         rows = rating_selectors.with_ranks(page, first_rank=paginator.offset + 1)
         return paginator.get_paginated_response(rows)
 
@@ -245,8 +277,7 @@ class MatchFilter(StrictFilterSet):
 
     class Meta:
         model = Match
-        fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since",
-                  "until"]
+        fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since", "until"]
 
     def played_by(self, queryset, name, value):
         return queryset.filter(pk__in=match_selectors.matches_of_bot(value))
@@ -284,15 +315,21 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(match_selectors.attach_seats(list(page)))
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT,
-                              409: OpenApiResponse(description="the match is not over")})
+    @extend_schema(
+        responses={
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            409: OpenApiResponse(description="the match is not over"),
+        }
+    )
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
         """The game log (JSON, gzip-encoded when the client accepts it), after the match."""
         match = get_object_or_404(match_selectors.visible_matches(request.user), pk=pk)
         if not match_selectors.log_is_public(match):
-            return Response({"detail": "the log is published when the match is finished"},
-                            status=status.HTTP_409_CONFLICT)
+            return Response(
+                {"detail": "the log is published when the match is finished"},
+                status=status.HTTP_409_CONFLICT,
+            )
         data = match_selectors.compressed_log(match)
         if data is None:
             raise NotFound("this match has no stored log")
@@ -310,20 +347,29 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     def stderr(self, request, pk=None):
         """The stderr of the seats whose bots you own (staff: every seat)."""
         match = self.get_object()
-        seats = [seat for seat in match.seats.all()
-                 if match_selectors.stderr_visible_to(request.user, seat)]
+        seats = [
+            seat
+            for seat in match.seats.all()
+            if match_selectors.stderr_visible_to(request.user, seat)
+        ]
         if not seats:
             raise PermissionDenied("none of this match's bots is yours")
-        return Response([{"seat": seat.seat, "bot_name": seat.bot_version.bot.name,
-                          "stderr": seat.stderr} for seat in seats])
+        return Response(
+            [
+                {"seat": seat.seat, "bot_name": seat.bot_version.bot.name, "stderr": seat.stderr}
+                for seat in seats
+            ]
+        )
 
     @extend_schema(request=None, responses=s.MatchDetailSerializer)
     @action(detail=True, methods=["post"], permission_classes=[IsStaff])
     def cancel(self, request, pk=None):
         match = self.get_object()
         if not match_services.cancel_match(match.pk, f"cancelled by {request.user}"):
-            return Response({"detail": f"match {match.pk} is {match.status}; nothing to cancel"},
-                            status=status.HTTP_409_CONFLICT)
+            return Response(
+                {"detail": f"match {match.pk} is {match.status}; nothing to cancel"},
+                status=status.HTTP_409_CONFLICT,
+            )
         match.refresh_from_db()
         return Response(s.MatchDetailSerializer(match).data)
 
@@ -346,7 +392,8 @@ class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
             return Match.objects.none()
         return match_selectors.with_seats(
-            Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=self.request.user))
+            Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=self.request.user)
+        )
 
     def get_throttles(self):
         if self.action == "create":
@@ -386,13 +433,23 @@ class MeView(APIView):
 
     @extend_schema(responses=s.TokenSerializer)
     def get(self, request):
-        return Response({"username": request.user.username, "token": api_token(request.user),
-                         "is_organiser": is_organiser(request.user)})
+        return Response(
+            {
+                "username": request.user.username,
+                "token": api_token(request.user),
+                "is_organiser": is_organiser(request.user),
+            }
+        )
 
     @extend_schema(request=None, responses=s.TokenSerializer)
     def post(self, request):
-        return Response({"username": request.user.username, "token": rotate_token(request.user),
-                         "is_organiser": is_organiser(request.user)})
+        return Response(
+            {
+                "username": request.user.username,
+                "token": rotate_token(request.user),
+                "is_organiser": is_organiser(request.user),
+            }
+        )
 
 
 class WorkersView(APIView):
@@ -423,8 +480,7 @@ class TournamentFilter(StrictFilterSet):
         fields = ["status", "game"]
 
 
-class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                        viewsets.GenericViewSet):
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Scheduled tournaments: organisers create and run them; owners enter their bots."""
 
     lookup_value_regex = ID_PATTERN
@@ -439,38 +495,51 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
     def get_serializer_class(self):
         return s.TournamentSerializer if self.action == "list" else s.TournamentDetailSerializer
 
-    @extend_schema(request=s.TournamentCreateSerializer,
-                   responses={201: s.TournamentDetailSerializer})
+    @extend_schema(
+        request=s.TournamentCreateSerializer, responses={201: s.TournamentDetailSerializer}
+    )
     def create(self, request):
         """Organisers and staff only (403 otherwise); the settings are checked by the service."""
         serializer = s.TournamentCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        tournament = tournament_services.create_tournament(request.user,
-                                                           **serializer.validated_data)
-        return Response(s.TournamentDetailSerializer(tournament).data,
-                        status=status.HTTP_201_CREATED)
+        tournament = tournament_services.create_tournament(
+            request.user, **serializer.validated_data
+        )
+        return Response(
+            s.TournamentDetailSerializer(tournament).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(methods=["GET"], responses=s.EntrantSerializer(many=True))
-    @extend_schema(methods=["POST"], request=s.RegisterSerializer,
-                   responses={201: s.EntrantSerializer})
+    @extend_schema(
+        methods=["POST"], request=s.RegisterSerializer, responses={201: s.EntrantSerializer}
+    )
     @action(detail=True, methods=["get", "post"])
     def entrants(self, request, pk=None):
         """GET: the entrants; POST ``{"bot": id}``: enter your bot (organisers: invite one)."""
         tournament = self.get_object()
         if request.method == "GET":
-            return Response(s.EntrantSerializer(tournament_selectors.entrants(tournament),
-                                                many=True).data)
+            return Response(
+                s.EntrantSerializer(tournament_selectors.entrants(tournament), many=True).data
+            )
         serializer = s.RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        entrant = tournament_services.register_entrant(tournament.pk, request.user,
-                                                       serializer.validated_data["bot"])
+        entrant = tournament_services.register_entrant(
+            tournament.pk, request.user, serializer.validated_data["bot"]
+        )
         entrant = tournament_selectors.entrants(tournament).get(pk=entrant.pk)
         return Response(s.EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={204: None}, parameters=[
-        OpenApiParameter("bot_id", int, OpenApiParameter.PATH)])
-    @action(detail=True, methods=["delete"], url_path=r"entrants/(?P<bot_id>[0-9]+)",
-            permission_classes=[permissions.IsAuthenticated])
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        parameters=[OpenApiParameter("bot_id", int, OpenApiParameter.PATH)],
+    )
+    @action(
+        detail=True,
+        methods=["delete"],
+        url_path=r"entrants/(?P<bot_id>[0-9]+)",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def unregister(self, request, pk=None, bot_id=None):
         """Withdraw a bot before the start (its owner, or the organiser)."""
         tournament = self.get_object()
@@ -495,15 +564,18 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
         """For every pair that met: games, ahead, behind, tied, points scored."""
         return Response(tournament_selectors.crosstable(self.get_object()))
 
-    @extend_schema(responses=s.TournamentMatchSerializer(many=True),
-                   parameters=[OpenApiParameter("round", int)])
+    @extend_schema(
+        responses=s.TournamentMatchSerializer(many=True),
+        parameters=[OpenApiParameter("round", int)],
+    )
     @action(detail=True, methods=["get"], pagination_class=TournamentMatchPages)
     def matches(self, request, pk=None):
         """Every match with its round, table and block, re-runs included; ``?round=N``."""
         tournament = self.get_object()
         number = request.query_params.get("round")
         qs = tournament_selectors.tournament_matches(
-            tournament, int(number) if number and number.isdigit() else None)
+            tournament, int(number) if number and number.isdigit() else None
+        )
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(s.TournamentMatchSerializer(page, many=True).data)
 

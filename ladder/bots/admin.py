@@ -29,8 +29,19 @@ class BotVersionAdmin(admin.ModelAdmin):
     list_display = ("__str__", "status", "kind", "size", "uploaded_at", "validated_at")
     list_filter = ("status", "kind", "bot__game")
     search_fields = ("bot__name", "sha256")
-    readonly_fields = ("bot", "number", "artifact", "kind", "sha256", "size", "command",
-                       "file_count", "unpacked_size", "uploaded_at", "validated_at")
+    readonly_fields = (
+        "bot",
+        "number",
+        "artifact",
+        "kind",
+        "sha256",
+        "size",
+        "command",
+        "file_count",
+        "unpacked_size",
+        "uploaded_at",
+        "validated_at",
+    )
 
     def has_add_permission(self, request):
         return False

@@ -211,9 +211,7 @@ class _Tree:
                 )
             self.folders.add(prefix)
         if name in (self.folders if not folder else self.files):
-            raise UploadRejected(
-                f"archive member {printable(name)!r} is both a file and a folder"
-            )
+            raise UploadRejected(f"archive member {printable(name)!r} is both a file and a folder")
         if folder:
             self.folders.add(name)
             return
@@ -282,8 +280,14 @@ def _read_zip_member(
     try:
         with archive.open(info) as stream:
             content = stream.read(allowed + 1)
-    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, EOFError,
-            zlib.error) as exc:
+    except (
+        zipfile.BadZipFile,
+        NotImplementedError,
+        RuntimeError,
+        OSError,
+        EOFError,
+        zlib.error,
+    ) as exc:
         raise UploadRejected(f"archive member {name!r} cannot be read: {exc}") from None
     if len(content) > allowed or len(content) != info.file_size:
         raise UploadRejected(

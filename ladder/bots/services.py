@@ -201,9 +201,7 @@ def finish_validation(version_id: int, outcome: ValidationOutcome) -> BotVersion
 
 def release_validation(version_id: int) -> None:
     """validating -> pending after an infrastructure failure, so the task can be retried."""
-    BotVersion.objects.filter(pk=version_id, status=Status.VALIDATING).update(
-        status=Status.PENDING
-    )
+    BotVersion.objects.filter(pk=version_id, status=Status.VALIDATING).update(status=Status.PENDING)
 
 
 def validate_version(version_id: int, validator: Validator | None = None) -> BotVersion | None:
@@ -243,12 +241,12 @@ def release_stale_validations(now=None) -> list[int]:
     """Versions left ``validating`` by a worker that died go back to ``pending``."""
     now = now or timezone.now()
     threshold = now - timedelta(seconds=settings.MONSOON_VALIDATION_LEASE_SECONDS)
-    stale = list(BotVersion.objects.filter(
-        status=Status.VALIDATING, validation_started_at__lt=threshold
-    ).values_list("pk", flat=True))
-    BotVersion.objects.filter(pk__in=stale, status=Status.VALIDATING).update(
-        status=Status.PENDING
+    stale = list(
+        BotVersion.objects.filter(
+            status=Status.VALIDATING, validation_started_at__lt=threshold
+        ).values_list("pk", flat=True)
     )
+    BotVersion.objects.filter(pk__in=stale, status=Status.VALIDATING).update(status=Status.PENDING)
     return stale
 
 
@@ -258,6 +256,9 @@ def versions_to_resend(now=None) -> list[int]:
     The broker can lose messages (a Redis restart without persistence); the database cannot.
     Validation claims the version conditionally, so a second message is harmless.
     """
-    return stamp_unsent(BotVersion.objects.filter(status=Status.PENDING),
-                        sent_field="validation_sent_at", since_field="uploaded_at",
-                        now=now or timezone.now())
+    return stamp_unsent(
+        BotVersion.objects.filter(status=Status.PENDING),
+        sent_field="validation_sent_at",
+        since_field="uploaded_at",
+        now=now or timezone.now(),
+    )

@@ -92,7 +92,8 @@ def first_syntax_problem(sources: dict[str, bytes]) -> SourceProblem | None:
         )
     except subprocess.TimeoutExpired:
         return SourceProblem(
-            "", None,
+            "",
+            None,
             f"the Python sources take more than {CHILD_WALL_SECONDS} s to compile",
         )
     except OSError as exc:
@@ -100,7 +101,8 @@ def first_syntax_problem(sources: dict[str, bytes]) -> SourceProblem | None:
     lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
     if done.returncode != 0 or not lines:
         return SourceProblem(
-            "", None,
+            "",
+            None,
             "the Python sources cannot be compiled within "
             f"{CHILD_MEMORY_BYTES // (1024 * 1024)} MB and {CHILD_CPU_SECONDS} s of CPU",
         )

@@ -37,8 +37,11 @@ def body_limit(path: str) -> int:
 
 def _too_large(request: HttpRequest, detail: str) -> HttpResponse:
     if request.path.startswith("/api/"):
-        return HttpResponse(json.dumps({"detail": detail, "code": "too_large"}), status=413,
-                            content_type="application/json")
+        return HttpResponse(
+            json.dumps({"detail": detail, "code": "too_large"}),
+            status=413,
+            content_type="application/json",
+        )
     return HttpResponse(detail, status=413, content_type="text/plain; charset=utf-8")
 
 
@@ -53,11 +56,13 @@ class BodySizeLimitMiddleware:
             try:
                 length = int(raw)
             except ValueError:
-                return HttpResponse("invalid Content-Length", status=400,
-                                    content_type="text/plain; charset=utf-8")
+                return HttpResponse(
+                    "invalid Content-Length", status=400, content_type="text/plain; charset=utf-8"
+                )
             if length > limit:
                 return _too_large(
-                    request, f"the request body is {length} bytes; the limit here is {limit} bytes")
+                    request, f"the request body is {length} bytes; the limit here is {limit} bytes"
+                )
         elif "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
             return _too_large(request, "request bodies must declare their Content-Length")
         return self.get_response(request)

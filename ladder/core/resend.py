@@ -13,8 +13,9 @@ from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 
 
-def stamp_unsent(waiting: QuerySet, *, sent_field: str, since_field: str,
-                 now: datetime) -> list[int]:
+def stamp_unsent(
+    waiting: QuerySet, *, sent_field: str, since_field: str, now: datetime
+) -> list[int]:
     """Ids of ``waiting`` rows not sent within ``MONSOON_RESEND_AFTER_SECONDS``, stamped now.
 
     ``since_field`` stands in for ``sent_field`` until a row has been sent again once.
@@ -22,7 +23,8 @@ def stamp_unsent(waiting: QuerySet, *, sent_field: str, since_field: str,
     threshold = now - timedelta(seconds=settings.MONSOON_RESEND_AFTER_SECONDS)
     ids = list(
         waiting.annotate(last_sent=Coalesce(sent_field, since_field))
-        .filter(last_sent__lt=threshold).values_list("pk", flat=True)
+        .filter(last_sent__lt=threshold)
+        .values_list("pk", flat=True)
     )
     waiting.model.objects.filter(pk__in=ids).update(**{sent_field: now})
     return ids

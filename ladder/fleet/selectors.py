@@ -28,13 +28,23 @@ def fleet(now=None) -> list[dict[str, Any]]:
     ):
         running.setdefault(worker.split("/", 1)[0], []).append(match_id)
     rows = []
-    for node in WorkerNode.objects.filter(Q(stopped_at__isnull=True)
-                                          | Q(stopped_at__gte=now - timedelta(days=1))):
-        rows.append({
-            "name": node.name, "hostname": node.hostname, "pid": node.pid, "slots": node.slots,
-            "queues": node.queues, "sandbox": node.sandbox,
-            "sandbox_problem": node.sandbox_problem, "started_at": node.started_at,
-            "last_seen": node.last_seen, "stopped_at": node.stopped_at,
-            "alive": is_alive(node, now), "running_matches": sorted(running.get(node.name, [])),
-        })
+    for node in WorkerNode.objects.filter(
+        Q(stopped_at__isnull=True) | Q(stopped_at__gte=now - timedelta(days=1))
+    ):
+        rows.append(
+            {
+                "name": node.name,
+                "hostname": node.hostname,
+                "pid": node.pid,
+                "slots": node.slots,
+                "queues": node.queues,
+                "sandbox": node.sandbox,
+                "sandbox_problem": node.sandbox_problem,
+                "started_at": node.started_at,
+                "last_seen": node.last_seen,
+                "stopped_at": node.stopped_at,
+                "alive": is_alive(node, now),
+                "running_matches": sorted(running.get(node.name, [])),
+            }
+        )
     return rows

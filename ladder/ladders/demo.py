@@ -81,13 +81,17 @@ def _reference_source(policy: str) -> bytes:
     return path.read_bytes()
 
 
-def _ensure_bot(house: User, game: str, policy: str, source: bytes,
-                report: SeedReport) -> None:
+def _ensure_bot(house: User, game: str, policy: str, source: bytes, report: SeedReport) -> None:
     name = bot_name(game, policy)
     bot = Bot.objects.filter(name=name).first()
     if bot is None:
-        bot = create_bot(house, name=name, game=game, is_public=True,
-                         description=f"The reference {policy} bot (bots/reference/{policy}).")
+        bot = create_bot(
+            house,
+            name=name,
+            game=game,
+            is_public=True,
+            description=f"The reference {policy} bot (bots/reference/{policy}).",
+        )
         report.bots_created.append(name)
     digest = hashlib.sha256(source).hexdigest()
     # A rejected copy of the same source would be rejected again; anything else of this
@@ -106,8 +110,7 @@ def _enable_ladders(games: list[str], all_tables: bool, report: SeedReport) -> N
     """
     sync_ladders()
     # Counted, not taken from this run's policies: an earlier run may have uploaded others.
-    bots_per_game = {game: Bot.objects.filter(game=game, is_public=True).count()
-                     for game in games}
+    bots_per_game = {game: Bot.objects.filter(game=game, is_public=True).count() for game in games}
     for ladder in Ladder.objects.filter(game__in=games):
         fillable = ladder.num_players <= bots_per_game[ladder.game]
         smallest = ladder.num_players == min(all_games()[ladder.game].player_counts)
@@ -118,8 +121,11 @@ def _enable_ladders(games: list[str], all_tables: bool, report: SeedReport) -> N
         (report.ladders_enabled if enable else report.ladders_disabled).append(str(ladder))
 
 
-def seed_demo(policies: tuple[str, ...] = DEFAULT_POLICIES, games: list[str] | None = None,
-              all_tables: bool = False) -> SeedReport:
+def seed_demo(
+    policies: tuple[str, ...] = DEFAULT_POLICIES,
+    games: list[str] | None = None,
+    all_tables: bool = False,
+) -> SeedReport:
     """Demo accounts, one bot per (game, reference policy), and the ladders they can fill."""
     report = SeedReport()
     games = sorted(all_games()) if games is None else games

@@ -17,8 +17,17 @@ class MatchSeatInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "ladder", "kind", "ranked", "status", "created_at",
-                    "finished_at", "attempts")
+    list_display = (
+        "id",
+        "game",
+        "ladder",
+        "kind",
+        "ranked",
+        "status",
+        "created_at",
+        "finished_at",
+        "attempts",
+    )
     list_filter = ("status", "kind", "ranked", "game")
     readonly_fields = [f.name for f in Match._meta.fields]
     inlines = [MatchSeatInline]

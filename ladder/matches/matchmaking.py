@@ -57,30 +57,37 @@ def playing_versions(game: str) -> list[BotVersion]:
 def candidates(ladder: Ladder) -> list[Candidate]:
     versions = playing_versions(ladder.game)
     ids = [v.pk for v in versions]
-    ratings = {r.bot_version_id: r for r in Rating.objects.filter(ladder=ladder,
-                                                                  bot_version_id__in=ids)}
+    ratings = {
+        r.bot_version_id: r for r in Rating.objects.filter(ladder=ladder, bot_version_id__in=ids)
+    }
     scheduled = dict(
         MatchSeat.objects.filter(
-            match__ladder=ladder, match__ranked=True, match__status__in=[
-                *WAITING, Match.Status.RUNNING],
+            match__ladder=ladder,
+            match__ranked=True,
+            match__status__in=[*WAITING, Match.Status.RUNNING],
             bot_version_id__in=ids,
-        ).values_list("bot_version_id").annotate(n=Count("id"))
+        )
+        .values_list("bot_version_id")
+        .annotate(n=Count("id"))
     )
     out = []
     for version in versions:
         rating = ratings.get(version.pk)
-        out.append(Candidate(
-            version=version,
-            mu=rating.mu if rating else 0.0,
-            sd=rating.sd if rating else pl.PRIOR_SD,
-            games=(rating.games if rating else 0) + scheduled.get(version.pk, 0),
-        ))
+        out.append(
+            Candidate(
+                version=version,
+                mu=rating.mu if rating else 0.0,
+                sd=rating.sd if rating else pl.PRIOR_SD,
+                games=(rating.games if rating else 0) + scheduled.get(version.pk, 0),
+            )
+        )
     return out
 
 
 def _neediest(pool: list[Candidate], target: int, rng: random.Random) -> Candidate:
     """Furthest behind the game target (played + scheduled); among equals the most uncertain,
     then the newest.  Past the target this keeps spreading games evenly."""
+
     def key(c: Candidate) -> tuple:
         return (c.games - target, -c.sd, -c.version.pk, rng.random())
 
@@ -148,8 +155,11 @@ def fill_queue(capacity: int | None = None, rng: random.Random | None = None) ->
     if missing <= 0:
         return []
     pools = {ladder.pk: (ladder, candidates(ladder)) for ladder in schedulable_ladders()}
-    playable = [ladder for ladder, pool in pools.values()
-                if len({c.bot_id for c in pool}) >= ladder.num_players]
+    playable = [
+        ladder
+        for ladder, pool in pools.values()
+        if len({c.bot_id for c in pool}) >= ladder.num_players
+    ]
     created: list[int] = []
     while playable and len(created) < missing:
         ladder = _choose_ladder(playable, rng)

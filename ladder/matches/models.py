@@ -35,7 +35,10 @@ class Match(models.Model):
     ranked = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.NEW)
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="requested_matches",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -96,7 +99,8 @@ class MatchSeat(models.Model):
 class MatchLog(models.Model):
     """The game log (gzip-compressed JSON), kept apart so match lists stay light."""
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="log",
-                                 primary_key=True)
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="log", primary_key=True
+    )
     data = models.BinaryField()
     size = models.PositiveIntegerField(help_text="bytes of the uncompressed JSON")

@@ -35,8 +35,22 @@ def matches(
     return with_seats(qs)
 
 
-LIST_FIELDS = ("id", "game", "variant", "seed", "kind", "ranked", "status", "created_at",
-               "queued_at", "started_at", "finished_at", "ranking", "scores", "rated")
+LIST_FIELDS = (
+    "id",
+    "game",
+    "variant",
+    "seed",
+    "kind",
+    "ranked",
+    "status",
+    "created_at",
+    "queued_at",
+    "started_at",
+    "finished_at",
+    "ranking",
+    "scores",
+    "rated",
+)
 OVER = {Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED}
 
 
@@ -73,9 +87,17 @@ def attach_seats(rows: list[dict]) -> list[dict]:
     seats = (
         MatchSeat.objects.filter(match_id__in=list(by_match))
         .order_by("match_id", "seat")
-        .values("match_id", "seat", "score", "place", "forfeit_reason",
-                bot=F("bot_version__bot_id"), bot_name=F("bot_version__bot__name"),
-                version=F("bot_version_id"), version_number=F("bot_version__number"))
+        .values(
+            "match_id",
+            "seat",
+            "score",
+            "place",
+            "forfeit_reason",
+            bot=F("bot_version__bot_id"),
+            bot_name=F("bot_version__bot__name"),
+            version=F("bot_version_id"),
+            version_number=F("bot_version__number"),
+        )
     )
     for seat in seats:
         by_match[seat.pop("match_id")].append(seat)
@@ -105,10 +127,18 @@ def match_spec(match_id: int) -> dict[str, Any]:
     """
     match = Match.objects.get(pk=match_id)
     seats = (
-        MatchSeat.objects.filter(match=match).order_by("seat")
-        .values("seat", "bot_version_id", "bot_version__bot__name", "bot_version__number",
-                "bot_version__sha256", "bot_version__kind", "bot_version__command",
-                "bot_version__artifact")
+        MatchSeat.objects.filter(match=match)
+        .order_by("seat")
+        .values(
+            "seat",
+            "bot_version_id",
+            "bot_version__bot__name",
+            "bot_version__number",
+            "bot_version__sha256",
+            "bot_version__kind",
+            "bot_version__command",
+            "bot_version__artifact",
+        )
     )
     return {
         "match_id": match.pk,
@@ -157,8 +187,14 @@ def head_to_head(bot_id: int) -> list[dict[str, Any]]:
         cursor.execute(HEAD_TO_HEAD_SQL, [bot_id, bot_id])
         rows = cursor.fetchall()
     return [
-        {"opponent": r[0], "opponent_name": r[1], "matches": r[2], "ahead": int(r[3]),
-         "behind": int(r[4]), "tied": int(r[5])}
+        {
+            "opponent": r[0],
+            "opponent_name": r[1],
+            "matches": r[2],
+            "ahead": int(r[3]),
+            "behind": int(r[4]),
+            "tied": int(r[5]),
+        }
         for r in rows
     ]
 
@@ -166,8 +202,9 @@ def head_to_head(bot_id: int) -> list[dict[str, Any]]:
 def head_to_head_for(user, bot_id: int) -> list[dict[str, Any]]:
     """``head_to_head`` without the opponents ``user`` may not see: a private bot stays unnamed."""
     rows = head_to_head(bot_id)
-    visible = set(visible_bots(user).filter(
-        pk__in=[r["opponent"] for r in rows]).values_list("pk", flat=True))
+    visible = set(
+        visible_bots(user).filter(pk__in=[r["opponent"] for r in rows]).values_list("pk", flat=True)
+    )
     return [r for r in rows if r["opponent"] in visible]
 
 
@@ -201,8 +238,14 @@ def matches_of_owner(user_id: int) -> QuerySet:
     return MatchSeat.objects.filter(bot_version__bot__owner_id=user_id).values("match_id")
 
 
-def recent_matches(user, *, bot_id: int | None = None, owner_id: int | None = None,
-                   status: str | None = None, limit: int = 20) -> list[Match]:
+def recent_matches(
+    user,
+    *,
+    bot_id: int | None = None,
+    owner_id: int | None = None,
+    status: str | None = None,
+    limit: int = 20,
+) -> list[Match]:
     """The newest matches ``user`` may see, with seats, optionally of one bot or one owner."""
     qs = visible_matches(user)
     if bot_id is not None:

@@ -83,10 +83,15 @@ def create_match(
     now = timezone.now()
     with transaction.atomic():
         match = Match.objects.create(
-            ladder=ladder, game=ladder.game, variant=variant,
-            seed=new_seed() if seed is None else seed, kind=kind, ranked=ranked,
+            ladder=ladder,
+            game=ladder.game,
+            variant=variant,
+            seed=new_seed() if seed is None else seed,
+            kind=kind,
+            ranked=ranked,
             requested_by=requested_by,
-            status=Status.QUEUED if queue else Status.NEW, queued_at=now if queue else None,
+            status=Status.QUEUED if queue else Status.NEW,
+            queued_at=now if queue else None,
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=i, bot_version=v) for i, v in enumerate(versions)
@@ -112,7 +117,9 @@ def claim_match(match_id: int, worker: str, lease_seconds: int = 600) -> bool:
     now = timezone.now()
     return bool(
         Match.objects.filter(pk=match_id, status=Status.QUEUED).update(
-            status=Status.RUNNING, worker=worker[:200], started_at=now,
+            status=Status.RUNNING,
+            worker=worker[:200],
+            started_at=now,
             lease_expires_at=now + timedelta(seconds=lease_seconds),
         )
     )
@@ -125,8 +132,12 @@ def _check_record(n: int, record: Any) -> dict[str, Any]:
     scores, ranking = record.get("scores"), record.get("ranking")
     forfeits = record.get("forfeits") or [None] * n
     stderr = record.get("stderr") or [""] * n
-    for name, value in (("scores", scores), ("ranking", ranking), ("forfeits", forfeits),
-                        ("stderr", stderr)):
+    for name, value in (
+        ("scores", scores),
+        ("ranking", ranking),
+        ("forfeits", forfeits),
+        ("stderr", stderr),
+    ):
         if not isinstance(value, list) or len(value) != n:
             raise InvalidResult(f"'{name}' must be a list with one entry per seat ({n})")
     if not all(isinstance(s, int | float) and not isinstance(s, bool) for s in scores):
@@ -140,8 +151,13 @@ def _check_record(n: int, record: Any) -> dict[str, Any]:
     log = record.get("log")
     if log is not None and not isinstance(log, dict):
         raise InvalidResult("'log' must be a game log object")
-    return {"scores": scores, "ranking": ranking, "forfeits": forfeits, "stderr": stderr,
-            "log": log}
+    return {
+        "scores": scores,
+        "ranking": ranking,
+        "forfeits": forfeits,
+        "stderr": stderr,
+        "log": log,
+    }
 
 
 def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
@@ -179,8 +195,7 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
         match.lease_expires_at = None
         match.scores = clean["scores"]
         match.ranking = places
-        match.save(update_fields=["status", "finished_at", "lease_expires_at", "scores",
-                                  "ranking"])
+        match.save(update_fields=["status", "finished_at", "lease_expires_at", "scores", "ranking"])
         if match.ranked:
             rate_match(match, places)
         after_commit("MONSOON_MATCH_OVER", match.pk)
@@ -218,7 +233,8 @@ def requeue_expired_leases(now=None) -> list[int]:
     now = now or timezone.now()
     expired = list(
         Match.objects.filter(status=Status.RUNNING, lease_expires_at__lt=now).values_list(
-            "pk", flat=True)
+            "pk", flat=True
+        )
     )
     for match_id in expired:
         record_infrastructure_failure(match_id, "the worker's lease expired")
@@ -241,16 +257,24 @@ def matches_to_resend(now=None) -> list[int]:
     message); the database holds the queue. Claiming is a conditional update, so a match sent
     twice is still played once.
     """
-    return stamp_unsent(Match.objects.filter(status=Status.QUEUED), sent_field="sent_at",
-                        since_field="queued_at", now=now or timezone.now())
+    return stamp_unsent(
+        Match.objects.filter(status=Status.QUEUED),
+        sent_field="sent_at",
+        since_field="queued_at",
+        now=now or timezone.now(),
+    )
 
 
 def cancel_match(match_id: int, reason: str = "cancelled by staff") -> bool:
     """Cancel a match that has no result yet; a finished match keeps its result."""
     changed = Match.objects.filter(
         pk=match_id, status__in=[Status.NEW, Status.QUEUED, Status.RUNNING]
-    ).update(status=Status.CANCELLED, status_reason=reason, finished_at=timezone.now(),
-             lease_expires_at=None)
+    ).update(
+        status=Status.CANCELLED,
+        status_reason=reason,
+        finished_at=timezone.now(),
+        lease_expires_at=None,
+    )
     return bool(changed)
 
 
@@ -259,8 +283,12 @@ def rerun_match(match_id: int, requested_by=None) -> Match:
     original = Match.objects.select_related("ladder").get(pk=match_id)
     versions = [seat.bot_version for seat in original.seats.select_related("bot_version__bot")]
     return create_match(
-        original.ladder, versions, kind=original.kind, ranked=original.ranked,
-        requested_by=requested_by or original.requested_by, seed=original.seed,
+        original.ladder,
+        versions,
+        kind=original.kind,
+        ranked=original.ranked,
+        requested_by=requested_by or original.requested_by,
+        seed=original.seed,
         variant=original.variant,
     )
 
@@ -298,8 +326,10 @@ def create_challenge(user, bot_ids: Sequence[int], *, seed: int | None = None) -
     versions = []
     for bot in chosen:
         version = (
-            bot.versions.filter(status=BotVersion.Status.ACTIVE).select_related("bot")
-            .order_by("-number").first()
+            bot.versions.filter(status=BotVersion.Status.ACTIVE)
+            .select_related("bot")
+            .order_by("-number")
+            .first()
         )
         if version is None:
             raise Conflict(f"{bot.name} has no active version yet")
@@ -317,5 +347,6 @@ def create_challenge(user, bot_ids: Sequence[int], *, seed: int | None = None) -
                 f"at most {settings.MONSOON_CHALLENGES_PER_HOUR} challenges an hour; try again "
                 "later"
             )
-        return create_match(ladder, versions, kind=Match.Kind.CHALLENGE, ranked=False,
-                            requested_by=user, seed=seed)
+        return create_match(
+            ladder, versions, kind=Match.Kind.CHALLENGE, ranked=False, requested_by=user, seed=seed
+        )

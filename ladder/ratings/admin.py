@@ -5,8 +5,16 @@ from ladder.ratings.models import Rating, RatingFit
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
-    list_display = ("bot_version", "ladder", "rating", "low", "high", "games", "provisional",
-                    "source")
+    list_display = (
+        "bot_version",
+        "ladder",
+        "rating",
+        "low",
+        "high",
+        "games",
+        "provisional",
+        "source",
+    )
     list_filter = ("ladder", "provisional", "source")
     readonly_fields = [f.name for f in Rating._meta.fields]
 

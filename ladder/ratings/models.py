@@ -62,10 +62,16 @@ class RatingPoint(models.Model):
     bot_version = models.ForeignKey(
         "bots.BotVersion", on_delete=models.CASCADE, related_name="rating_points"
     )
-    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.CASCADE,
-                              related_name="rating_points")
-    fit = models.ForeignKey(RatingFit, null=True, blank=True, on_delete=models.CASCADE,
-                            related_name="points")
+    match = models.ForeignKey(
+        "matches.Match",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_points",
+    )
+    fit = models.ForeignKey(
+        RatingFit, null=True, blank=True, on_delete=models.CASCADE, related_name="points"
+    )
     rating = models.FloatField()
     low = models.FloatField()
     high = models.FloatField()

@@ -94,9 +94,7 @@ def _stage_probabilities(theta: np.ndarray, data: Matches) -> tuple[np.ndarray, 
     return q, np.log(denom) + shift
 
 
-def log_likelihood(
-    theta: np.ndarray, data: Matches, weights: np.ndarray | None = None
-) -> float:
+def log_likelihood(theta: np.ndarray, data: Matches, weights: np.ndarray | None = None) -> float:
     """Log-probability of every observed finishing order (no prior)."""
     _, log_denom = _stage_probabilities(theta, data)
     per_match = (theta[data.players] - log_denom).sum(axis=1)

@@ -124,8 +124,9 @@ def trends(ladder: Ladder, version_ids, window: int = TREND_WINDOW) -> dict[int,
     else:
         rows = (
             RatingPoint.objects.filter(ladder=ladder, bot_version_id__in=ids)
-            .annotate(n=Window(RowNumber(), partition_by=[F("bot_version_id")],
-                               order_by=F("id").desc()))
+            .annotate(
+                n=Window(RowNumber(), partition_by=[F("bot_version_id")], order_by=F("id").desc())
+            )
             .filter(n__lte=window + 1)
             .values_list("bot_version_id", "n", "rating")
         )

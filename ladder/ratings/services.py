@@ -56,8 +56,17 @@ def _interval(mu: float, sd: float) -> tuple[float, float, float]:
 
 def new_rating(ladder: Ladder, version_id: int) -> Rating:
     elo, low, high = _interval(0.0, pl.PRIOR_SD)
-    return Rating(ladder=ladder, bot_version_id=version_id, mu=0.0, sd=pl.PRIOR_SD, rating=elo,
-                  low=low, high=high, games=0, provisional=True)
+    return Rating(
+        ladder=ladder,
+        bot_version_id=version_id,
+        mu=0.0,
+        sd=pl.PRIOR_SD,
+        rating=elo,
+        low=low,
+        high=high,
+        games=0,
+        provisional=True,
+    )
 
 
 def _live_update(
@@ -83,13 +92,22 @@ def _live_update(
         rating.provisional = is_provisional(rating.low, rating.high, rating.games)
         rating.source = Rating.Source.LIVE
         rating.updated_at = now  # bulk_update does not apply auto_now
-        points.append(RatingPoint(ladder=ladder, bot_version_id=rating.bot_version_id, match=match,
-                                  rating=rating.rating, low=rating.low, high=rating.high,
-                                  games=rating.games))
+        points.append(
+            RatingPoint(
+                ladder=ladder,
+                bot_version_id=rating.bot_version_id,
+                match=match,
+                rating=rating.rating,
+                low=rating.low,
+                high=rating.high,
+                games=rating.games,
+            )
+        )
     Rating.objects.bulk_create([r for r in ratings if r.pk is None])
-    Rating.objects.bulk_update([r for r in ratings if r.pk is not None],
-                               ["mu", "sd", "rating", "low", "high", "games", "provisional",
-                                "source", "updated_at"])
+    Rating.objects.bulk_update(
+        [r for r in ratings if r.pk is not None],
+        ["mu", "sd", "rating", "low", "high", "games", "provisional", "source", "updated_at"],
+    )
     if record_points:
         RatingPoint.objects.bulk_create(points)
 
@@ -118,9 +136,7 @@ def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
 
 def refit_all_ladders(*, samples: int | None = None) -> list[RatingFit]:
     """Refit every ladder that has rated matches (the periodic beat task's body)."""
-    ladder_ids = (
-        Match.objects.filter(rated=True).values_list("ladder_id", flat=True).distinct()
-    )
+    ladder_ids = Match.objects.filter(rated=True).values_list("ladder_id", flat=True).distinct()
     return [refit_ladder(ladder_id, samples=samples) for ladder_id in sorted(set(ladder_ids))]
 
 
@@ -142,14 +158,16 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
     with transaction.atomic():
         ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
         fit = RatingFit.objects.create(
-            ladder=ladder, matches=len(seen), versions=len(versions), bootstrap_samples=samples,
+            ladder=ladder,
+            matches=len(seen),
+            versions=len(versions),
+            bootstrap_samples=samples,
             seconds=0.0,
         )
         # Ratings have no dependants: replacing the ladder's rows wholesale is one DELETE and one
         # INSERT instead of a thousand UPDATEs.  Versions rated only by matches the fit did not
         # see start again from the prior; the replay below counts those matches once.
-        sources = dict(
-            Rating.objects.filter(ladder=ladder).values_list("bot_version_id", "source"))
+        sources = dict(Rating.objects.filter(ladder=ladder).values_list("bot_version_id", "source"))
         others = set(sources)
         Rating.objects.filter(ladder=ladder).delete()
         rows = [new_rating(ladder, v) for v in sorted(others - set(index))]
@@ -167,9 +185,17 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
             rows.append(rating)
             if sources.get(version_id) == Rating.Source.FIT:
                 continue  # no match since the last fit: its history needs no new point
-            points.append(RatingPoint(ladder=ladder, bot_version_id=version_id, fit=fit,
-                                      rating=rating.rating, low=rating.low, high=rating.high,
-                                      games=rating.games))
+            points.append(
+                RatingPoint(
+                    ladder=ladder,
+                    bot_version_id=version_id,
+                    fit=fit,
+                    rating=rating.rating,
+                    low=rating.low,
+                    high=rating.high,
+                    games=rating.games,
+                )
+            )
         Rating.objects.bulk_create(rows, batch_size=2000)
         RatingPoint.objects.bulk_create(points, batch_size=2000)
         # Matches rated while the fit ran: replay their live updates on top of it.

@@ -15,9 +15,23 @@ from ladder.core.errors import ServiceError
 from ladder.tournaments import services
 from ladder.tournaments.models import Entrant, Round, Tournament
 
-EDITABLE = ("name", "description", "game", "num_players", "variant", "format", "duplicate",
-            "games_per_pairing", "rounds", "advance", "registration_opens_at",
-            "registration_closes_at", "starts_at", "is_public", "ranked")
+EDITABLE = (
+    "name",
+    "description",
+    "game",
+    "num_players",
+    "variant",
+    "format",
+    "duplicate",
+    "games_per_pairing",
+    "rounds",
+    "advance",
+    "registration_opens_at",
+    "registration_closes_at",
+    "starts_at",
+    "is_public",
+    "ranked",
+)
 
 
 class TournamentForm(forms.ModelForm):
@@ -62,8 +76,18 @@ class RoundInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
-    list_display = ("id", "name", "game", "num_players", "format", "status", "starts_at",
-                    "current_round", "organiser", "is_public")
+    list_display = (
+        "id",
+        "name",
+        "game",
+        "num_players",
+        "format",
+        "status",
+        "starts_at",
+        "current_round",
+        "organiser",
+        "is_public",
+    )
     list_filter = ("status", "format", "game", "is_public")
     search_fields = ("name",)
     inlines = [EntrantInline, RoundInline]
@@ -123,5 +147,8 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description="Start due tournaments and advance complete rounds now")
     def tick_now(self, request, queryset):
         report = services.tick()
-        self.message_user(request, f"started {report.started}, advanced {report.advanced}, "
-                          f"finished {report.finished}, cancelled {report.cancelled}")
+        self.message_user(
+            request,
+            f"started {report.started}, advanced {report.advanced}, "
+            f"finished {report.finished}, cancelled {report.cancelled}",
+        )

@@ -134,8 +134,9 @@ def _circle_rounds(entrants: list[int]) -> list[RoundPlan]:
     return rounds
 
 
-def balanced_rounds(entrants: Sequence[int], k: int, num_rounds: int | None = None
-                    ) -> list[RoundPlan]:
+def balanced_rounds(
+    entrants: Sequence[int], k: int, num_rounds: int | None = None
+) -> list[RoundPlan]:
     """A round robin for fields too large for every k-subset.
 
     ``ceil((n-1)/(k-1))`` rounds (enough for every entrant to face n-1 opponents once); each round
@@ -184,24 +185,25 @@ def swiss_round(
     _check(entrants, k)
     seed_pos = {e: i for i, e in enumerate(entrants)}
     nbyes = len(entrants) % k
-    by_bye = sorted(entrants, key=lambda e: (bye_counts.get(e, 0), scores.get(e, 0.0),
-                                             -seed_pos[e]))
+    by_bye = sorted(
+        entrants, key=lambda e: (bye_counts.get(e, 0), scores.get(e, 0.0), -seed_pos[e])
+    )
     byes = sorted(by_bye[:nbyes], key=seed_pos.__getitem__)
     bye_set = set(byes)
-    players = sorted((e for e in entrants if e not in bye_set),
-                     key=lambda e: (-scores.get(e, 0.0), seed_pos[e]))
+    players = sorted(
+        (e for e in entrants if e not in bye_set), key=lambda e: (-scores.get(e, 0.0), seed_pos[e])
+    )
     tables = _repeat_free_partition(players, k, meetings, budget)
     if tables is None:
-        tables = [tuple(players[i:i + k]) for i in range(0, len(players), k)]
+        tables = [tuple(players[i : i + k]) for i in range(0, len(players), k)]
     tables = _improve(tables, scores, meetings)
-    tables.sort(key=lambda t: (-max(scores.get(e, 0.0) for e in t),
-                               min(seed_pos[e] for e in t)))
-    return RoundPlan(tables=[tuple(sorted(t, key=seed_pos.__getitem__)) for t in tables],
-                     byes=byes)
+    tables.sort(key=lambda t: (-max(scores.get(e, 0.0) for e in t), min(seed_pos[e] for e in t)))
+    return RoundPlan(tables=[tuple(sorted(t, key=seed_pos.__getitem__)) for t in tables], byes=byes)
 
 
-def _repeat_free_partition(players: list[int], k: int, meetings: Mapping[tuple[int, int], int],
-                           budget: int) -> list[Table] | None:
+def _repeat_free_partition(
+    players: list[int], k: int, meetings: Mapping[tuple[int, int], int], budget: int
+) -> list[Table] | None:
     steps = 0
 
     def met(a: int, b: int) -> bool:
@@ -230,8 +232,9 @@ def _repeat_free_partition(players: list[int], k: int, meetings: Mapping[tuple[i
     return search(players)
 
 
-def _table_cost(table: Sequence[int], scores: Mapping[int, float],
-                meetings: Mapping[tuple[int, int], int]) -> float:
+def _table_cost(
+    table: Sequence[int], scores: Mapping[int, float], meetings: Mapping[tuple[int, int], int]
+) -> float:
     cost = 0.0
     for a, b in itertools.combinations(table, 2):
         cost += REPEAT_PENALTY * meetings.get(pair_key(a, b), 0)
@@ -239,8 +242,9 @@ def _table_cost(table: Sequence[int], scores: Mapping[int, float],
     return cost
 
 
-def _improve(tables: list[Table], scores: Mapping[int, float],
-             meetings: Mapping[tuple[int, int], int]) -> list[Table]:
+def _improve(
+    tables: list[Table], scores: Mapping[int, float], meetings: Mapping[tuple[int, int], int]
+) -> list[Table]:
     """Swap entrants between tables while the total cost strictly falls (first improvement)."""
     tables = [list(t) for t in tables]
     costs = [_table_cost(t, scores, meetings) for t in tables]
@@ -318,7 +322,7 @@ def elimination_advance(
         going.update(ranked[:advance])
         losers.extend(ranked[advance:])
     if 1 < len(going) < k:
-        going.update(sorted(losers, key=order)[:k - len(going)])
+        going.update(sorted(losers, key=order)[: k - len(going)])
     return sorted(going, key=seed_pos.__getitem__)
 
 
@@ -347,8 +351,9 @@ def seat_counts_of(tables: Iterable[Sequence[int]], k: int) -> dict[int, list[in
     return counts
 
 
-def balanced_seating(table: Sequence[int], games: int,
-                     seat_counts: Mapping[int, Sequence[int]]) -> Table:
+def balanced_seating(
+    table: Sequence[int], games: int, seat_counts: Mapping[int, Sequence[int]]
+) -> Table:
     """The seat order for the table's first game, the others rotating from it.
 
     Chooses among all k! orders the one that, after this round's ``games`` rotated games, leaves
@@ -369,8 +374,13 @@ def balanced_seating(table: Sequence[int], games: int,
     return best[1]
 
 
-def table_games(table: Sequence[int], fmt: str, games: int, duplicate: bool,
-                seat_counts: Mapping[int, Sequence[int]]) -> list[list[Table]]:
+def table_games(
+    table: Sequence[int],
+    fmt: str,
+    games: int,
+    duplicate: bool,
+    seat_counts: Mapping[int, Sequence[int]],
+) -> list[list[Table]]:
     """The games one table plays in a round, as blocks of seatings that share one seed.
 
     Round robin: ``games`` sets of all k rotations; with ``duplicate`` each set is one block (the

@@ -33,6 +33,5 @@ def running_section(user: Any) -> HomeSection | None:
             parts.append(f"{t.matches_done} of {t.planned_matches} matches played")
         if t.status == t.Status.PAUSED:
             parts.append("paused")
-        items.append(SectionItem(t.name, reverse("web:tournament", args=[t.pk]),
-                                 " · ".join(parts)))
+        items.append(SectionItem(t.name, reverse("web:tournament", args=[t.pk]), " · ".join(parts)))
     return HomeSection("Tournaments under way", items, reverse("web:tournaments"))

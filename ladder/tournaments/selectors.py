@@ -44,7 +44,8 @@ def listed_tournaments(user: Any) -> QuerySet[Tournament]:
 
 def entrants(tournament: Tournament) -> QuerySet[Entrant]:
     return tournament.entrants.select_related("bot__owner", "version", "invited_by").order_by(
-        "seed", "registered_at", "id")
+        "seed", "registered_at", "id"
+    )
 
 
 def live_matches(tournament: Tournament) -> QuerySet[TournamentMatch]:
@@ -60,8 +61,9 @@ def per_table(tournament: Tournament) -> int:
 
 def progress(tournament: Tournament) -> dict[str, Any]:
     counts = live_matches(tournament).aggregate(
-        done=Count("pk", filter=Q(match__status__in=[Match.Status.FINISHED,
-                                                     Match.Status.CANCELLED])),
+        done=Count(
+            "pk", filter=Q(match__status__in=[Match.Status.FINISHED, Match.Status.CANCELLED])
+        ),
         created=Count("pk"),
     )
     return {
@@ -74,26 +76,47 @@ def progress(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _results(tournament: Tournament) -> tuple[list[int], dict[int, int], list[st.GameResult],
-                                                list[st.Bye]]:
-    players = list(tournament.entrants.filter(status=Entrant.Status.PLAYING).order_by("seed")
-                   .values_list("pk", "seed"))
+def _results(
+    tournament: Tournament,
+) -> tuple[list[int], dict[int, int], list[st.GameResult], list[st.Bye]]:
+    players = list(
+        tournament.entrants.filter(status=Entrant.Status.PLAYING)
+        .order_by("seed")
+        .values_list("pk", "seed")
+    )
     order = [pk for pk, _ in players]
     seeds = {pk: seed for pk, seed in players}
-    forfeits = Prefetch("match__seats", queryset=MatchSeat.objects.order_by("seat")
-                        .only("id", "match_id", "seat", "forfeit_reason"))
+    forfeits = Prefetch(
+        "match__seats",
+        queryset=MatchSeat.objects.order_by("seat").only(
+            "id", "match_id", "seat", "forfeit_reason"
+        ),
+    )
     games = []
-    rows = (live_matches(tournament).filter(match__status=Match.Status.FINISHED)
-            .select_related("round", "match").prefetch_related(forfeits).order_by("id"))
+    rows = (
+        live_matches(tournament)
+        .filter(match__status=Match.Status.FINISHED)
+        .select_related("round", "match")
+        .prefetch_related(forfeits)
+        .order_by("id")
+    )
     for tm in rows:
-        games.append(st.GameResult(
-            unit=tm.block, round=tm.round.number, table=tm.table,
-            entrants=tuple(tm.entrants), places=tuple(tm.match.ranking),
-            forfeits=tuple(bool(seat.forfeit_reason) for seat in tm.match.seats.all()),
-        ))
+        games.append(
+            st.GameResult(
+                unit=tm.block,
+                round=tm.round.number,
+                table=tm.table,
+                entrants=tuple(tm.entrants),
+                places=tuple(tm.match.ranking),
+                forfeits=tuple(bool(seat.forfeit_reason) for seat in tm.match.seats.all()),
+            )
+        )
     bye_games = 0 if tournament.format == Tournament.Format.ELIMINATION else per_table(tournament)
-    byes = [st.Bye(round=r.number, entrant=e, games=bye_games)
-            for r in tournament.round_set.all() for e in r.byes]
+    byes = [
+        st.Bye(round=r.number, entrant=e, games=bye_games)
+        for r in tournament.round_set.all()
+        for e in r.byes
+    ]
     return order, seeds, games, byes
 
 
@@ -103,9 +126,16 @@ def compute_standings(tournament: Tournament, samples: int | None = None) -> lis
     if not order:
         return []
     samples = settings.MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES if samples is None else samples
-    rows = st.compute(order, games, byes, k=tournament.num_players, seeds=seeds,
-                      elimination=tournament.format == Tournament.Format.ELIMINATION,
-                      samples=samples, rng_seed=tournament.seed % 2**32)
+    rows = st.compute(
+        order,
+        games,
+        byes,
+        k=tournament.num_players,
+        seeds=seeds,
+        elimination=tournament.format == Tournament.Format.ELIMINATION,
+        samples=samples,
+        rng_seed=tournament.seed % 2**32,
+    )
     names = _names(tournament)
     return [{**names[row.entrant], **row.as_dict()} for row in rows]
 
@@ -119,9 +149,14 @@ def points_so_far(tournament: Tournament) -> dict[int, float]:
 
 def _names(tournament: Tournament) -> dict[int, dict[str, Any]]:
     return {
-        e.pk: {"bot": e.bot_id, "bot_name": e.bot.name, "owner": e.bot.owner.username,
-               "version": e.version_id, "version_number": e.version.number if e.version else None,
-               "seed": e.seed}
+        e.pk: {
+            "bot": e.bot_id,
+            "bot_name": e.bot.name,
+            "owner": e.bot.owner.username,
+            "version": e.version_id,
+            "version_number": e.version.number if e.version else None,
+            "seed": e.seed,
+        }
         for e in entrants(tournament)
     }
 
@@ -129,16 +164,20 @@ def _names(tournament: Tournament) -> dict[int, dict[str, Any]]:
 def _results_key(tournament: Tournament, what: str) -> str:
     """A cache key that changes whenever a match of the tournament is recorded or replaced."""
     seen = tournament.tournament_matches.filter(match__status__in=OVER).aggregate(
-        n=Count("pk"), last=Max("match_id"), live=Count("pk", filter=Q(superseded=False)))
-    return (f"tournament:{tournament.pk}:{what}:{tournament.current_round}:{seen['n']}:"
-            f"{seen['live']}:{seen['last']}")
+        n=Count("pk"), last=Max("match_id"), live=Count("pk", filter=Q(superseded=False))
+    )
+    return (
+        f"tournament:{tournament.pk}:{what}:{tournament.current_round}:{seen['n']}:"
+        f"{seen['live']}:{seen['last']}"
+    )
 
 
 def standings(tournament: Tournament) -> list[dict]:
     if tournament.final_standings is not None:
         return tournament.final_standings
-    return cache.get_or_set(_results_key(tournament, "standings"),
-                            lambda: compute_standings(tournament), 600)
+    return cache.get_or_set(
+        _results_key(tournament, "standings"), lambda: compute_standings(tournament), 600
+    )
 
 
 def compute_crosstable(tournament: Tournament) -> dict[str, Any]:
@@ -148,8 +187,13 @@ def compute_crosstable(tournament: Tournament) -> dict[str, Any]:
     return {
         "entrants": [{"entrant": e, **names[e]} for e in order],
         "rows": [
-            {"entrant": a, "cells": [{"opponent": b, **cell} for b, cell in
-                                     sorted(table[a].items(), key=lambda kv: order.index(kv[0]))]}
+            {
+                "entrant": a,
+                "cells": [
+                    {"opponent": b, **cell}
+                    for b, cell in sorted(table[a].items(), key=lambda kv: order.index(kv[0]))
+                ],
+            }
             for a in order
         ],
     }
@@ -158,43 +202,66 @@ def compute_crosstable(tournament: Tournament) -> dict[str, Any]:
 def crosstable(tournament: Tournament) -> dict[str, Any]:
     if tournament.final_crosstable is not None:
         return tournament.final_crosstable
-    return cache.get_or_set(_results_key(tournament, "crosstable"),
-                            lambda: compute_crosstable(tournament), 600)
+    return cache.get_or_set(
+        _results_key(tournament, "crosstable"), lambda: compute_crosstable(tournament), 600
+    )
 
 
 def rounds(tournament: Tournament) -> list[dict[str, Any]]:
     """Each round with its tables (entrants in seat order of the first game, the live matches
     with status and places) and byes."""
     names = _names(tournament)
-    live = (live_matches(tournament).select_related("match", "round")
-            .order_by("round__number", "table", "game", "rotation"))
+    live = (
+        live_matches(tournament)
+        .select_related("match", "round")
+        .order_by("round__number", "table", "game", "rotation")
+    )
     tables: dict[tuple[int, int], dict[str, Any]] = {}
     for tm in live:
         key = (tm.round.number, tm.table)
-        table = tables.setdefault(key, {"table": tm.table, "entrants": [
-            {"entrant": e, **names[e]} for e in tm.entrants], "matches": []})
-        table["matches"].append({
-            "match": tm.match_id, "game": tm.game, "rotation": tm.rotation, "block": tm.block,
-            "attempt": tm.attempt, "status": tm.match.status, "seating": tm.entrants,
-            "places": tm.match.ranking,
-        })
+        table = tables.setdefault(
+            key,
+            {
+                "table": tm.table,
+                "entrants": [{"entrant": e, **names[e]} for e in tm.entrants],
+                "matches": [],
+            },
+        )
+        table["matches"].append(
+            {
+                "match": tm.match_id,
+                "game": tm.game,
+                "rotation": tm.rotation,
+                "block": tm.block,
+                "attempt": tm.attempt,
+                "status": tm.match.status,
+                "seating": tm.entrants,
+                "places": tm.match.ranking,
+            }
+        )
     out = []
     for r in tournament.round_set.order_by("number"):
-        out.append({
-            "number": r.number, "status": r.status, "created_at": r.created_at,
-            "completed_at": r.completed_at,
-            "byes": [{"entrant": e, **names[e]} for e in r.byes],
-            "tables": [t for (n, _), t in sorted(tables.items()) if n == r.number],
-        })
+        out.append(
+            {
+                "number": r.number,
+                "status": r.status,
+                "created_at": r.created_at,
+                "completed_at": r.completed_at,
+                "byes": [{"entrant": e, **names[e]} for e in r.byes],
+                "tables": [t for (n, _), t in sorted(tables.items()) if n == r.number],
+            }
+        )
     return out
 
 
-def tournament_matches(tournament: Tournament, round_number: int | None = None
-                       ) -> QuerySet[TournamentMatch]:
+def tournament_matches(
+    tournament: Tournament, round_number: int | None = None
+) -> QuerySet[TournamentMatch]:
     """Every match of the tournament, re-runs included (``superseded`` marks replaced ones)."""
     seats = MatchSeat.objects.select_related("bot_version__bot").order_by("seat")
     qs = tournament.tournament_matches.select_related("round", "match").prefetch_related(
-        Prefetch("match__seats", queryset=seats))
+        Prefetch("match__seats", queryset=seats)
+    )
     if round_number is not None:
         qs = qs.filter(round__number=round_number)
     return qs
@@ -242,20 +309,25 @@ def reachable_tournaments() -> QuerySet[Tournament]:
 def with_counts(qs: QuerySet[Tournament]) -> QuerySet[Tournament]:
     """Annotate ``entrant_count`` (not dropped) and ``matches_done`` for list pages, in the one
     query rather than two per row."""
-    done = Q(tournament_matches__superseded=False,
-             tournament_matches__match__status__in=[Match.Status.FINISHED,
-                                                    Match.Status.CANCELLED])
+    done = Q(
+        tournament_matches__superseded=False,
+        tournament_matches__match__status__in=[Match.Status.FINISHED, Match.Status.CANCELLED],
+    )
     return qs.annotate(
-        entrant_count=Count("entrants", filter=~Q(entrants__status=Entrant.Status.DROPPED),
-                            distinct=True),
+        entrant_count=Count(
+            "entrants", filter=~Q(entrants__status=Entrant.Status.DROPPED), distinct=True
+        ),
         matches_done=Count("tournament_matches", filter=done, distinct=True),
     )
 
 
 def running_tournaments(user: Any) -> QuerySet[Tournament]:
     """Listed tournaments under way (running or paused), the latest start first."""
-    return with_counts(listed_tournaments(user).filter(
-        status__in=[Tournament.Status.RUNNING, Tournament.Status.PAUSED]))
+    return with_counts(
+        listed_tournaments(user).filter(
+            status__in=[Tournament.Status.RUNNING, Tournament.Status.PAUSED]
+        )
+    )
 
 
 def eligible_bots(user: Any, tournament: Tournament) -> QuerySet[Any]:
@@ -269,15 +341,20 @@ def eligible_bots(user: Any, tournament: Tournament) -> QuerySet[Any]:
     if not getattr(user, "is_authenticated", False):
         return Bot.objects.none()
     entered = tournament.entrants.values("bot_id")
-    return (Bot.objects.filter(owner=user, is_public=True, game=tournament.game)
-            .exclude(pk__in=entered).order_by("name"))
+    return (
+        Bot.objects.filter(owner=user, is_public=True, game=tournament.game)
+        .exclude(pk__in=entered)
+        .order_by("name")
+    )
 
 
 def bot_entries(user: Any, bot_id: int) -> QuerySet[Entrant]:
     """A bot's entries in the tournaments the user may see listed, the latest start first."""
-    return (Entrant.objects.filter(bot_id=bot_id, tournament__in=listed_tournaments(user))
-            .select_related("tournament", "version")
-            .order_by("-tournament__starts_at", "-tournament_id"))
+    return (
+        Entrant.objects.filter(bot_id=bot_id, tournament__in=listed_tournaments(user))
+        .select_related("tournament", "version")
+        .order_by("-tournament__starts_at", "-tournament_id")
+    )
 
 
 def final_rank(tournament: Tournament, entrant_id: int) -> int | None:
@@ -290,5 +367,8 @@ def final_rank(tournament: Tournament, entrant_id: int) -> int | None:
 
 def match_link(match_id: int) -> TournamentMatch | None:
     """The tournament slot a match filled, for the match page's way back to its tournament."""
-    return (TournamentMatch.objects.filter(match_id=match_id)
-            .select_related("tournament", "round").first())
+    return (
+        TournamentMatch.objects.filter(match_id=match_id)
+        .select_related("tournament", "round")
+        .first()
+    )

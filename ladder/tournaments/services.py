@@ -67,16 +67,18 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
     spec = games[game]
     k = data.get("num_players")
     if not isinstance(k, int) or k not in spec.player_counts:
-        raise ServiceError(f"{game} is for {spec.min_players}-{spec.max_players} players per "
-                           f"table, not {k}")
+        raise ServiceError(
+            f"{game} is for {spec.min_players}-{spec.max_players} players per table, not {k}"
+        )
     variant = data.get("variant") or None
     ladder = Ladder.objects.filter(game=game, num_players=k).first()
     if ladder is None:
         raise ServiceError(f"there is no ladder for {game} at {k} players; run sync_ladders")
     variant = variant or ladder.variant
     if variant not in spec.variants:
-        raise ServiceError(f"{game} has no variant {variant!r}; variants: "
-                           f"{', '.join(spec.variants)}")
+        raise ServiceError(
+            f"{game} has no variant {variant!r}; variants: {', '.join(spec.variants)}"
+        )
     fmt = data.get("format")
     if fmt not in Format.values:
         raise ServiceError(f"unknown format {fmt!r}; formats: {', '.join(Format.values)}")
@@ -92,11 +94,15 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
     rotated = bool(data.get("duplicate", False)) or fmt == Format.ROUND_ROBIN
     per_table = gpp * (k if rotated else 1)
     if per_table > limit:
-        raise ServiceError(f"games_per_pairing {gpp} makes {per_table} matches at one table; "
-                           f"a tournament plays at most {limit} matches")
+        raise ServiceError(
+            f"games_per_pairing {gpp} makes {per_table} matches at one table; "
+            f"a tournament plays at most {limit} matches"
+        )
     if rounds is not None and rounds * per_table > limit:
-        raise ServiceError(f"{rounds} rounds of {per_table} matches a table exceed the "
-                           f"{limit} matches a tournament plays at most")
+        raise ServiceError(
+            f"{rounds} rounds of {per_table} matches a table exceed the "
+            f"{limit} matches a tournament plays at most"
+        )
     advance = data.get("advance", 1)
     if fmt == Format.ELIMINATION and not 1 <= advance < k:
         raise ServiceError(f"advance must be from 1 to {k - 1} at {k}-player tables")
@@ -113,12 +119,20 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
         raise ServiceError("the tournament cannot start before registration closes")
     return {
         "name": (data.get("name") or "").strip() or f"{spec.title} {fmt.replace('_', ' ')}",
-        "description": data.get("description", ""), "ladder": ladder, "game": game,
-        "num_players": k, "variant": variant, "format": fmt,
-        "duplicate": bool(data.get("duplicate", False)), "games_per_pairing": gpp,
-        "rounds": rounds, "advance": advance if fmt == Format.ELIMINATION else 1,
-        "registration_opens_at": opens, "registration_closes_at": closes,
-        "starts_at": starts_at, "is_public": bool(data.get("is_public", True)),
+        "description": data.get("description", ""),
+        "ladder": ladder,
+        "game": game,
+        "num_players": k,
+        "variant": variant,
+        "format": fmt,
+        "duplicate": bool(data.get("duplicate", False)),
+        "games_per_pairing": gpp,
+        "rounds": rounds,
+        "advance": advance if fmt == Format.ELIMINATION else 1,
+        "registration_opens_at": opens,
+        "registration_closes_at": closes,
+        "starts_at": starts_at,
+        "is_public": bool(data.get("is_public", True)),
         "ranked": bool(data.get("ranked", False)),
     }
 
@@ -142,18 +156,35 @@ def create_tournament(user: Any, *, now: datetime | None = None, **data: Any) ->
     return Tournament.objects.create(organiser=user, seed=new_seed(), **clean)
 
 
-def update_tournament(tournament_id: int, user: Any, *, now: datetime | None = None,
-                      **changes: Any) -> Tournament:
+def update_tournament(
+    tournament_id: int, user: Any, *, now: datetime | None = None, **changes: Any
+) -> Tournament:
     """Change the settings of a tournament that has not started (the admin's edit form)."""
     with transaction.atomic():
         t = _lock(tournament_id)
         _require_manager(t, user)
         if t.status != Status.SCHEDULED:
             raise Conflict(f"the tournament is {t.status}; only a scheduled one can be changed")
-        current = {f: getattr(t, f) for f in (
-            "name", "description", "game", "num_players", "variant", "format", "duplicate",
-            "games_per_pairing", "rounds", "advance", "registration_opens_at",
-            "registration_closes_at", "starts_at", "is_public", "ranked")}
+        current = {
+            f: getattr(t, f)
+            for f in (
+                "name",
+                "description",
+                "game",
+                "num_players",
+                "variant",
+                "format",
+                "duplicate",
+                "games_per_pairing",
+                "rounds",
+                "advance",
+                "registration_opens_at",
+                "registration_closes_at",
+                "starts_at",
+                "is_public",
+                "ranked",
+            )
+        }
         if t.entrants.exists() and changes.get("game", t.game) != t.game:
             raise Conflict("the game cannot change once bots have entered")
         clean = _validated({**current, **changes}, now or timezone.now())
@@ -166,8 +197,9 @@ def update_tournament(tournament_id: int, user: Any, *, now: datetime | None = N
 # --- registration ---------------------------------------------------------------------------
 
 
-def register_entrant(tournament_id: int, user: Any, bot_id: int, *,
-                     now: datetime | None = None) -> Entrant:
+def register_entrant(
+    tournament_id: int, user: Any, bot_id: int, *, now: datetime | None = None
+) -> Entrant:
     """Enter a bot: its owner during the registration window, or the organiser (an invitation)
     any time before the start.  Only public bots of the tournament's game enter; the version
     that plays is the bot's latest active one at the start."""
@@ -196,12 +228,14 @@ def register_entrant(tournament_id: int, user: Any, bot_id: int, *,
             raise ServiceError(f"{bot.name} is private; only public bots enter tournaments")
         if t.entrants.filter(bot=bot).exists():
             raise Conflict(f"{bot.name} is already entered")
-        return Entrant.objects.create(tournament=t, bot=bot,
-                                      invited_by=user if bot.owner_id != user.pk else None)
+        return Entrant.objects.create(
+            tournament=t, bot=bot, invited_by=user if bot.owner_id != user.pk else None
+        )
 
 
-def unregister_entrant(tournament_id: int, user: Any, bot_id: int, *,
-                       now: datetime | None = None) -> None:
+def unregister_entrant(
+    tournament_id: int, user: Any, bot_id: int, *, now: datetime | None = None
+) -> None:
     """Withdraw a bot before the start: its owner, or the organiser removing it."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -225,14 +259,14 @@ def pause_tournament(tournament_id: int, user: Any, reason: str = "") -> Tournam
         t = _lock(tournament_id)
         _require_manager(t, user)
         if t.status not in (Status.SCHEDULED, Status.RUNNING):
-            raise Conflict(f"the tournament is {t.status}; only a scheduled or running one "
-                           "can be paused")
+            raise Conflict(
+                f"the tournament is {t.status}; only a scheduled or running one can be paused"
+            )
         _pause(t, reason or f"paused by {user}")
         return t
 
 
-def resume_tournament(tournament_id: int, user: Any, *, now: datetime | None = None
-                      ) -> Tournament:
+def resume_tournament(tournament_id: int, user: Any, *, now: datetime | None = None) -> Tournament:
     """Carry on: held matches go to the workers, failed ones are re-run, and the round advances
     if it completed meanwhile.  A tournament paused before its start goes back to scheduled."""
     now = now or timezone.now()
@@ -254,8 +288,9 @@ def resume_tournament(tournament_id: int, user: Any, *, now: datetime | None = N
         return t
 
 
-def cancel_tournament(tournament_id: int, user: Any, reason: str = "",
-                      *, now: datetime | None = None) -> Tournament:
+def cancel_tournament(
+    tournament_id: int, user: Any, reason: str = "", *, now: datetime | None = None
+) -> Tournament:
     """Stop for good: unplayed matches are cancelled, played ones kept and shown."""
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -324,14 +359,19 @@ def _start(t: Tournament, now: datetime) -> None:
     """Close registration, freeze each entrant's latest active version, seed, open round 1."""
     playing: list[Entrant] = []
     for entrant in t.entrants.filter(status=Entrant.Status.REGISTERED).select_related("bot"):
-        version = (entrant.bot.versions.filter(status=BotVersion.Status.ACTIVE)
-                   .order_by("-number").first())
+        version = (
+            entrant.bot.versions.filter(status=BotVersion.Status.ACTIVE).order_by("-number").first()
+        )
         if not entrant.bot.is_public:
-            entrant.status, entrant.dropped_reason = Entrant.Status.DROPPED, (
-                "the bot was made private before the start")
+            entrant.status, entrant.dropped_reason = (
+                Entrant.Status.DROPPED,
+                ("the bot was made private before the start"),
+            )
         elif version is None:
-            entrant.status, entrant.dropped_reason = Entrant.Status.DROPPED, (
-                "no active version at the start")
+            entrant.status, entrant.dropped_reason = (
+                Entrant.Status.DROPPED,
+                ("no active version at the start"),
+            )
         else:
             entrant.status, entrant.version = Entrant.Status.PLAYING, version
             playing.append(entrant)
@@ -341,27 +381,38 @@ def _start(t: Tournament, now: datetime) -> None:
         rating = ratings.get(e.version_id)
         e.seed_rating = rating.rating if rating is not None else None
     # Seeds: ladder rating, best first; unrated versions after the rated, by registration.
-    playing.sort(key=lambda e: (e.seed_rating is None, -(e.seed_rating or 0.0),
-                                e.registered_at, e.pk))
+    playing.sort(
+        key=lambda e: (e.seed_rating is None, -(e.seed_rating or 0.0), e.registered_at, e.pk)
+    )
     for number, e in enumerate(playing, start=1):
         e.seed = number
     Entrant.objects.bulk_update(playing, ["seed", "seed_rating"])
     k = t.num_players
     t.started_at = now
     if len(playing) < k:
-        _cancel(t, f"too few entrants: {len(playing)} with an active version at the start; "
-                   f"a {k}-player table needs {k}", now)
+        _cancel(
+            t,
+            f"too few entrants: {len(playing)} with an active version at the start; "
+            f"a {k}-player table needs {k}",
+            now,
+        )
         return
     order = [e.pk for e in playing]
     if t.format == Format.ROUND_ROBIN:
-        t.schedule = [{"tables": [list(tb) for tb in plan.tables], "byes": plan.byes}
-                      for plan in pairing.round_robin_rounds(order, k)]
+        t.schedule = [
+            {"tables": [list(tb) for tb in plan.tables], "byes": plan.byes}
+            for plan in pairing.round_robin_rounds(order, k)
+        ]
     if t.format == Format.SWISS and t.rounds is None:
         t.rounds = pairing.default_swiss_rounds(len(order), k)
     t.planned_rounds, t.planned_matches = selectors.planned_totals(t, len(order))
     if t.planned_matches > settings.MONSOON_TOURNAMENT_MAX_MATCHES:
-        _cancel(t, f"{len(playing)} entrants would play {t.planned_matches} matches; a tournament "
-                   f"plays at most {settings.MONSOON_TOURNAMENT_MAX_MATCHES}", now)
+        _cancel(
+            t,
+            f"{len(playing)} entrants would play {t.planned_matches} matches; a tournament "
+            f"plays at most {settings.MONSOON_TOURNAMENT_MAX_MATCHES}",
+            now,
+        )
         return
     t.status = Status.RUNNING
     t.save()
@@ -371,16 +422,22 @@ def _start(t: Tournament, now: datetime) -> None:
 
 
 def _seat_order(t: Tournament) -> list[int]:
-    return list(t.entrants.filter(status=Entrant.Status.PLAYING).order_by("seed")
-                .values_list("pk", flat=True))
+    return list(
+        t.entrants.filter(status=Entrant.Status.PLAYING)
+        .order_by("seed")
+        .values_list("pk", flat=True)
+    )
 
 
 def _round_tables(t: Tournament, number: int) -> list[tuple[int, ...]]:
     """The tables of a round (first game's seating of each), in table order."""
     seen: dict[int, tuple[int, ...]] = {}
-    for table, seating in (selectors.live_matches(t).filter(round__number=number)
-                           .order_by("table", "game", "rotation")
-                           .values_list("table", "entrants")):
+    for table, seating in (
+        selectors.live_matches(t)
+        .filter(round__number=number)
+        .order_by("table", "game", "rotation")
+        .values_list("table", "entrants")
+    ):
         seen.setdefault(table, tuple(seating))
     return [seen[i] for i in sorted(seen)]
 
@@ -402,8 +459,9 @@ def _plan_round(t: Tournament, number: int, order: list[int]) -> pairing.RoundPl
         for r in t.round_set.filter(number__lt=number):
             meetings.update(pairing.meetings_of(_round_tables(t, r.number)))
             bye_counts.update(r.byes)
-        return pairing.swiss_round(order, k, scores=selectors.points_so_far(t),
-                                   meetings=meetings, bye_counts=bye_counts)
+        return pairing.swiss_round(
+            order, k, scores=selectors.points_so_far(t), meetings=meetings, bye_counts=bye_counts
+        )
     if number == 1:
         return pairing.elimination_round(order, k)
     previous = t.round_set.get(number=number - 1)
@@ -411,8 +469,11 @@ def _plan_round(t: Tournament, number: int, order: list[int]) -> pairing.RoundPl
     if pairing.is_final(last):
         return None
     points: Counter[int] = Counter()
-    for tm in (selectors.live_matches(t).filter(round=previous, match__status=Match.Status
-                                                .FINISHED).select_related("match")):
+    for tm in (
+        selectors.live_matches(t)
+        .filter(round=previous, match__status=Match.Status.FINISHED)
+        .select_related("match")
+    ):
         for e, p in zip(tm.entrants, placement_points(tm.match.ranking), strict=True):
             points[e] += p
     field_ = pairing.elimination_advance(last, order, k, t.advance, points)
@@ -426,25 +487,42 @@ def _match_seed(t: Tournament, number: int, table: int, game: int) -> int:
 
 def _open_round(t: Tournament, number: int, plan: pairing.RoundPlan) -> Round:
     rnd = Round.objects.create(tournament=t, number=number, byes=list(plan.byes))
-    versions = {e.pk: e.version for e in t.entrants.filter(status=Entrant.Status.PLAYING)
-                .select_related("version__bot")}
+    versions = {
+        e.pk: e.version
+        for e in t.entrants.filter(status=Entrant.Status.PLAYING).select_related("version__bot")
+    }
     seat_counts = pairing.seat_counts_of(
-        selectors.live_matches(t).values_list("entrants", flat=True), t.num_players)
-    block = (t.tournament_matches.order_by("-block").values_list("block", flat=True).first()
-             or 0) + 1
+        selectors.live_matches(t).values_list("entrants", flat=True), t.num_players
+    )
+    block = (
+        t.tournament_matches.order_by("-block").values_list("block", flat=True).first() or 0
+    ) + 1
     queue = t.status == Status.RUNNING
     for ti, table in enumerate(plan.tables):
-        blocks = pairing.table_games(table, t.format, t.games_per_pairing, t.duplicate,
-                                     seat_counts)
+        blocks = pairing.table_games(table, t.format, t.games_per_pairing, t.duplicate, seat_counts)
         for gi, seatings in enumerate(blocks):
             seed = _match_seed(t, number, ti, gi)
             for ri, seating in enumerate(seatings):
-                match = create_match(t.ladder, [versions[e] for e in seating],
-                                     kind=Match.Kind.TOURNAMENT, ranked=t.ranked, seed=seed,
-                                     variant=t.variant, requested_by=t.organiser, queue=queue)
+                match = create_match(
+                    t.ladder,
+                    [versions[e] for e in seating],
+                    kind=Match.Kind.TOURNAMENT,
+                    ranked=t.ranked,
+                    seed=seed,
+                    variant=t.variant,
+                    requested_by=t.organiser,
+                    queue=queue,
+                )
                 TournamentMatch.objects.create(
-                    tournament=t, round=rnd, table=ti, game=gi, rotation=ri, block=block,
-                    entrants=list(seating), match=match)
+                    tournament=t,
+                    round=rnd,
+                    table=ti,
+                    game=gi,
+                    rotation=ri,
+                    block=block,
+                    entrants=list(seating),
+                    match=match,
+                )
             block += 1
     t.current_round = number
     t.save(update_fields=["current_round"])
@@ -479,28 +557,46 @@ def _rerun(t: Tournament, tm: TournamentMatch, *, attempt: int) -> None:
     slot has failed ``MONSOON_TOURNAMENT_MATCH_RERUNS`` re-runs in a row."""
     if attempt > settings.MONSOON_TOURNAMENT_MATCH_RERUNS:
         if t.status == Status.RUNNING:
-            _pause(t, f"match {tm.match_id} (round {tm.round.number}, table {tm.table + 1}) "
-                      f"failed on the infrastructure after {tm.attempt + 1} runs: "
-                      f"{tm.match.status_reason or 'no reason given'}")
+            _pause(
+                t,
+                f"match {tm.match_id} (round {tm.round.number}, table {tm.table + 1}) "
+                f"failed on the infrastructure after {tm.attempt + 1} runs: "
+                f"{tm.match.status_reason or 'no reason given'}",
+            )
         return
     seats = tm.match.seats.select_related("bot_version__bot").order_by("seat")
-    match = create_match(t.ladder, [s.bot_version for s in seats], kind=Match.Kind.TOURNAMENT,
-                         ranked=tm.match.ranked, seed=tm.match.seed, variant=tm.match.variant,
-                         requested_by=t.organiser, queue=t.status == Status.RUNNING)
+    match = create_match(
+        t.ladder,
+        [s.bot_version for s in seats],
+        kind=Match.Kind.TOURNAMENT,
+        ranked=tm.match.ranked,
+        seed=tm.match.seed,
+        variant=tm.match.variant,
+        requested_by=t.organiser,
+        queue=t.status == Status.RUNNING,
+    )
     tm.superseded = True
     tm.save(update_fields=["superseded"])
     TournamentMatch.objects.create(
-        tournament=t, round=tm.round, table=tm.table, game=tm.game, rotation=tm.rotation,
-        block=tm.block, entrants=tm.entrants, match=match, attempt=attempt)
+        tournament=t,
+        round=tm.round,
+        table=tm.table,
+        game=tm.game,
+        rotation=tm.rotation,
+        block=tm.block,
+        entrants=tm.entrants,
+        match=match,
+        attempt=attempt,
+    )
 
 
 def _pause(t: Tournament, reason: str) -> None:
     t.status, t.status_reason = Status.PAUSED, reason[:2000]
     t.save(update_fields=["status", "status_reason"])
     # Held: back from queued to new, so a worker that still gets the id fails to claim it.
-    Match.objects.filter(pk__in=selectors.live_matches(t).values("match_id"),
-                         status=Match.Status.QUEUED).update(status=Match.Status.NEW,
-                                                            queued_at=None)
+    Match.objects.filter(
+        pk__in=selectors.live_matches(t).values("match_id"), status=Match.Status.QUEUED
+    ).update(status=Match.Status.NEW, queued_at=None)
 
 
 def _snapshot(t: Tournament) -> None:
@@ -515,8 +611,11 @@ def _finish(t: Tournament, now: datetime) -> None:
 
 
 def _cancel(t: Tournament, reason: str, now: datetime) -> None:
-    for match_id in selectors.live_matches(t).filter(match__status__in=LIVE_MATCH).values_list(
-            "match_id", flat=True):
+    for match_id in (
+        selectors.live_matches(t)
+        .filter(match__status__in=LIVE_MATCH)
+        .values_list("match_id", flat=True)
+    ):
         cancel_match(match_id, f"tournament cancelled: {reason}"[:2000])
     t.status, t.status_reason, t.finished_at = Status.CANCELLED, reason[:2000], now
     _snapshot(t)

@@ -31,11 +31,11 @@ DEFAULT_SAMPLES = 200
 class GameResult:
     """One finished match as the standings see it."""
 
-    unit: int                       # bootstrap unit: the duplicate block (or the match alone)
+    unit: int  # bootstrap unit: the duplicate block (or the match alone)
     round: int
     table: int
-    entrants: tuple[int, ...]       # in seat order
-    places: tuple[int, ...]         # place per seat: 1 best, ties share, forfeits last
+    entrants: tuple[int, ...]  # in seat order
+    places: tuple[int, ...]  # place per seat: 1 best, ties share, forfeits last
     forfeits: tuple[bool, ...] = ()
 
 
@@ -43,7 +43,7 @@ class GameResult:
 class Bye:
     round: int
     entrant: int
-    games: int = 1                  # games the table would have played (points per game each)
+    games: int = 1  # games the table would have played (points per game each)
 
 
 @dataclass
@@ -57,7 +57,7 @@ class Row:
     opponents_score: float
     buchholz: float
     direct: float
-    stage: int | None = None        # elimination: last round reached
+    stage: int | None = None  # elimination: last round reached
     stage_points: float | None = None
     p_first: float | None = None
     rank_low: int | None = None
@@ -113,8 +113,9 @@ def _totals(arr: _Arrays, weights: np.ndarray, bye_pts: np.ndarray, bye_games: n
     for ids, e, p in arr.groups:
         w = weights[ids][:, None]
         points += np.bincount(e.ravel(), weights=(w * p).ravel(), minlength=arr.n)
-        played += np.bincount(e.ravel(), weights=np.broadcast_to(w, e.shape).ravel(),
-                              minlength=arr.n)
+        played += np.bincount(
+            e.ravel(), weights=np.broadcast_to(w, e.shape).ravel(), minlength=arr.n
+        )
     games = played + bye_games
     per_game = np.divide(points, games, out=np.zeros(arr.n), where=games > 0)
     opp_sum = np.zeros(arr.n)
@@ -126,16 +127,19 @@ def _totals(arr: _Arrays, weights: np.ndarray, bye_pts: np.ndarray, bye_games: n
         others_avg = per_game[e].sum(axis=1, keepdims=True) - per_game[e]
         others_tot = points[e].sum(axis=1, keepdims=True) - points[e]
         opp_sum += np.bincount(e.ravel(), weights=(w * others_avg).ravel(), minlength=arr.n)
-        opp_count += np.bincount(e.ravel(), weights=np.broadcast_to(w * (k - 1), e.shape).ravel(),
-                                 minlength=arr.n)
-        buchholz += np.bincount(e.ravel(), weights=(w * others_tot / (k - 1)).ravel(),
-                                minlength=arr.n)
+        opp_count += np.bincount(
+            e.ravel(), weights=np.broadcast_to(w * (k - 1), e.shape).ravel(), minlength=arr.n
+        )
+        buchholz += np.bincount(
+            e.ravel(), weights=(w * others_tot / (k - 1)).ravel(), minlength=arr.n
+        )
     opp = np.divide(opp_sum, opp_count, out=np.zeros(arr.n), where=opp_count > 0)
     return points, games, played, opp, buchholz
 
 
-def _stages(arr: _Arrays, entrants: Sequence[int], byes: Sequence[Bye], weights: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray]:
+def _stages(
+    arr: _Arrays, entrants: Sequence[int], byes: Sequence[Bye], weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Elimination: last round reached and (weighted) points at that round's table."""
     stage = np.zeros(arr.n, dtype=np.int64)
     for g in arr.games:
@@ -156,15 +160,28 @@ def _stages(arr: _Arrays, entrants: Sequence[int], byes: Sequence[Bye], weights:
     return stage, stage_points
 
 
-def _order(arr: _Arrays, entrants: Sequence[int], seeds: Mapping[int, int], weights: np.ndarray,
-           points, opp, buchholz, stage, stage_points) -> tuple[list[int], np.ndarray]:
+def _order(
+    arr: _Arrays,
+    entrants: Sequence[int],
+    seeds: Mapping[int, int],
+    weights: np.ndarray,
+    points,
+    opp,
+    buchholz,
+    stage,
+    stage_points,
+) -> tuple[list[int], np.ndarray]:
     """Entrant indices best first, and the direct-encounter score used inside tied groups."""
     n = arr.n
 
     def primary(i: int) -> tuple:
         lead = (-int(stage[i]), -round(float(stage_points[i]), 9)) if stage is not None else ()
-        return (*lead, -round(float(points[i]), 9), -round(float(opp[i]), 9),
-                -round(float(buchholz[i]), 9))
+        return (
+            *lead,
+            -round(float(points[i]), 9),
+            -round(float(opp[i]), 9),
+            -round(float(buchholz[i]), 9),
+        )
 
     ordered = sorted(range(n), key=primary)
     direct = np.zeros(n)
@@ -223,8 +240,9 @@ def compute(
     arr = _Arrays(entrants, games)
     bye_pts, bye_games = _bye_arrays(arr, byes, k)
     ones = np.ones(len(arr.games))
-    order, direct, extra = _standings_once(arr, entrants, seeds, byes, bye_pts, bye_games, ones,
-                                           elimination)
+    order, direct, extra = _standings_once(
+        arr, entrants, seeds, byes, bye_pts, bye_games, ones, elimination
+    )
     points, played, opp, buchholz, stage, stage_points = extra
     forfeits = np.zeros(arr.n, dtype=np.int64)
     for g in arr.games:
@@ -235,17 +253,25 @@ def compute(
         bye_count[arr.index[b.entrant]] += 1
     rows = []
     for rank, i in enumerate(order, start=1):
-        rows.append(Row(
-            entrant=entrants[i], rank=rank, points=round(float(points[i]), 6),
-            games=round(float(played[i]), 6), byes=int(bye_count[i]), forfeits=int(forfeits[i]),
-            opponents_score=round(float(opp[i]), 6), buchholz=round(float(buchholz[i]), 6),
-            direct=round(float(direct[i]), 6),
-            stage=int(stage[i]) if stage is not None else None,
-            stage_points=round(float(stage_points[i]), 6) if stage is not None else None,
-        ))
+        rows.append(
+            Row(
+                entrant=entrants[i],
+                rank=rank,
+                points=round(float(points[i]), 6),
+                games=round(float(played[i]), 6),
+                byes=int(bye_count[i]),
+                forfeits=int(forfeits[i]),
+                opponents_score=round(float(opp[i]), 6),
+                buchholz=round(float(buchholz[i]), 6),
+                direct=round(float(direct[i]), 6),
+                stage=int(stage[i]) if stage is not None else None,
+                stage_points=round(float(stage_points[i]), 6) if stage is not None else None,
+            )
+        )
     if samples > 0 and arr.n:
-        boot = bootstrap_ranks(arr, entrants, seeds, byes, bye_pts, bye_games, elimination,
-                               samples, rng_seed)
+        boot = bootstrap_ranks(
+            arr, entrants, seeds, byes, bye_pts, bye_games, elimination, samples, rng_seed
+        )
         for row in rows:
             i = arr.index[row.entrant]
             ranks = boot[:, i]
@@ -260,13 +286,23 @@ def _standings_once(arr, entrants, seeds, byes, bye_pts, bye_games, weights, eli
     stage = stage_points = None
     if elimination:
         stage, stage_points = _stages(arr, entrants, byes, weights)
-    order, direct = _order(arr, entrants, seeds, weights, points, opp, buchholz, stage,
-                           stage_points)
+    order, direct = _order(
+        arr, entrants, seeds, weights, points, opp, buchholz, stage, stage_points
+    )
     return order, direct, (points, played, opp, buchholz, stage, stage_points)
 
 
-def bootstrap_ranks(arr: _Arrays, entrants, seeds, byes, bye_pts, bye_games, elimination: bool,
-                    samples: int, rng_seed: int) -> np.ndarray:
+def bootstrap_ranks(
+    arr: _Arrays,
+    entrants,
+    seeds,
+    byes,
+    bye_pts,
+    bye_games,
+    elimination: bool,
+    samples: int,
+    rng_seed: int,
+) -> np.ndarray:
     """Ranks (samples x entrants) over replicates that redraw whole units with replacement.
 
     A unit is a duplicate block (every seat rotation of one deal) or a single game otherwise, so
@@ -282,8 +318,9 @@ def bootstrap_ranks(arr: _Arrays, entrants, seeds, byes, bye_pts, bye_games, eli
             weights = unit_w[arr.unit_of]
         else:
             weights = np.zeros(0)
-        order, _direct, _extra = _standings_once(arr, entrants, seeds, byes, bye_pts, bye_games,
-                                                 weights, elimination)
+        order, _direct, _extra = _standings_once(
+            arr, entrants, seeds, byes, bye_pts, bye_games, weights, elimination
+        )
         for rank, i in enumerate(order, start=1):
             out[s, i] = rank
     return out
@@ -297,7 +334,8 @@ def crosstable(entrants: Sequence[int], games: Sequence[GameResult]) -> dict[int
         pts = placement_points(g.places)
         for (sa, a), (sb, b) in itertools.permutations(enumerate(g.entrants), 2):
             cell = table.setdefault(a, {}).setdefault(
-                b, {"games": 0, "ahead": 0, "behind": 0, "tied": 0, "points": 0.0})
+                b, {"games": 0, "ahead": 0, "behind": 0, "tied": 0, "points": 0.0}
+            )
             cell["games"] += 1
             pa, pb = g.places[sa], g.places[sb]
             cell["ahead" if pa < pb else "behind" if pb < pa else "tied"] += 1

@@ -40,14 +40,18 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
         return mark_safe("")
     lo, hi = _nice_bounds(min(p.low for p in points), max(p.high for p in points))
     n = len(points)
-    xs = _scale(range(n), 0, max(n - 1, 1), LEFT, WIDTH - RIGHT) if n > 1 else [
-        (LEFT + WIDTH - RIGHT) / 2]
+    xs = (
+        _scale(range(n), 0, max(n - 1, 1), LEFT, WIDTH - RIGHT)
+        if n > 1
+        else [(LEFT + WIDTH - RIGHT) / 2]
+    )
     ys = _scale([p.rating for p in points], lo, hi, HEIGHT - BOTTOM, TOP)
     lows = _scale([p.low for p in points], lo, hi, HEIGHT - BOTTOM, TOP)
     highs = _scale([p.high for p in points], lo, hi, HEIGHT - BOTTOM, TOP)
     band = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, highs, strict=True))
-    band += " " + " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(reversed(xs), reversed(lows),
-                                                                strict=True))
+    band += " " + " ".join(
+        f"{x:.1f},{y:.1f}" for x, y in zip(reversed(xs), reversed(lows), strict=True)
+    )
     line = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True))
     grid = []
     for value in (lo, (lo + hi) / 2, hi):
@@ -62,10 +66,14 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
         f"{p.rating:.0f} ({p.low:.0f} to {p.high:.0f})</title></circle>"
         for x, y, p in zip(xs, ys, points, strict=True)
     )
-    whiskers = "".join(  # a lone point has no band to show its interval: draw it as a bar
-        f'<line class="whisker" x1="{x:.1f}" x2="{x:.1f}" y1="{lo_y:.1f}" y2="{hi_y:.1f}"/>'
-        for x, lo_y, hi_y in zip(xs, lows, highs, strict=True)
-    ) if n == 1 else ""
+    whiskers = (
+        "".join(  # a lone point has no band to show its interval: draw it as a bar
+            f'<line class="whisker" x1="{x:.1f}" x2="{x:.1f}" y1="{lo_y:.1f}" y2="{hi_y:.1f}"/>'
+            for x, lo_y, hi_y in zip(xs, lows, highs, strict=True)
+        )
+        if n == 1
+        else ""
+    )
     markers = "".join(
         f'<line class="version" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>'
         f'<text class="axis" x="{x + 3:.1f}" y="{TOP + 10}">v{p.version}</text>'
@@ -73,8 +81,10 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
         if i > 0 and p.version is not None and p.version != points[i - 1].version
     )
     last = points[-1]
-    summary = (f"{title}: {n} rating points, latest {last.rating:.0f} "
-               f"(95% interval {last.low:.0f} to {last.high:.0f})")
+    summary = (
+        f"{title}: {n} rating points, latest {last.rating:.0f} "
+        f"(95% interval {last.low:.0f} to {last.high:.0f})"
+    )
     svg = (
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(summary)}" preserveAspectRatio="xMidYMid meet">'

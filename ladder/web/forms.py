@@ -32,16 +32,23 @@ class AccessibleForm(forms.Form):
 
 class SignUpForm(AccessibleForm):
     username = forms.RegexField(
-        regex=r"^[\w.@+-]+\Z", max_length=150,
+        regex=r"^[\w.@+-]+\Z",
+        max_length=150,
         help_text="Letters, digits and @ . + - _ only.",
         error_messages={"invalid": "Use only letters, digits and @ . + - _ in a user name."},
     )
     email = forms.EmailField(required=False, help_text="Optional.")
-    password1 = forms.CharField(label="Password", strip=False, widget=forms.PasswordInput(
-        attrs={"autocomplete": "new-password"}),
-        help_text=password_validation.password_validators_help_text_html())
-    password2 = forms.CharField(label="Password again", strip=False, widget=forms.PasswordInput(
-        attrs={"autocomplete": "new-password"}))
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
 
     def clean(self):
         data = super().clean()
@@ -61,18 +68,25 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 class BotForm(AccessibleForm):
-    name = forms.SlugField(max_length=Bot._meta.get_field("name").max_length,
-                           help_text="Letters, digits, - and _; unique across the site.")
+    name = forms.SlugField(
+        max_length=Bot._meta.get_field("name").max_length,
+        help_text="Letters, digits, - and _; unique across the site.",
+    )
     game = forms.ChoiceField(choices=game_choices)
-    description = forms.CharField(required=False, max_length=2000,
-                                  widget=forms.Textarea(attrs={"rows": 3}))
+    description = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
     is_public = forms.BooleanField(
-        required=False, initial=True, label="Public",
-        help_text="Public bots play ranked games; private ones play only your challenges.")
+        required=False,
+        initial=True,
+        label="Public",
+        help_text="Public bots play ranked games; private ones play only your challenges.",
+    )
 
 
 class UploadForm(AccessibleForm):
     artifact = forms.FileField(
         label="Bot file",
         help_text="A single .py file, or a .zip / .tar.gz with main.py or a monsoon.json "
-                  "manifest at the top.")
+        "manifest at the top.",
+    )

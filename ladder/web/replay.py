@@ -65,8 +65,11 @@ class Replay:
 
     def as_data(self) -> dict[str, Any]:
         return {
-            "game": self.game, "seats": self.seats, "frames": self.frames,
-            "forfeits": self.forfeits, "reveal_private": self.reveal_private,
+            "game": self.game,
+            "seats": self.seats,
+            "frames": self.frames,
+            "forfeits": self.forfeits,
+            "reveal_private": self.reveal_private,
             "catalogue": self.catalogue,
         }
 
@@ -74,8 +77,9 @@ class Replay:
 DIFF_DEPTH = 4  # how deep the frame diff descends before it replaces a whole value
 
 
-def diff(previous: Any, current: Any, path: list[Any], out: list[list[Any]],
-         depth: int = DIFF_DEPTH) -> None:
+def diff(
+    previous: Any, current: Any, path: list[Any], out: list[list[Any]], depth: int = DIFF_DEPTH
+) -> None:
     """Append ``[path, value]`` operations that turn ``previous`` into ``current``.
 
     Dicts with the same keys and lists of the same length are compared element by element (to
@@ -83,12 +87,20 @@ def diff(previous: Any, current: Any, path: list[Any], out: list[list[Any]],
     """
     if previous == current:
         return
-    if depth > 0 and isinstance(previous, dict) and isinstance(current, dict) \
-            and previous.keys() == current.keys():
+    if (
+        depth > 0
+        and isinstance(previous, dict)
+        and isinstance(current, dict)
+        and previous.keys() == current.keys()
+    ):
         for key in current:
             diff(previous[key], current[key], [*path, key], out, depth - 1)
-    elif depth > 0 and isinstance(previous, list) and isinstance(current, list) \
-            and len(previous) == len(current):
+    elif (
+        depth > 0
+        and isinstance(previous, list)
+        and isinstance(current, list)
+        and len(previous) == len(current)
+    ):
         for index, (old, new) in enumerate(zip(previous, current, strict=True)):
             diff(old, new, [*path, index], out, depth - 1)
     else:
@@ -97,12 +109,18 @@ def diff(previous: Any, current: Any, path: list[Any], out: list[list[Any]],
 
 def _private_part(observation: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
     """What the seat's observation adds to the public view (its hidden cards)."""
-    return {k: v for k, v in observation.items()
-            if k not in PUBLIC_ONLY_KEYS and (k not in public or public[k] != v)}
+    return {
+        k: v
+        for k, v in observation.items()
+        if k not in PUBLIC_ONLY_KEYS and (k not in public or public[k] != v)
+    }
 
 
 def build_replay(
-    log: dict[str, Any], *, seat_names: list[str], forfeits: list[str | None],
+    log: dict[str, Any],
+    *,
+    seat_names: list[str],
+    forfeits: list[str | None],
     reveal_private: bool,
 ) -> Replay:
     """Frames of a stored game log; a log that does not replay gives a Replay with ``error``.
@@ -111,8 +129,13 @@ def build_replay(
     later frame holds its ``decision`` and the ``ops`` (see :func:`diff`) from the frame before.
     """
     game = str(log.get("game", "")) if isinstance(log, dict) else ""
-    result = Replay(game=game, seats=seat_names, forfeits=forfeits,
-                    reveal_private=reveal_private, catalogue=catalogue(game))
+    result = Replay(
+        game=game,
+        seats=seat_names,
+        forfeits=forfeits,
+        reveal_private=reveal_private,
+        catalogue=catalogue(game),
+    )
     try:
         replay(log)
         state = start_state(log)
@@ -124,8 +147,9 @@ def build_replay(
 
     def table() -> dict[str, Any]:
         public = state.public_view()
-        private = ([_private_part(state.observation(s), public) for s in seats]
-                   if reveal_private else None)
+        private = (
+            [_private_part(state.observation(s), public) for s in seats] if reveal_private else None
+        )
         return {"public": public, "private": private}
 
     previous = table()
@@ -146,19 +170,29 @@ def catalogue(game: str) -> dict[str, Any]:
     if game == "east_indiaman":
         from engine.games.east_indiaman import components as k
 
-        return {"orders": [
-            {"colours": [k.CARGOES[c] for c in card.colours],
-             "req": {k.CARGOES[i]: n for i, n in enumerate(card.req) if n},
-             "icons": list(card.icons)}
-            for card in k.ORDER_CARDS
-        ]}
+        return {
+            "orders": [
+                {
+                    "colours": [k.CARGOES[c] for c in card.colours],
+                    "req": {k.CARGOES[i]: n for i, n in enumerate(card.req) if n},
+                    "icons": list(card.icons),
+                }
+                for card in k.ORDER_CARDS
+            ]
+        }
     if game == "borneo":
         from engine.games.borneo import components as k
 
         letters = {"Y": "yellow", "R": "red", "G": "green", "B": "blue"}
-        return {"cards": {
-            str(card_id): {"top": [letters[c] for c in top], "bottom": letters[bottom],
-                           "spice": spice, "count": count}
-            for card_id, top, bottom, spice, count in k.SHIPMENT_CARDS
-        }}
+        return {
+            "cards": {
+                str(card_id): {
+                    "top": [letters[c] for c in top],
+                    "bottom": letters[bottom],
+                    "spice": spice,
+                    "count": count,
+                }
+                for card_id, top, bottom, spice, count in k.SHIPMENT_CARDS
+            }
+        }
     return {}

@@ -33,8 +33,15 @@ def test_search_is_deterministic_given_its_seed_and_legal(game):
     seat = state.current_player()
     policy = get_policy("greedy", game)
     runs = [
-        search(state.determinize(seat, Rng(5)), seat, Rng(9), budget_s=60.0, max_iterations=12,
-               policy=policy, playouts=heuristic_playouts_pay(game))
+        search(
+            state.determinize(seat, Rng(5)),
+            seat,
+            Rng(9),
+            budget_s=60.0,
+            max_iterations=12,
+            policy=policy,
+            playouts=heuristic_playouts_pay(game),
+        )
         for _ in range(2)
     ]
     assert runs[0] == runs[1]
@@ -46,8 +53,9 @@ def test_search_keeps_to_its_budget():
     state = _midgame("batavia")
     seat = state.current_player()
     began = time.perf_counter()
-    action, iterations = search(state, seat, Rng(1), budget_s=0.05,
-                                policy=get_policy("greedy", "batavia"))
+    action, iterations = search(
+        state, seat, Rng(1), budget_s=0.05, policy=get_policy("greedy", "batavia")
+    )
     elapsed = time.perf_counter() - began
     assert action in state.legal_actions() and iterations >= 1
     # The deadline is checked between playouts: one playout past it at most (a whole game).

@@ -19,22 +19,43 @@ def _lines(*messages):
     return io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
 
 
-START = {"type": "start", "protocol": 1, "game": "batavia", "variant": "standard", "seat": 0,
-         "num_players": 3, "seats": ["a", "b", "c"],
-         "time": {"startup_ms": 1, "move_ms": 1, "bank_ms": 1, "max_decisions": 5}}
+START = {
+    "type": "start",
+    "protocol": 1,
+    "game": "batavia",
+    "variant": "standard",
+    "seat": 0,
+    "num_players": 3,
+    "seats": ["a", "b", "c"],
+    "time": {"startup_ms": 1, "move_ms": 1, "bank_ms": 1, "max_decisions": 5},
+}
 
 
 def _request(legal, decision=1):
-    return {"type": "request", "decision": decision, "observation": {"seat": 0},
-            "legal_actions": legal, "time": {"move_ms": 1000, "bank_ms": 0}}
+    return {
+        "type": "request",
+        "decision": decision,
+        "observation": {"seat": 0},
+        "legal_actions": legal,
+        "time": {"move_ms": 1000, "bank_ms": 0},
+    }
 
 
 def test_run_answers_start_and_requests_and_stops_at_end():
     out = io.BytesIO()
-    stdin = _lines(START, _request(["a", "b"]), _request(["c", "d"], 2),
-                   {"type": "end", "scores": [1, 2, 3], "ranking": [3, 2, 1],
-                    "forfeits": [None] * 3, "seat": 0},
-                   _request(["never"], 3))
+    stdin = _lines(
+        START,
+        _request(["a", "b"]),
+        _request(["c", "d"], 2),
+        {
+            "type": "end",
+            "scores": [1, 2, 3],
+            "ranking": [3, 2, 1],
+            "forfeits": [None] * 3,
+            "seat": 0,
+        },
+        _request(["never"], 3),
+    )
     sdk.run(lambda observation, legal: legal[-1], stdin=stdin, stdout=out)
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     assert replies == [{"ready": True}, {"action": "b"}, {"action": "d"}]
@@ -61,8 +82,7 @@ def test_a_class_bot_gets_setup_end_and_may_send_debug_notes():
 
 
 def test_a_search_bot_asks_for_states_in_its_ready_answer():
-    assert sdk.handle(sdk.make_bot(MctsBot(budget_s=0.01)), START) == {"ready": True,
-                                                                         "state": True}
+    assert sdk.handle(sdk.make_bot(MctsBot(budget_s=0.01)), START) == {"ready": True, "state": True}
 
 
 def test_something_that_is_not_a_bot_is_refused():
@@ -104,9 +124,9 @@ def test_a_state_from_another_engine_version_is_refused():
 def test_mcts_returns_a_legal_action_and_plays_offline():
     spec = get_game("east_indiaman")
     state = spec.new_state(4, 2)
-    action, iterations = search(state, state.current_player(), Rng(1), budget_s=0.0,
-                                max_iterations=30, min_iterations=30)
+    action, iterations = search(
+        state, state.current_player(), Rng(1), budget_s=0.0, max_iterations=30, min_iterations=30
+    )
     assert action in state.legal_actions() and iterations == 30
-    final, _ = sdk.play_offline("packet_row", [MctsBot(0.001, 2), MctsBot(0.001, 2)],
-                                seed=2)
+    final, _ = sdk.play_offline("packet_row", [MctsBot(0.001, 2), MctsBot(0.001, 2)], seed=2)
     assert final.is_terminal()

@@ -155,8 +155,20 @@ def test_no_sandbox_warns_and_shows_forfeits_stderr_and_an_owner_log(capsys, tmp
         "print(json.dumps({'action': 'fly'}), flush=True)\n"
     )
     log_path = tmp_path / "game.json"
-    code, out, err = run(capsys, "play", "packet_row", "--no-sandbox", "--move-ms", "500",
-                         "--bot", str(bot), "--bot", "random", "--log", str(log_path))
+    code, out, err = run(
+        capsys,
+        "play",
+        "packet_row",
+        "--no-sandbox",
+        "--move-ms",
+        "500",
+        "--bot",
+        str(bot),
+        "--bot",
+        "random",
+        "--log",
+        str(log_path),
+    )
     assert code == 0 and "WARNING" in err and "--no-sandbox" in err
     assert "seat 0 (" in out and "forfeited: illegal_action" in out
     assert "--- stderr of seat 0" in out and "thinking hard" in out
@@ -178,13 +190,28 @@ def test_new_bot_writes_a_starter_that_passes_its_own_test_and_plays(capsys, tmp
     code, out, _ = run(capsys, "new-bot", "borneo", str(target))
     assert code == 0 and (target / "main.py").is_file() and (target / "test_bot.py").is_file()
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(CHECKOUT)}
-    test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "test_bot.py"], cwd=target, env=env, capture_output=True, text=True,
-                          timeout=120)
+    test = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_bot.py"],
+        cwd=target,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert test.returncode == 0, test.stdout + test.stderr
     assert "1 passed" in test.stdout
-    code, out, _ = run(capsys, "play", "borneo", "--no-sandbox", "--bot", str(target),
-                       "--bot", "random", "--bot", "greedy")
+    code, out, _ = run(
+        capsys,
+        "play",
+        "borneo",
+        "--no-sandbox",
+        "--bot",
+        str(target),
+        "--bot",
+        "random",
+        "--bot",
+        "greedy",
+    )
     assert code == 0 and "forfeited" not in out and "my-bot" in out
     code, _, err = run(capsys, "new-bot", "borneo", str(target))
     assert code == 2 and "already exists" in err
@@ -196,7 +223,17 @@ def test_play_refuses_a_manifest_command_with_a_nul_byte(capsys, tmp_path):
     bot.mkdir()
     (bot / "main.py").write_text("print('never run')\n")
     (bot / "monsoon.json").write_text(json.dumps({"command": ["python3", "main.py\u0000x"]}))
-    code, _, err = run(capsys, "play", "batavia", "--no-sandbox", "--bot", str(bot),
-                       "--bot", "random", "--bot", "random")
+    code, _, err = run(
+        capsys,
+        "play",
+        "batavia",
+        "--no-sandbox",
+        "--bot",
+        str(bot),
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+    )
     assert code == 2
     assert "NUL byte cannot be passed to a program" in err and "Traceback" not in err

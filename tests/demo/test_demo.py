@@ -83,9 +83,11 @@ def processes_mentioning(text: str) -> list[str]:
 
 def standings(base: str) -> dict[str, list[dict[str, Any]]]:
     return {
-        f"{ladder['game']}/{ladder['num_players']}":
-            get(base, f"/api/v1/ladders/{ladder['id']}/standings/")["results"]
-        for ladder in get(base, "/api/v1/ladders/") if ladder["schedule_enabled"]
+        f"{ladder['game']}/{ladder['num_players']}": get(
+            base, f"/api/v1/ladders/{ladder['id']}/standings/"
+        )["results"]
+        for ladder in get(base, "/api/v1/ladders/")
+        if ladder["schedule_enabled"]
     }
 
 
@@ -103,9 +105,23 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
     earlier = children()  # what earlier tests of this session still run is not the demo's
     with subreaper(), output.open("w") as out:
         demo = subprocess.Popen(
-            [sys.executable, str(ROOT / "scripts" / "demo.py"), "--data", str(data),
-             "--port", str(port), "--policies", "random,greedy", "--grace", "10"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                str(ROOT / "scripts" / "demo.py"),
+                "--data",
+                str(data),
+                "--port",
+                str(port),
+                "--policies",
+                "random,greedy",
+                "--grace",
+                "10",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         try:
             table: dict[str, list[dict[str, Any]]] = {}
@@ -115,8 +131,11 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
                     table = standings(base)
                     # Two bots per game: the two-player ladders play, each until both are rated;
                     # and the demo has told the visitor so.
-                    if table and all(len(rows) == 2 for rows in table.values()) \
-                            and "first standings after" in output.read_text():
+                    if (
+                        table
+                        and all(len(rows) == 2 for rows in table.values())
+                        and "first standings after" in output.read_text()
+                    ):
                         break
                 time.sleep(1)
             assert demo.poll() is None, output.read_text()
@@ -127,8 +146,11 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
             match = get(base, f"/api/v1/matches/{finished[-1]['id']}/")
             assert match["kind"] == "ladder" and match["ranked"]
             assert {seat["bot_name"] for seat in match["seats"]} <= {
-                "east-indiaman-random", "east-indiaman-greedy",
-                "packet-row-random", "packet-row-greedy"}
+                "east-indiaman-random",
+                "east-indiaman-greedy",
+                "packet-row-random",
+                "packet-row-greedy",
+            }
         finally:
             demo.send_signal(signal.SIGINT)  # what Ctrl-C does
             try:
@@ -151,12 +173,14 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
 
     # What the worker reported about itself, and what it recorded, straight from the database.
     db = sqlite3.connect(data / "demo.sqlite3")
-    workers = db.execute("select sandbox, sandbox_problem, stopped_at from fleet_workernode"
-                         ).fetchall()
+    workers = db.execute(
+        "select sandbox, sandbox_problem, stopped_at from fleet_workernode"
+    ).fetchall()
     assert workers and all(sandbox == "bwrap" and problem == "" for sandbox, problem, _ in workers)
     statuses = dict(db.execute("select status, count(*) from bots_botversion group by status"))
     assert statuses.get("active") == 8, statuses  # every upload validated on the worker
-    played = db.execute("select count(*) from matches_match where status = 'finished'"
-                        ).fetchone()[0]
+    played = db.execute("select count(*) from matches_match where status = 'finished'").fetchone()[
+        0
+    ]
     assert played >= 2
     db.close()

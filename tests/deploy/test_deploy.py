@@ -53,8 +53,11 @@ NOT_FOR_PRODUCTION = {
 
 def code_env_names() -> set[str]:
     names: set[str] = set()
-    sources = [*ROOT.joinpath("ladder").rglob("*.py"), *ROOT.joinpath("workers").rglob("*.py"),
-               DEPLOY / "gunicorn.conf.py"]
+    sources = [
+        *ROOT.joinpath("ladder").rglob("*.py"),
+        *ROOT.joinpath("workers").rglob("*.py"),
+        DEPLOY / "gunicorn.conf.py",
+    ]
     for path in sources:
         if path.name != "settings_test.py":
             names.update(ENV_READ.findall(path.read_text()))
@@ -98,8 +101,7 @@ def test_compose_services_commands_and_sandbox_privileges():
         service = services[name]
         assert service["env_file"] == "monsoon.env"
         build = service["build"]
-        assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == \
-            DEPLOY / "Dockerfile"
+        assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
         command = service["command"]
         if command[0] == "celery":
             assert command[1:3] == ["-A", "workers.celery_app"]
@@ -113,7 +115,10 @@ def test_compose_services_commands_and_sandbox_privileges():
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
     assert queues == routed | {settings.CELERY_TASK_DEFAULT_QUEUE}
     assert set(services["worker"]["security_opt"]) == {
-        "seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"}
+        "seccomp=unconfined",
+        "apparmor=unconfined",
+        "systempaths=unconfined",
+    }
     assert services["worker"]["user"] == "root"
     assert services["web"]["user"] == services["beat"]["user"] == "monsoon"
     # Uploads written by the web process are what the worker reads.
@@ -121,8 +126,7 @@ def test_compose_services_commands_and_sandbox_privileges():
     assert "media:/data/media" in services["worker"]["volumes"]
     assert services["flower"]["ports"] == ["127.0.0.1:5555:5555"]
     assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
-    assert services["web"]["depends_on"]["migrate"]["condition"] == \
-        "service_completed_successfully"
+    assert services["web"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
 
 
 def test_flower_is_an_optional_extra():
@@ -152,8 +156,11 @@ def test_gunicorn_config_reads_its_environment(monkeypatch):
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
     monkeypatch.setenv("GUNICORN_BIND", "127.0.0.1:9000")
     config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
-    assert (config["workers"], config["bind"], config["worker_class"]) == (3, "127.0.0.1:9000",
-                                                                         "gthread")
+    assert (config["workers"], config["bind"], config["worker_class"]) == (
+        3,
+        "127.0.0.1:9000",
+        "gthread",
+    )
     module = config["wsgi_app"].split(":")[0]
     assert importlib.util.find_spec(module) is not None
     monkeypatch.delenv("WEB_CONCURRENCY")
@@ -163,8 +170,9 @@ def test_gunicorn_config_reads_its_environment(monkeypatch):
 @pytest.mark.parametrize("unit", ["monsoon-web", "monsoon-worker", "monsoon-beat"])
 def test_systemd_units_run_what_the_checkout_installs(unit):
     text = (DEPLOY / "systemd" / f"{unit}.service").read_text().replace("\\\n", " ")
-    lines = dict(line.split("=", 1) for line in text.splitlines()
-                 if "=" in line and not line.startswith("#"))
+    lines = dict(
+        line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#")
+    )
     assert lines["EnvironmentFile"] == "/etc/monsoon/monsoon.env"
     assert lines["WorkingDirectory"] == "/srv/monsoon"
     argv = shlex.split(lines["ExecStart"])
@@ -181,24 +189,41 @@ def test_systemd_units_run_what_the_checkout_installs(unit):
 
 
 def run_settings(code: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("MONSOON_", "CELERY_", "DATABASE", "SECRET", "ALLOWED", "DEBUG",
-                                  "DJANGO_"))}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(
+            ("MONSOON_", "CELERY_", "DATABASE", "SECRET", "ALLOWED", "DEBUG", "DJANGO_")
+        )
+    }
     clean.update(env)
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
-PRODUCTION = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "monsoon.example",
-              "DATABASE_URL": "postgres://u@db:5432/monsoon", "CACHE_URL": "redis://cache:6379/1"}
+PRODUCTION = {
+    "SECRET_KEY": GOOD_KEY,
+    "ALLOWED_HOSTS": "monsoon.example",
+    "DATABASE_URL": "postgres://u@db:5432/monsoon",
+    "CACHE_URL": "redis://cache:6379/1",
+}
 
 
-@pytest.mark.parametrize("env, complaint", [
-    ({**PRODUCTION, "MONSOON_SANDBOX": "none"}, "MONSOON_SANDBOX=none"),
-    ({**PRODUCTION, "DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "must name a PostgreSQL"),
-    ({**PRODUCTION, "CELERY_BROKER_URL": "filesystem://"}, "needs MONSOON_BROKER_FOLDER"),
-    ({**PRODUCTION, "CACHE_URL": ""}, "CACHE_URL must name a shared"),
-])
+@pytest.mark.parametrize(
+    "env, complaint",
+    [
+        ({**PRODUCTION, "MONSOON_SANDBOX": "none"}, "MONSOON_SANDBOX=none"),
+        ({**PRODUCTION, "DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "must name a PostgreSQL"),
+        ({**PRODUCTION, "CELERY_BROKER_URL": "filesystem://"}, "needs MONSOON_BROKER_FOLDER"),
+        ({**PRODUCTION, "CACHE_URL": ""}, "CACHE_URL must name a shared"),
+    ],
+)
 def test_production_refuses_unsafe_settings(env, complaint):
     result = run_settings("import ladder.settings", **env)
     assert result.returncode != 0
@@ -218,12 +243,19 @@ def test_sqlite_in_production_only_when_allowed_and_tuned_for_concurrent_writers
 
 def test_filesystem_broker_uses_one_absolute_folder(tmp_path):
     code = "import ladder.settings as s; print(repr(s.CELERY_BROKER_TRANSPORT_OPTIONS))"
-    result = run_settings(code, DEBUG="1", CELERY_BROKER_URL="filesystem://localhost/",
-                          MONSOON_BROKER_FOLDER=str(tmp_path / "broker"))
+    result = run_settings(
+        code,
+        DEBUG="1",
+        CELERY_BROKER_URL="filesystem://localhost/",
+        MONSOON_BROKER_FOLDER=str(tmp_path / "broker"),
+    )
     assert result.returncode == 0, result.stderr
     options = eval(result.stdout)  # a dict literal we printed ourselves
-    assert options["data_folder_in"] == options["data_folder_out"] == \
-        str(tmp_path / "broker" / "queue")
+    assert (
+        options["data_folder_in"]
+        == options["data_folder_out"]
+        == str(tmp_path / "broker" / "queue")
+    )
     for key in ("data_folder_in", "processed_folder", "control_folder"):
         assert Path(options[key]).is_dir()
     assert options["visibility_timeout"] > 0
@@ -232,9 +264,12 @@ def test_filesystem_broker_uses_one_absolute_folder(tmp_path):
 def test_example_environment_passes_django_deploy_checks():
     env = {**example_names(), "DATABASE_URL": "postgres://u@127.0.0.1:1/unused"}
     env = {k: v for k, v in env.items() if v and not k.startswith("AWS_")}
-    result = run_settings("import sys; from django.core.management import execute_from_command_"
-                          "line as run; run(['manage.py', 'check', '--deploy'])",
-                          DJANGO_SETTINGS_MODULE="ladder.settings", **env)
+    result = run_settings(
+        "import sys; from django.core.management import execute_from_command_"
+        "line as run; run(['manage.py', 'check', '--deploy'])",
+        DJANGO_SETTINGS_MODULE="ladder.settings",
+        **env,
+    )
     assert result.returncode == 0, result.stderr
     # HSTS for subdomains and preloading are each site's own decision (off in the example).
     warnings = set(re.findall(r"\((security\.W\d+)\)", result.stderr + result.stdout))

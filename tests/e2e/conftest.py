@@ -30,8 +30,9 @@ CELERY = str(Path(sys.executable).with_name("celery"))
 BOTS = Path(__file__).parent / "bots"
 
 
-def wait_for(condition: Callable[[], object], timeout: float, what: str,
-             interval: float = 0.2) -> object:
+def wait_for(
+    condition: Callable[[], object], timeout: float, what: str, interval: float = 0.2
+) -> object:
     """Poll ``condition`` until it is truthy; fail the test with ``what`` after ``timeout``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -63,9 +64,21 @@ class RedisServer:
         if binary is None:
             pytest.fail("redis-server is not installed (scripts/ensure-services.sh installs it)")
         self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         wait_for(self._ping, 10, f"redis-server on port {self.port}")
 
@@ -175,27 +188,62 @@ class Fleet:
         self._commands[name] = (argv, extra_env)
         log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 (the process owns it)
         self.procs[name] = subprocess.Popen(
-            argv, cwd=ROOT, env={**self.env, **extra_env}, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            argv,
+            cwd=ROOT,
+            env={**self.env, **extra_env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         log.close()
 
-    def worker(self, name: str, *, concurrency: int = 2, wait: bool = True,
-               **extra_env: str) -> None:
-        self._spawn(name, [CELERY, "-A", "workers.celery_app", "worker", "-Q",
-                           "matches,validation,default", "-c", str(concurrency), "-n",
-                           f"{name}@%h", "--without-gossip", "--without-mingle",
-                           "--loglevel=INFO"], extra_env)
+    def worker(
+        self, name: str, *, concurrency: int = 2, wait: bool = True, **extra_env: str
+    ) -> None:
+        self._spawn(
+            name,
+            [
+                CELERY,
+                "-A",
+                "workers.celery_app",
+                "worker",
+                "-Q",
+                "matches,validation,default",
+                "-c",
+                str(concurrency),
+                "-n",
+                f"{name}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=INFO",
+            ],
+            extra_env,
+        )
         if wait:
             from ladder.fleet.models import WorkerNode
 
-            wait_for(lambda: WorkerNode.objects.filter(name__startswith=f"{name}@",
-                                                       stopped_at__isnull=True).exists(),
-                     60, f"worker {name} to report for duty")
+            wait_for(
+                lambda: WorkerNode.objects.filter(
+                    name__startswith=f"{name}@", stopped_at__isnull=True
+                ).exists(),
+                60,
+                f"worker {name} to report for duty",
+            )
 
     def beat(self, **extra_env: str) -> None:
-        self._spawn("beat", [CELERY, "-A", "workers.celery_app", "beat", "--loglevel=INFO",
-                             "-s", str(self.logs / "beat-schedule")], extra_env)
+        self._spawn(
+            "beat",
+            [
+                CELERY,
+                "-A",
+                "workers.celery_app",
+                "beat",
+                "--loglevel=INFO",
+                "-s",
+                str(self.logs / "beat-schedule"),
+            ],
+            extra_env,
+        )
 
     def supervise(self) -> None:
         """What systemd's ``Restart=always`` does: start again every process that exited."""
@@ -256,25 +304,28 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, 
     app.conf.broker_url = redis_server.url
     db = connection.settings_dict
     env = {
-        key: value for key, value in os.environ.items()
+        key: value
+        for key, value in os.environ.items()
         if not key.startswith(("MONSOON_", "CELERY_", "DATABASE_"))
     }
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "ladder.settings_test",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "DATABASE_CONN_MAX_AGE": "0",
-        "CELERY_BROKER_URL": redis_server.url,
-        "MEDIA_ROOT": str(media),
-        "MONSOON_ARTIFACT_CACHE": str(tmp_path / "artifact-cache"),
-        "MONSOON_MATCH_LEASE_SECONDS": "4",
-        "MONSOON_RESEND_AFTER_SECONDS": "3",
-        "MONSOON_REAP_SECONDS": "1",
-        "MONSOON_MATCHMAKE_SECONDS": "1",
-        "MONSOON_QUEUE_TARGET": "0",
-        "MONSOON_WORKER_HEARTBEAT_SECONDS": "1",
-        "MONSOON_WORKER_STOP_GRACE_SECONDS": "5",
-        "PYTHONUNBUFFERED": "1",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "ladder.settings_test",
+            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+            "DATABASE_CONN_MAX_AGE": "0",
+            "CELERY_BROKER_URL": redis_server.url,
+            "MEDIA_ROOT": str(media),
+            "MONSOON_ARTIFACT_CACHE": str(tmp_path / "artifact-cache"),
+            "MONSOON_MATCH_LEASE_SECONDS": "4",
+            "MONSOON_RESEND_AFTER_SECONDS": "3",
+            "MONSOON_REAP_SECONDS": "1",
+            "MONSOON_MATCHMAKE_SECONDS": "1",
+            "MONSOON_QUEUE_TARGET": "0",
+            "MONSOON_WORKER_HEARTBEAT_SECONDS": "1",
+            "MONSOON_WORKER_STOP_GRACE_SECONDS": "5",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     return env
 
 

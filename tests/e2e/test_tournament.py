@@ -25,8 +25,11 @@ from tests.workers.sandbox_helpers import needs_sandbox
 
 # Serialized rollback: the rows the migrations made (ladders, the organisers group, content
 # types) are restored after each test's flush, as the other transactional tests expect.
-pytestmark = [needs_sandbox, pytest.mark.e2e,
-              pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [
+    needs_sandbox,
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
 REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 
 
@@ -45,23 +48,40 @@ def test_a_swiss_tournament_runs_on_the_workers_from_its_start_time(fleet):
     bob = create_user("bob", "bob-password-1")
     now = timezone.now()
     tournament = ts.create_tournament(
-        olivia, now=now, name="Monsoon open", game="packet_row", num_players=2, format="swiss",
-        rounds=3, registration_opens_at=now, registration_closes_at=now + timedelta(seconds=4),
+        olivia,
+        now=now,
+        name="Monsoon open",
+        game="packet_row",
+        num_players=2,
+        format="swiss",
+        rounds=3,
+        registration_opens_at=now,
+        registration_closes_at=now + timedelta(seconds=4),
         starts_at=now + timedelta(seconds=5),
     )
-    bots = [entered_bot(alice, "a-greedy", "greedy"), entered_bot(alice, "a-random", "random"),
-            entered_bot(bob, "b-greedy", "greedy"), entered_bot(bob, "b-random", "random")]
+    bots = [
+        entered_bot(alice, "a-greedy", "greedy"),
+        entered_bot(alice, "a-random", "random"),
+        entered_bot(bob, "b-greedy", "greedy"),
+        entered_bot(bob, "b-random", "random"),
+    ]
     for bot in bots:
         ts.register_entrant(tournament.pk, bot.owner, bot.pk, now=now)
     fleet.worker("w1", MONSOON_TOURNAMENT_TICK_SECONDS="1")
     fleet.beat(MONSOON_TOURNAMENT_TICK_SECONDS="1")
 
-    wait_for(lambda: Tournament.objects.get(pk=tournament.pk).status != "scheduled", 30,
-             "the beat to start the tournament at its start time")
+    wait_for(
+        lambda: Tournament.objects.get(pk=tournament.pk).status != "scheduled",
+        30,
+        "the beat to start the tournament at its start time",
+    )
     tournament.refresh_from_db()
     assert tournament.started_at >= tournament.starts_at
-    wait_for(lambda: Tournament.objects.get(pk=tournament.pk).status == "finished", 180,
-             "every round to be played on the worker")
+    wait_for(
+        lambda: Tournament.objects.get(pk=tournament.pk).status == "finished",
+        180,
+        "every round to be played on the worker",
+    )
 
     tournament.refresh_from_db()
     progress = selectors.progress(tournament)

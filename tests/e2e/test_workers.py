@@ -29,8 +29,11 @@ from tests.workers.sandbox_helpers import needs_sandbox
 
 # Serialized rollback: the rows the migrations made (ladders, the organisers group, content
 # types) are restored after each test's flush, as the other transactional tests expect.
-pytestmark = [needs_sandbox, pytest.mark.e2e,
-              pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [
+    needs_sandbox,
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
 REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 Status = Match.Status
 
@@ -56,8 +59,9 @@ def steady_versions(owner, count: int = 2) -> list[BotVersion]:
     versions = []
     for i in range(count):
         bot = make_bot(owner, f"steady-{i}", "packet_row")
-        version = bot_services.upload_version(bot, owner, filename="main.py",
-                                              data=(BOTS / "steady.py").read_bytes())
+        version = bot_services.upload_version(
+            bot, owner, filename="main.py", data=(BOTS / "steady.py").read_bytes()
+        )
         versions.append(bot_services.validate_version(version.pk, accept))
     return versions
 
@@ -75,19 +79,23 @@ def test_upload_validation_matchmaking_results_and_standings(fleet):
     fleet.worker("w1", MONSOON_QUEUE_TARGET="4")  # the worker runs the beat's matchmaker
     fleet.beat()
     bot_ids = []
-    for name, reference in (("pr-random", "random"), ("pr-greedy", "greedy"),
-                            ("pr-random-b", "random")):
-        response = api.post("/api/v1/bots/", {"name": name, "game": "packet_row"},
-                            format="json")
+    for name, reference in (
+        ("pr-random", "random"),
+        ("pr-greedy", "greedy"),
+        ("pr-random-b", "random"),
+    ):
+        response = api.post("/api/v1/bots/", {"name": name, "game": "packet_row"}, format="json")
         assert response.status_code == 201, response.content
         bot_ids.append(response.json()["id"])
         upload = io.BytesIO((REFERENCE / reference / "main.py").read_bytes())
         upload.name = "main.py"
-        response = api.post(f"/api/v1/bots/{bot_ids[-1]}/upload/", {"artifact": upload},
-                            format="multipart")
+        response = api.post(
+            f"/api/v1/bots/{bot_ids[-1]}/upload/", {"artifact": upload}, format="multipart"
+        )
         assert response.status_code == 201, response.content
-    crasher = api.post("/api/v1/bots/", {"name": "pr-crasher", "game": "packet_row"},
-                       format="json").json()
+    crasher = api.post(
+        "/api/v1/bots/", {"name": "pr-crasher", "game": "packet_row"}, format="json"
+    ).json()
     upload = io.BytesIO(b"raise SystemExit('I was never going to work')\n")
     upload.name = "main.py"
     api.post(f"/api/v1/bots/{crasher['id']}/upload/", {"artifact": upload}, format="multipart")
@@ -98,8 +106,12 @@ def test_upload_validation_matchmaking_results_and_standings(fleet):
 
     wait_for(versions_settled, 90, "validation of the four uploads")
     statuses = dict(BotVersion.objects.values_list("bot__name", "status"))
-    assert statuses == {"pr-random": "active", "pr-greedy": "active", "pr-random-b": "active",
-                        "pr-crasher": "rejected"}
+    assert statuses == {
+        "pr-random": "active",
+        "pr-greedy": "active",
+        "pr-random-b": "active",
+        "pr-crasher": "rejected",
+    }
     rejected = api.get(f"/api/v1/bots/{crasher['id']}/versions/").json()
     assert "never going to work" in rejected[0]["failure_reason"]
 
@@ -133,14 +145,20 @@ def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(fleet)
     matches = queue_matches(steady_versions(alice), 6)
     fleet.worker("doomed")
     fleet.beat()
-    wait_for(lambda: Match.objects.filter(status=Status.RUNNING).count() == 2, 60,
-             "two matches running on the doomed worker")
+    wait_for(
+        lambda: Match.objects.filter(status=Status.RUNNING).count() == 2,
+        60,
+        "two matches running on the doomed worker",
+    )
     doomed_pgid = fleet.procs["doomed"].pid
     fleet.kill("doomed")
     interrupted = list(Match.objects.filter(status=Status.RUNNING).values_list("pk", flat=True))
     assert interrupted, "the kill should have interrupted running matches"
-    wait_for(lambda: not fleet.session_alive(doomed_pgid), 10,
-             "every process of the killed worker (bots included) to be gone")
+    wait_for(
+        lambda: not fleet.session_alive(doomed_pgid),
+        10,
+        "every process of the killed worker (bots included) to be gone",
+    )
 
     fleet.worker("rescuer")
     wait_for(lambda: finished_count() == 6, 120, "all six matches to be played")
@@ -175,8 +193,7 @@ def test_a_task_delivered_twice_records_one_result(fleet):
 
     alice = create_user("alice", "alice-password-1")
     versions = steady_versions(alice)
-    match = match_services.create_match(ladder_for("packet_row", 2), versions, seed=5,
-                                        queue=False)
+    match = match_services.create_match(ladder_for("packet_row", 2), versions, seed=5, queue=False)
     assert match_services.enqueue_match(match.pk)  # sends it once, on commit
     run_match.apply_async(args=[match.pk])  # and a duplicate delivery
     fleet.worker("w1")
@@ -186,9 +203,7 @@ def test_a_task_delivered_twice_records_one_result(fleet):
     assert_recorded_exactly_once([match])
 
 
-def test_a_brief_database_outage_retries_the_match_instead_of_failing_it(
-    fleet, flaky_database
-):
+def test_a_brief_database_outage_retries_the_match_instead_of_failing_it(fleet, flaky_database):
     alice = create_user("alice", "alice-password-1")
     matches = queue_matches(steady_versions(alice), 6)
     db_url = fleet.env["DATABASE_URL"].rsplit("@", 1)
@@ -198,8 +213,13 @@ def test_a_brief_database_outage_retries_the_match_instead_of_failing_it(
     wait_for(lambda: finished_count() >= 1, 60, "the first match to finish")
     flaky_database.go_down()
     try:  # down until the worker has needed it: to record a match or to claim the next one
-        wait_for(lambda: "the database is unreachable" in fleet.log("w1")
-                 or "Retry in" in fleet.log("w1"), 60, "the worker to meet the outage")
+        wait_for(
+            lambda: (
+                "the database is unreachable" in fleet.log("w1") or "Retry in" in fleet.log("w1")
+            ),
+            60,
+            "the worker to meet the outage",
+        )
         time.sleep(2)
     finally:
         flaky_database.come_back()

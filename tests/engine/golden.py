@@ -60,12 +60,27 @@ def record(game: str, players: int, variant: str | None, seed: int, policy: str)
         legal = state.legal_actions()
         observations = [state.observation(seat) for seat in range(players)]
         action = decide(observations[mover], legal, rngs[mover])
-        steps.append({"mover": mover, "legal": legal, "observations": observations,
-                      "public": state.public_view(), "action": action})
+        steps.append(
+            {
+                "mover": mover,
+                "legal": legal,
+                "observations": observations,
+                "public": state.public_view(),
+                "action": action,
+            }
+        )
         state.apply(action)
-    return {"game": game, "players": players, "variant": variant, "seed": seed,
-            "policy": policy, "steps": steps, "scores": state.scores(),
-            "ranking": state.ranking(), "public_end": state.public_view()}
+    return {
+        "game": game,
+        "players": players,
+        "variant": variant,
+        "seed": seed,
+        "policy": policy,
+        "steps": steps,
+        "scores": state.scores(),
+        "ranking": state.ranking(),
+        "public_end": state.public_view(),
+    }
 
 
 def normalised(value: Any) -> Any:
@@ -107,12 +122,14 @@ def compare(recording: dict[str, Any]) -> str | None:
     for index, step in enumerate(recording["steps"]):
         if state.is_terminal():
             return f"step {index}: the game is over now but the recording goes on"
-        actual = normalised({
-            "mover": state.current_player(),
-            "legal": state.legal_actions(),
-            "observations": [state.observation(seat) for seat in range(recording["players"])],
-            "public": state.public_view(),
-        })
+        actual = normalised(
+            {
+                "mover": state.current_player(),
+                "legal": state.legal_actions(),
+                "observations": [state.observation(seat) for seat in range(recording["players"])],
+                "public": state.public_view(),
+            }
+        )
         expected = {key: step[key] for key in actual}
         found = first_difference(expected, actual)
         if found:
@@ -120,8 +137,9 @@ def compare(recording: dict[str, Any]) -> str | None:
         state.apply(step["action"])
     if not state.is_terminal():
         return f"after {len(recording['steps'])} steps the game goes on; it ended in the recording"
-    ending = normalised({"scores": state.scores(), "ranking": state.ranking(),
-                         "public_end": state.public_view()})
+    ending = normalised(
+        {"scores": state.scores(), "ranking": state.ranking(), "public_end": state.public_view()}
+    )
     found = first_difference({k: recording[k] for k in ending}, ending)
     return f"at the end: {found}" if found else None
 

@@ -15,8 +15,12 @@ NAMES = [name_of(*entry) for entry in RECORDINGS]
 
 
 def test_every_game_has_recordings_and_every_file_is_listed():
-    assert {entry[0] for entry in RECORDINGS} == {"batavia", "east_indiaman", "borneo",
-                                                  "packet_row"}
+    assert {entry[0] for entry in RECORDINGS} == {
+        "batavia",
+        "east_indiaman",
+        "borneo",
+        "packet_row",
+    }
     assert sorted(path.name for path in FOLDER.glob("*.json.gz")) == sorted(NAMES)
 
 

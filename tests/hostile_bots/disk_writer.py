@@ -9,8 +9,17 @@ import os
 import wire
 
 MARKER = "/tmp/hostile-marker"
-TARGETS = ["/marker", "/bot/marker", "/opt/monsoon/engine/marker", "/usr/marker",
-           "/etc/marker", "/dev/marker", "/dev/shm/marker", "/proc/marker", MARKER]
+TARGETS = [
+    "/marker",
+    "/bot/marker",
+    "/opt/monsoon/engine/marker",
+    "/usr/marker",
+    "/etc/marker",
+    "/dev/marker",
+    "/dev/shm/marker",
+    "/proc/marker",
+    MARKER,
+]
 
 
 def write(path: str, size: int = 16) -> None:
@@ -23,8 +32,9 @@ if os.environ.get("PROBE_MODE") == "check":
     wire.report(leftover=os.path.exists(MARKER), tmp=sorted(os.listdir("/tmp")))
 else:
     host_paths = json.loads(os.environ.get("PROBE_PATHS", "[]"))
-    wire.report(writes={path: wire.attempt(lambda p=path: write(p)) for path in
-                        TARGETS + host_paths})
+    wire.report(
+        writes={path: wire.attempt(lambda p=path: write(p)) for path in TARGETS + host_paths}
+    )
     wire.report(cwd=os.getcwd(), cwd_write=wire.attempt(lambda: write("scratch")))
     wire.report(big_file=wire.attempt(lambda: write("/tmp/big", 12 * 1024**2)))
 wire.forfeit()

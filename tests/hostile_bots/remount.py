@@ -22,10 +22,12 @@ def write(path: str) -> None:
 
 wire.until_first_request()
 wire.report(
-    remount_bind=wire.attempt(lambda: checked(
-        libc.mount(b"none", b"/bot", None, MS_REMOUNT | MS_BIND, None))),
-    remount=wire.attempt(lambda: checked(libc.mount(b"none", b"/opt/monsoon/engine", None,
-                                                    MS_REMOUNT, None))),
+    remount_bind=wire.attempt(
+        lambda: checked(libc.mount(b"none", b"/bot", None, MS_REMOUNT | MS_BIND, None))
+    ),
+    remount=wire.attempt(
+        lambda: checked(libc.mount(b"none", b"/opt/monsoon/engine", None, MS_REMOUNT, None))
+    ),
     umount=wire.attempt(lambda: checked(libc.umount2(b"/bot", 2))),
     tmpfs_over=wire.attempt(lambda: checked(libc.mount(b"x", b"/bot", b"tmpfs", 0, None))),
     unshare=wire.attempt(lambda: checked(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS))),

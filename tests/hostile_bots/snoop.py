@@ -16,16 +16,19 @@ def read(path: str) -> None:
 
 def environment_names(path: str) -> list[str]:
     with open(path, "rb") as source:
-        return sorted(item.split(b"=", 1)[0].decode() for item in source.read().split(b"\0")
-                      if item)
+        return sorted(
+            item.split(b"=", 1)[0].decode() for item in source.read().split(b"\0") if item
+        )
 
 
 wire.until_first_request()
 paths = json.loads(os.environ.get("PROBE_PATHS", "[]"))
 wire.report(
     env=sorted(os.environ),
-    reads={path: wire.attempt(lambda p=path: read(p)) for path in
-           [*paths, "/root", "/home", "/etc/shadow", "/etc/passwd", "/work"]},
+    reads={
+        path: wire.attempt(lambda p=path: read(p))
+        for path in [*paths, "/root", "/home", "/etc/shadow", "/etc/passwd", "/work"]
+    },
     pids=sorted(int(name) for name in os.listdir("/proc") if name.isdigit()),
     init_environ=environment_names("/proc/1/environ"),
     root_entries=sorted(os.listdir("/")),

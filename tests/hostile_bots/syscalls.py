@@ -10,9 +10,18 @@ import threading
 import wire
 
 libc = ctypes.CDLL(None, use_errno=True)
-SYS = {"io_uring_setup": 425, "keyctl": 250, "add_key": 248, "bpf": 321,
-       "perf_event_open": 298, "personality": 135, "setns": 308, "userfaultfd": 323,
-       "inotify_init1": 294, "inotify_init": 253}
+SYS = {
+    "io_uring_setup": 425,
+    "keyctl": 250,
+    "add_key": 248,
+    "bpf": 321,
+    "perf_event_open": 298,
+    "personality": 135,
+    "setns": 308,
+    "userfaultfd": 323,
+    "inotify_init1": 294,
+    "inotify_init": 253,
+}
 
 
 def call(name: str, *args: int) -> None:
@@ -42,8 +51,9 @@ def lock(kind: str) -> None:
 
 wire.until_first_request()
 wire.report(
-    io_uring=wire.attempt(lambda: call("io_uring_setup", 8, ctypes.addressof(
-        ctypes.create_string_buffer(120)))),
+    io_uring=wire.attempt(
+        lambda: call("io_uring_setup", 8, ctypes.addressof(ctypes.create_string_buffer(120)))
+    ),
     keyctl=wire.attempt(lambda: call("keyctl", 0, -3, 0)),
     add_key=wire.attempt(lambda: call("add_key", 0, 0, 0, 0, -3)),
     bpf=wire.attempt(lambda: call("bpf", 0, 0, 0)),
@@ -61,8 +71,7 @@ wire.report(
     alg=wire.attempt(lambda: open_socket(AF_ALG, socket.SOCK_SEQPACKET)),
     unix_socket_still_works=wire.attempt(lambda: open_socket(socket.AF_UNIX)),
     inet_socket_still_works=wire.attempt(lambda: open_socket(socket.AF_INET)),
-    subprocess_still_works=wire.attempt(
-        lambda: subprocess.run(["/usr/bin/true"], check=True)),
+    subprocess_still_works=wire.attempt(lambda: subprocess.run(["/usr/bin/true"], check=True)),
     thread_still_works=wire.attempt(lambda: threading.Thread(target=lambda: None).start()),
 )
 wire.forfeit()

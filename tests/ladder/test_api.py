@@ -45,21 +45,31 @@ def world(alice, bob, olivia, sam):
     vanilla = make_bot(alice, "vanilla", public=False)
     cinnamon = make_active_version(make_bot(bob, "cinnamon")).bot
     house = make_active_version(make_bot(sam, "house-bot")).bot
-    rejected = bot_services.upload_version(saffron, alice, filename="main.py",
-                                           data=GOOD_BOT + b"# v2\n")
+    rejected = bot_services.upload_version(
+        saffron, alice, filename="main.py", data=GOOD_BOT + b"# v2\n"
+    )
     bot_services.validate_version(
-        rejected.pk, lambda artifact: bot_services.ValidationOutcome(False, "crashed on turn 3"))
+        rejected.pk, lambda artifact: bot_services.ValidationOutcome(False, "crashed on turn 3")
+    )
     versions = [b.versions.filter(status="active").get() for b in (saffron, cinnamon, house)]
     finished = match_services.create_match(ladder_for(players=3), versions, seed=11)
     record = engine_result(finished)
     record["stderr"] = ["alice's secret debug", "bob's secret debug", "house debug"]
     match_services.record_result(finished.pk, record)
     waiting = match_services.create_match(ladder_for(players=3), versions, seed=12)
-    return {"saffron": saffron, "vanilla": vanilla, "cinnamon": cinnamon, "house": house,
-            "rejected": rejected, "finished": finished, "waiting": waiting}
+    return {
+        "saffron": saffron,
+        "vanilla": vanilla,
+        "cinnamon": cinnamon,
+        "house": house,
+        "rejected": rejected,
+        "finished": finished,
+        "waiting": waiting,
+    }
 
 
 # --- games ----------------------------------------------------------------------------------
+
 
 def test_games_list_and_detail(personas, world):
     client = personas["anonymous"]
@@ -72,6 +82,7 @@ def test_games_list_and_detail(personas, world):
 
 
 # --- bots -----------------------------------------------------------------------------------
+
 
 def test_bot_list_shows_public_bots_and_your_own(personas, world):
     def names(persona, query=""):
@@ -87,22 +98,30 @@ def test_bot_list_shows_public_bots_and_your_own(personas, world):
     assert names("anonymous", "?owner=bob") == {"cinnamon"}
 
 
-@pytest.mark.parametrize("persona, status", expect(
-    {"anonymous": 404, "owner": 200, "other": 404, "organiser": 404, "staff": 200}))
+@pytest.mark.parametrize(
+    "persona, status",
+    expect({"anonymous": 404, "owner": 200, "other": 404, "organiser": 404, "staff": 200}),
+)
 def test_private_bot_detail(personas, world, persona, status):
     assert personas[persona].get(f"/api/v1/bots/{world['vanilla'].pk}/").status_code == status
 
 
-@pytest.mark.parametrize("persona, status", expect(
-    {"anonymous": 401, "owner": 201, "other": 201, "organiser": 201, "staff": 201}))
+@pytest.mark.parametrize(
+    "persona, status",
+    expect({"anonymous": 401, "owner": 201, "other": 201, "organiser": 201, "staff": 201}),
+)
 def test_create_bot(personas, world, persona, status):
     response = personas[persona].post(
-        "/api/v1/bots/", {"name": f"nutmeg-{persona}", "game": "batavia",
-                          "description": "a careful trader"}, format="json")
+        "/api/v1/bots/",
+        {"name": f"nutmeg-{persona}", "game": "batavia", "description": "a careful trader"},
+        format="json",
+    )
     assert response.status_code == status, response.content
     if status == 201:
-        assert response.json()["owner"] == {"owner": "alice", "other": "bob",
-                                            "organiser": "olivia", "staff": "sam"}[persona]
+        assert (
+            response.json()["owner"]
+            == {"owner": "alice", "other": "bob", "organiser": "olivia", "staff": "sam"}[persona]
+        )
 
 
 def test_create_bot_with_a_taken_name_is_a_conflict(personas, world):
@@ -111,12 +130,15 @@ def test_create_bot_with_a_taken_name_is_a_conflict(personas, world):
     assert "already exists" in response.json()["detail"]
 
 
-@pytest.mark.parametrize("persona, status", expect(
-    {"anonymous": 401, "owner": 200, "other": 403, "organiser": 403, "staff": 200}))
+@pytest.mark.parametrize(
+    "persona, status",
+    expect({"anonymous": 401, "owner": 200, "other": 403, "organiser": 403, "staff": 200}),
+)
 def test_update_bot(personas, world, persona, status):
     bot = world["saffron"]
-    response = personas[persona].patch(f"/api/v1/bots/{bot.pk}/",
-                                       {"description": "now with pepper"}, format="json")
+    response = personas[persona].patch(
+        f"/api/v1/bots/{bot.pk}/", {"description": "now with pepper"}, format="json"
+    )
     assert response.status_code == status, response.content
     bot.refresh_from_db()
     assert (bot.description == "now with pepper") == (status == 200)
@@ -131,13 +153,17 @@ def test_bot_game_cannot_be_changed(personas, world):
 
 # --- versions and uploads -------------------------------------------------------------------
 
-@pytest.mark.parametrize("persona, status", expect(
-    {"anonymous": 401, "owner": 201, "other": 403, "organiser": 403, "staff": 403}))
+
+@pytest.mark.parametrize(
+    "persona, status",
+    expect({"anonymous": 401, "owner": 201, "other": 403, "organiser": 403, "staff": 403}),
+)
 def test_upload_version(personas, world, persona, status):
     bot = world["saffron"]
     before = BotVersion.objects.count()
-    response = personas[persona].post(f"/api/v1/bots/{bot.pk}/upload/",
-                                      {"artifact": upload_file()}, format="multipart")
+    response = personas[persona].post(
+        f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload_file()}, format="multipart"
+    )
     assert response.status_code == status, response.content
     assert BotVersion.objects.count() == before + (status == 201)
     if status == 201:
@@ -146,8 +172,9 @@ def test_upload_version(personas, world, persona, status):
 
 
 def test_upload_without_a_file_is_a_clear_400(personas, world):
-    response = personas["owner"].post(f"/api/v1/bots/{world['saffron'].pk}/upload/", {},
-                                      format="multipart")
+    response = personas["owner"].post(
+        f"/api/v1/bots/{world['saffron'].pk}/upload/", {}, format="multipart"
+    )
     assert response.status_code == 400
     assert "artifact" in response.json()
 
@@ -155,19 +182,29 @@ def test_upload_without_a_file_is_a_clear_400(personas, world):
 def test_uploads_are_throttled(personas, world, monkeypatch):
     from rest_framework.throttling import ScopedRateThrottle
 
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/hour",
-                                                                "challenges": "2/hour"})
+    monkeypatch.setattr(
+        ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/hour", "challenges": "2/hour"}
+    )
     cache.clear()
     url = f"/api/v1/bots/{world['saffron'].pk}/upload/"
-    codes = [personas["owner"].post(url, {"artifact": upload_file()}, format="multipart")
-             .status_code for _ in range(3)]
+    codes = [
+        personas["owner"].post(url, {"artifact": upload_file()}, format="multipart").status_code
+        for _ in range(3)
+    ]
     assert codes == [201, 201, 429]
     cache.clear()
 
 
-@pytest.mark.parametrize("persona, sees_rejected, sees_reason", [
-    ("anonymous", False, False), ("owner", True, True), ("other", False, False),
-    ("organiser", False, False), ("staff", True, True)])
+@pytest.mark.parametrize(
+    "persona, sees_rejected, sees_reason",
+    [
+        ("anonymous", False, False),
+        ("owner", True, True),
+        ("other", False, False),
+        ("organiser", False, False),
+        ("staff", True, True),
+    ],
+)
 def test_version_list_and_failure_reason(personas, world, persona, sees_rejected, sees_reason):
     response = personas[persona].get(f"/api/v1/bots/{world['saffron'].pk}/versions/")
     assert response.status_code == 200
@@ -179,8 +216,10 @@ def test_version_list_and_failure_reason(personas, world, persona, sees_rejected
     assert by_number[1]["failure_reason"] in (None, "")
 
 
-@pytest.mark.parametrize("persona, status", expect(
-    {"anonymous": 404, "owner": 200, "other": 404, "organiser": 404, "staff": 200}))
+@pytest.mark.parametrize(
+    "persona, status",
+    expect({"anonymous": 404, "owner": 200, "other": 404, "organiser": 404, "staff": 200}),
+)
 def test_rejected_version_detail(personas, world, persona, status):
     response = personas[persona].get(f"/api/v1/versions/{world['rejected'].pk}/")
     assert response.status_code == status
@@ -196,6 +235,7 @@ def test_active_version_detail_is_public(personas, world):
 
 
 # --- ladders, standings, rating history -----------------------------------------------------
+
 
 def test_ladders_and_standings(personas, world):
     client = personas["anonymous"]
@@ -214,22 +254,25 @@ def test_ladders_and_standings(personas, world):
         assert row["games"] == 1 and row["provisional"] is True
     assert table[0]["rating"] >= table[1]["rating"] >= table[2]["rating"]
     page = client.get(f"/api/v1/ladders/{ladder.pk}/standings/?limit=1&offset=1").json()
-    assert [(r["rank"], r["bot_name"]) for r in page["results"]] == [
-        (2, table[1]["bot_name"])]
+    assert [(r["rank"], r["bot_name"]) for r in page["results"]] == [(2, table[1]["bot_name"])]
 
 
 def test_rating_history(personas, world):
     refit_ladder(ladder_for(players=3).pk, samples=5)
-    points = personas["anonymous"].get(
-        f"/api/v1/bots/{world['cinnamon'].pk}/ratings/").json()
+    points = personas["anonymous"].get(f"/api/v1/bots/{world['cinnamon'].pk}/ratings/").json()
     assert [p["kind"] for p in points] == ["live", "fit"]
     assert points[0]["match"] == world["finished"].pk
     other_ladder = ladder_for(players=4).pk
-    assert personas["anonymous"].get(
-        f"/api/v1/bots/{world['cinnamon'].pk}/ratings/?ladder={other_ladder}").json() == []
+    assert (
+        personas["anonymous"]
+        .get(f"/api/v1/bots/{world['cinnamon'].pk}/ratings/?ladder={other_ladder}")
+        .json()
+        == []
+    )
 
 
 # --- matches ----------------------------------------------------------------------------------
+
 
 def ids(response):
     assert response.status_code == 200, response.content
@@ -271,21 +314,25 @@ def test_match_log_download(personas, world):
     log = json.loads(response.content)
     world["finished"].refresh_from_db()
     assert log["seed"] == 11 and log["result"]["scores"] == world["finished"].scores
-    compressed = client.get(f"/api/v1/matches/{world['finished'].pk}/log/",
-                            HTTP_ACCEPT_ENCODING="gzip")
+    compressed = client.get(
+        f"/api/v1/matches/{world['finished'].pk}/log/", HTTP_ACCEPT_ENCODING="gzip"
+    )
     assert compressed["Content-Encoding"] == "gzip"
     assert json.loads(gzip.decompress(compressed.content)) == log
     waiting = client.get(f"/api/v1/matches/{world['waiting'].pk}/log/")
     assert waiting.status_code == 409 and "finished" in waiting.json()["detail"]
 
 
-@pytest.mark.parametrize("persona, status, visible", [
-    ("anonymous", 401, []),
-    ("owner", 200, ["alice's secret debug"]),
-    ("other", 200, ["bob's secret debug"]),
-    ("organiser", 403, []),
-    ("staff", 200, ["alice's secret debug", "bob's secret debug", "house debug"]),
-])
+@pytest.mark.parametrize(
+    "persona, status, visible",
+    [
+        ("anonymous", 401, []),
+        ("owner", 200, ["alice's secret debug"]),
+        ("other", 200, ["bob's secret debug"]),
+        ("organiser", 403, []),
+        ("staff", 200, ["alice's secret debug", "bob's secret debug", "house debug"]),
+    ],
+)
 def test_stderr_only_for_owners(personas, world, persona, status, visible):
     response = personas[persona].get(f"/api/v1/matches/{world['finished'].pk}/stderr/")
     assert response.status_code == status
@@ -293,8 +340,10 @@ def test_stderr_only_for_owners(personas, world, persona, status, visible):
         assert [s["stderr"] for s in response.json()] == visible
 
 
-@pytest.mark.parametrize("persona, status", expect(
-    {"anonymous": 401, "owner": 403, "other": 403, "organiser": 403, "staff": 200}))
+@pytest.mark.parametrize(
+    "persona, status",
+    expect({"anonymous": 401, "owner": 403, "other": 403, "organiser": 403, "staff": 200}),
+)
 def test_cancel_match(personas, world, persona, status):
     response = personas[persona].post(f"/api/v1/matches/{world['waiting'].pk}/cancel/")
     assert response.status_code == status
@@ -307,8 +356,10 @@ def test_cancelling_a_finished_match_is_a_conflict(personas, world):
     assert response.status_code == 409
 
 
-@pytest.mark.parametrize("persona, status", expect(
-    {"anonymous": 401, "owner": 403, "other": 403, "organiser": 403, "staff": 201}))
+@pytest.mark.parametrize(
+    "persona, status",
+    expect({"anonymous": 401, "owner": 403, "other": 403, "organiser": 403, "staff": 201}),
+)
 def test_rerun_match(personas, world, persona, status):
     before = Match.objects.count()
     response = personas[persona].post(f"/api/v1/matches/{world['finished'].pk}/rerun/")
@@ -318,8 +369,11 @@ def test_rerun_match(personas, world, persona, status):
 
 # --- challenges -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("persona, status", expect(
-    {"anonymous": 401, "owner": 201, "other": 201, "organiser": 403, "staff": 201}))
+
+@pytest.mark.parametrize(
+    "persona, status",
+    expect({"anonymous": 401, "owner": 201, "other": 201, "organiser": 403, "staff": 201}),
+)
 def test_create_challenge(personas, world, persona, status):
     # saffron (alice) vs cinnamon (bob) vs house-bot (sam): only owners of a seat may ask, so
     # olivia, who owns none of them, is refused.
@@ -335,7 +389,8 @@ def test_challenge_list_is_your_own(personas, world):
     table = [world["saffron"].pk, world["cinnamon"].pk, world["house"].pk]
     made = personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json").json()
     assert [m["id"] for m in personas["owner"].get("/api/v1/challenges/").json()["results"]] == [
-        made["id"]]
+        made["id"]
+    ]
     assert personas["other"].get("/api/v1/challenges/").json()["results"] == []
     assert personas["anonymous"].get("/api/v1/challenges/").status_code == 401
 
@@ -344,17 +399,19 @@ def test_challenge_with_bad_input(personas, world):
     response = personas["owner"].post("/api/v1/challenges/", {"bots": "saffron"}, format="json")
     assert response.status_code == 400
     response = personas["owner"].post(
-        "/api/v1/challenges/", {"bots": [world["saffron"].pk, world["cinnamon"].pk]},
-        format="json")
+        "/api/v1/challenges/", {"bots": [world["saffron"].pk, world["cinnamon"].pk]}, format="json"
+    )
     assert response.status_code == 400 and "3-5 players" in response.json()["detail"]
 
 
 # --- authentication -------------------------------------------------------------------------
 
+
 def test_token_and_session_authentication(world, alice):
     client = APIClient()
-    response = client.post("/api/v1/auth/token/",
-                           {"username": "alice", "password": "alice-password-1"})
+    response = client.post(
+        "/api/v1/auth/token/", {"username": "alice", "password": "alice-password-1"}
+    )
     token = response.json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     me = client.get("/api/v1/me/").json()
@@ -385,13 +442,19 @@ def test_organiser_flag(personas, world):
 
 # --- schema and docs ----------------------------------------------------------------------------
 
+
 def test_openapi_schema_and_docs(db):
     client = client_for(None)
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
     paths = json.loads(schema.content)["paths"]
-    for path in ("/api/v1/ladders/{id}/standings/", "/api/v1/bots/{id}/upload/",
-                 "/api/v1/matches/{id}/log/", "/api/v1/challenges/", "/api/v1/games/"):
+    for path in (
+        "/api/v1/ladders/{id}/standings/",
+        "/api/v1/bots/{id}/upload/",
+        "/api/v1/matches/{id}/log/",
+        "/api/v1/challenges/",
+        "/api/v1/games/",
+    ):
         assert path in paths
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
@@ -412,24 +475,29 @@ def test_public_lists_are_cached_briefly(personas, world, settings):
 def test_challenge_rate_limit_is_a_429(personas, world, settings):
     settings.MONSOON_CHALLENGES_PER_HOUR = 1
     table = [world["saffron"].pk, world["cinnamon"].pk, world["house"].pk]
-    codes = [personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json")
-             for _ in range(2)]
+    codes = [
+        personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json")
+        for _ in range(2)
+    ]
     assert [c.status_code for c in codes] == [201, 429]
     assert "at most 1 challenges an hour" in codes[1].json()["detail"]
 
 
 def test_head_to_head(personas, world):
     finished = world["finished"]
-    places = {s.bot_version.bot.name: s.place
-              for s in finished.seats.select_related("bot_version__bot")}
-    rows = personas["anonymous"].get(
-        f"/api/v1/bots/{world['saffron'].pk}/head-to-head/").json()
+    places = {
+        s.bot_version.bot.name: s.place for s in finished.seats.select_related("bot_version__bot")
+    }
+    rows = personas["anonymous"].get(f"/api/v1/bots/{world['saffron'].pk}/head-to-head/").json()
     assert {r["opponent_name"] for r in rows} == {"cinnamon", "house-bot"}
     for row in rows:
         mine, theirs = places["saffron"], places[row["opponent_name"]]
         assert row["matches"] == 1  # the waiting match does not count
         assert (row["ahead"], row["behind"], row["tied"]) == (
-            int(mine < theirs), int(mine > theirs), int(mine == theirs))
+            int(mine < theirs),
+            int(mine > theirs),
+            int(mine == theirs),
+        )
 
 
 def test_challenges_with_private_bots_stay_private(personas, world, alice, bob):
@@ -439,10 +507,16 @@ def test_challenges_with_private_bots_stay_private(personas, world, alice, bob):
     made = personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json").json()
     for persona in ("anonymous", "other", "organiser", "owner"):
         assert made["id"] not in ids(personas[persona].get("/api/v1/matches/"))
-    for persona, status in (("anonymous", 404), ("organiser", 404), ("owner", 200),
-                            ("other", 200), ("staff", 200)):
+    for persona, status in (
+        ("anonymous", 404),
+        ("organiser", 404),
+        ("owner", 200),
+        ("other", 200),
+        ("staff", 200),
+    ):
         # bob (other) owns cinnamon, seated in it: he may see the match he played.
         assert personas[persona].get(f"/api/v1/matches/{made['id']}/").status_code == status
     assert personas["anonymous"].get(f"/api/v1/matches/{made['id']}/log/").status_code == 404
     assert [m["id"] for m in personas["owner"].get("/api/v1/challenges/").json()["results"]] == [
-        made["id"]]
+        made["id"]
+    ]

@@ -24,10 +24,15 @@ pytestmark = pytest.mark.django_db
 # answer too, because some refusals no schema can express (a wrong password, an id that does
 # not exist, a bot that already sits at the table, a file type the upload does not take); each
 # such 400 still has to match the documented error body.
-CONFIG = schemathesis.config.SchemathesisConfig.from_dict({
-    "checks": {"positive_data_acceptance": {
-        "expected-statuses": ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]}},
-})
+CONFIG = schemathesis.config.SchemathesisConfig.from_dict(
+    {
+        "checks": {
+            "positive_data_acceptance": {
+                "expected-statuses": ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
+            }
+        },
+    }
+)
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application(), config=CONFIG)
 
 
@@ -54,8 +59,9 @@ def _keep_the_test_connection():
     signals.request_finished.connect(close_old_connections)
 
 
-FUZZ = settings(max_examples=12, deadline=None, derandomize=True,
-                suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 
 
 @schema.parametrize()

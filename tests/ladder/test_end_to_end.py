@@ -18,8 +18,14 @@ from ladder.matches.services import claim_match, record_result
 from ladder.ratings.services import refit_ladder
 from tests.ladder.conftest import client_for, ladder_for, make_active_version, make_bot
 
-POLICY_OF = {"greedy-1": "greedy", "greedy-2": "greedy", "random-1": "random",
-             "random-2": "random", "random-3": "random", "random-4": "random"}
+POLICY_OF = {
+    "greedy-1": "greedy",
+    "greedy-2": "greedy",
+    "random-1": "random",
+    "random-2": "random",
+    "random-3": "random",
+    "random-4": "random",
+}
 
 
 def run_queued_matches() -> int:
@@ -28,12 +34,24 @@ def run_queued_matches() -> int:
         assert claim_match(match.pk, "test-worker")
         seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
         policies = [get_policy(POLICY_OF[s.bot_version.bot.name], match.game) for s in seats]
-        state, log = play_match(match.game, match.seed, policies, variant=match.variant,
-                                seat_names=[s.bot_version.label for s in seats])
+        state, log = play_match(
+            match.game,
+            match.seed,
+            policies,
+            variant=match.variant,
+            seat_names=[s.bot_version.label for s in seats],
+        )
         n = len(seats)
-        outcome = record_result(match.pk, {"scores": state.scores(), "ranking": state.ranking(),
-                                           "forfeits": [None] * n, "log": log,
-                                           "stderr": [""] * n})
+        outcome = record_result(
+            match.pk,
+            {
+                "scores": state.scores(),
+                "ranking": state.ranking(),
+                "forfeits": [None] * n,
+                "log": log,
+                "stderr": [""] * n,
+            },
+        )
         assert outcome.recorded
         played += 1
     return played

@@ -15,22 +15,32 @@ pytestmark = pytest.mark.django_db
 
 def test_an_oversized_body_is_refused_with_413_before_it_is_read(settings):
     body = b"x" * (settings.MONSOON_REQUEST_MAX_BYTES + 1)
-    response = Client().post("/api/v1/auth/token/", data=body,
-                             content_type="application/octet-stream")
+    response = Client().post(
+        "/api/v1/auth/token/", data=body, content_type="application/octet-stream"
+    )
     assert response.status_code == 413
     assert f"limit here is {settings.MONSOON_REQUEST_MAX_BYTES} bytes" in response.json()["detail"]
 
 
 def test_a_declared_200_mb_multipart_body_is_refused_from_its_header():
-    response = Client().generic("POST", "/api/v1/auth/token/", b"--x--",
-                                content_type="multipart/form-data; boundary=x",
-                                CONTENT_LENGTH=str(200 * 1024 * 1024))
+    response = Client().generic(
+        "POST",
+        "/api/v1/auth/token/",
+        b"--x--",
+        content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(200 * 1024 * 1024),
+    )
     assert response.status_code == 413
 
 
 def test_the_web_login_refuses_an_oversized_body_too(settings):
-    response = Client().generic("POST", "/login/", b"", CONTENT_LENGTH=str(10 * 1024 * 1024),
-                                content_type="application/x-www-form-urlencoded")
+    response = Client().generic(
+        "POST",
+        "/login/",
+        b"",
+        CONTENT_LENGTH=str(10 * 1024 * 1024),
+        content_type="application/x-www-form-urlencoded",
+    )
     assert response.status_code == 413
 
 
@@ -39,12 +49,16 @@ def test_a_bot_upload_may_be_as_large_as_the_upload_limit(settings, alice):
     settings.MONSOON_UPLOAD_MAX_BYTES = settings.MONSOON_REQUEST_MAX_BYTES * 2
     artifact = io.BytesIO(b"x" * (settings.MONSOON_REQUEST_MAX_BYTES + 10))
     artifact.name = "bot.py"
-    response = client_for(alice).post(f"/api/v1/bots/{bot.pk}/upload/", {"artifact": artifact},
-                                      format="multipart")
+    response = client_for(alice).post(
+        f"/api/v1/bots/{bot.pk}/upload/", {"artifact": artifact}, format="multipart"
+    )
     assert response.status_code != 413
     over = client_for(alice).generic(
-        "POST", f"/api/v1/bots/{bot.pk}/upload/", b"",
-        CONTENT_LENGTH=str(settings.MONSOON_UPLOAD_MAX_BYTES + 1024 * 1024))
+        "POST",
+        f"/api/v1/bots/{bot.pk}/upload/",
+        b"",
+        CONTENT_LENGTH=str(settings.MONSOON_UPLOAD_MAX_BYTES + 1024 * 1024),
+    )
     assert over.status_code == 413
 
 
@@ -75,25 +89,27 @@ def test_a_forged_cursor_is_a_404():
 
 def test_putting_a_bot_back_with_its_own_name_is_not_a_duplicate(alice):
     bot = make_bot(alice, "steady")
-    response = client_for(alice).put(f"/api/v1/bots/{bot.pk}/",
-                                     {"name": "steady", "description": "same name"},
-                                     format="json")
+    response = client_for(alice).put(
+        f"/api/v1/bots/{bot.pk}/", {"name": "steady", "description": "same name"}, format="json"
+    )
     assert response.status_code == 200, response.json()
     assert response.json()["description"] == "same name"
 
 
 @pytest.mark.parametrize("name", ["new", "NEW"])
 def test_names_that_collide_with_site_urls_are_refused(alice, name):
-    created = client_for(alice).post("/api/v1/bots/", {"name": name, "game": "batavia"},
-                                     format="json")
+    created = client_for(alice).post(
+        "/api/v1/bots/", {"name": name, "game": "batavia"}, format="json"
+    )
     assert created.status_code == 400 and "reserved" in created.json()["detail"]
     bot = make_bot(alice, "renamed")
     renamed = client_for(alice).patch(f"/api/v1/bots/{bot.pk}/", {"name": name}, format="json")
     assert renamed.status_code == 400 and "reserved" in renamed.json()["detail"]
 
 
-@pytest.mark.parametrize("path, field", [("/api/v1/matches/", "ranked"),
-                                         ("/api/v1/bots/", "is_public")])
+@pytest.mark.parametrize(
+    "path, field", [("/api/v1/matches/", "ranked"), ("/api/v1/bots/", "is_public")]
+)
 def test_an_invalid_boolean_filter_is_a_400_naming_the_field(path, field):
     response = Client().get(path, {field: "maybe"})
     assert response.status_code == 400

@@ -80,8 +80,16 @@ def test_newest_most_uncertain_version_goes_first(only_three_player_batavia):
     ladder = only_three_player_batavia
     versions = field_of(["ann", "ben", "cat", "dan", "eve", "fay", "gus"])
     for v in versions[:-1]:
-        Rating.objects.create(ladder=ladder, bot_version=v, mu=0.0, sd=0.3, rating=1500,
-                              low=1400, high=1600, games=ladder.target_games)
+        Rating.objects.create(
+            ladder=ladder,
+            bot_version=v,
+            mu=0.0,
+            sd=0.3,
+            rating=1500,
+            low=1400,
+            high=1600,
+            games=ladder.target_games,
+        )
     newcomer = versions[-1]
     for seed in range(5):
         Match.objects.all().delete()
@@ -95,10 +103,18 @@ def test_opponents_come_from_the_nearest_in_rating(only_three_player_batavia):
     for i, v in enumerate(versions):
         # The newcomer (last) is rated near the bottom; everyone else has played enough.
         games = 0 if v is versions[-1] else ladder.target_games
-        Rating.objects.create(ladder=ladder, bot_version=v, mu=i * 0.5 if games else 0.1,
-                              sd=0.2, rating=1500, low=1400, high=1600, games=games)
+        Rating.objects.create(
+            ladder=ladder,
+            bot_version=v,
+            mu=i * 0.5 if games else 0.1,
+            sd=0.2,
+            rating=1500,
+            low=1400,
+            high=1600,
+            games=games,
+        )
     # Nearest to mu=0.1 are p00..p05 (mu 0, 0.5, ..., 2.5): opponents must come from them.
-    allowed = {v.pk for v in versions[:matchmaking.NEAREST_K]}
+    allowed = {v.pk for v in versions[: matchmaking.NEAREST_K]}
     for seed in range(10):
         Match.objects.all().delete()
         [match_id] = matchmaking.fill_queue(capacity=1, rng=random.Random(seed))
@@ -167,8 +183,16 @@ def test_games_spread_evenly_once_everyone_reached_the_target(only_three_player_
     ladder = only_three_player_batavia
     versions = field_of(["ann", "ben", "cat", "dan", "eve", "fay"])
     for v in versions:
-        Rating.objects.create(ladder=ladder, bot_version=v, mu=0.0, sd=0.3, rating=1500,
-                              low=1400, high=1600, games=ladder.target_games + 10)
+        Rating.objects.create(
+            ladder=ladder,
+            bot_version=v,
+            mu=0.0,
+            sd=0.3,
+            rating=1500,
+            low=1400,
+            high=1600,
+            games=ladder.target_games + 10,
+        )
     seats = Counter()
     for match_id in matchmaking.fill_queue(capacity=12, rng=random.Random(2)):
         seats.update(s.bot_version_id for s in seats_of(match_id))

@@ -24,23 +24,36 @@ GOOD_KEY = "k" * 50
 
 
 def load_settings(**env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL"}}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL"}
+    }
     clean.update(env)
     return subprocess.run(
-        [sys.executable, "-c", "import ladder.settings as s; print(s.DATABASES['default']"
-                               "['ENGINE'], s.DEBUG)"],
-        cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-c",
+            "import ladder.settings as s; print(s.DATABASES['default']['ENGINE'], s.DEBUG)",
+        ],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
-@pytest.mark.parametrize("env, complaint", [
-    ({}, "SECRET_KEY must be set"),
-    ({"SECRET_KEY": "short"}, "SECRET_KEY must be set"),
-    ({"SECRET_KEY": GOOD_KEY}, "ALLOWED_HOSTS must list"),
-    ({"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS must list"),
-    ({"DEBUG": "maybe"}, "DEBUG must be a boolean"),
-])
+@pytest.mark.parametrize(
+    "env, complaint",
+    [
+        ({}, "SECRET_KEY must be set"),
+        ({"SECRET_KEY": "short"}, "SECRET_KEY must be set"),
+        ({"SECRET_KEY": GOOD_KEY}, "ALLOWED_HOSTS must list"),
+        ({"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS must list"),
+        ({"DEBUG": "maybe"}, "DEBUG must be a boolean"),
+    ],
+)
 def test_production_settings_refuse_unsafe_defaults(env, complaint):
     result = load_settings(**env)
     assert result.returncode != 0
@@ -48,8 +61,12 @@ def test_production_settings_refuse_unsafe_defaults(env, complaint):
 
 
 def test_settings_from_environment():
-    ok = load_settings(SECRET_KEY=GOOD_KEY, ALLOWED_HOSTS="monsoon.example",
-                       DATABASE_URL="postgres://u@db:5432/monsoon", CACHE_URL="redis://c:6379/1")
+    ok = load_settings(
+        SECRET_KEY=GOOD_KEY,
+        ALLOWED_HOSTS="monsoon.example",
+        DATABASE_URL="postgres://u@db:5432/monsoon",
+        CACHE_URL="redis://c:6379/1",
+    )
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.split() == ["django.db.backends.postgresql", "False"]
     dev = load_settings(DEBUG="1")
@@ -77,9 +94,11 @@ def test_ladders_exist_for_every_game_and_player_count(db):
 def admin_world(alice, bob, olivia, sam):
     sam.is_superuser = True
     sam.save()
-    versions = [make_active_version(make_bot(u, f"admin-{u.username}"))
-                for u in (alice, bob, olivia)]
+    versions = [
+        make_active_version(make_bot(u, f"admin-{u.username}")) for u in (alice, bob, olivia)
+    ]
     from ladder.matches.services import create_match, record_result
+
     done = create_match(ladder_for(players=3), versions, seed=5)
     record_result(done.pk, engine_result(done))
     waiting = create_match(ladder_for(players=3), versions, seed=6)
@@ -89,10 +108,17 @@ def admin_world(alice, bob, olivia, sam):
 def test_admin_pages_for_staff(admin_world, sam, alice):
     staff = client_for(None)
     staff.force_login(sam)
-    for url in ["/admin/", "/admin/bots/bot/", "/admin/bots/botversion/",
-                f"/admin/bots/botversion/{admin_world['version'].pk}/change/",
-                "/admin/matches/match/", f"/admin/matches/match/{admin_world['done'].pk}/change/",
-                "/admin/ladders/ladder/", "/admin/ratings/rating/", "/admin/ratings/ratingfit/"]:
+    for url in [
+        "/admin/",
+        "/admin/bots/bot/",
+        "/admin/bots/botversion/",
+        f"/admin/bots/botversion/{admin_world['version'].pk}/change/",
+        "/admin/matches/match/",
+        f"/admin/matches/match/{admin_world['done'].pk}/change/",
+        "/admin/ladders/ladder/",
+        "/admin/ratings/rating/",
+        "/admin/ratings/ratingfit/",
+    ]:
         assert staff.get(url).status_code == 200, url
     user = client_for(None)
     user.force_login(alice)

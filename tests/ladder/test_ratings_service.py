@@ -17,8 +17,13 @@ def fixed_result(match, order_by_bot):
     """A record where bots finish in the order of ``order_by_bot`` (names, best first)."""
     seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
     ranking = [order_by_bot.index(s.bot_version.bot.name) + 1 for s in seats]
-    return {"scores": [10 - r for r in ranking], "ranking": ranking, "forfeits": [None] * 3,
-            "log": None, "stderr": [""] * 3}
+    return {
+        "scores": [10 - r for r in ranking],
+        "ranking": ranking,
+        "forfeits": [None] * 3,
+        "log": None,
+        "stderr": [""] * 3,
+    }
 
 
 @pytest.fixture
@@ -28,8 +33,7 @@ def field(db):
 
 
 def play(field, names, order, seed=1):
-    match = match_services.create_match(ladder_for(players=3), [field[n] for n in names],
-                                        seed=seed)
+    match = match_services.create_match(ladder_for(players=3), [field[n] for n in names], seed=seed)
     match_services.record_result(match.pk, fixed_result(match, [f"bot-{n}" for n in order]))
     return match
 
@@ -53,9 +57,11 @@ def test_refit_orders_bots_by_results_and_marks_uncertain_ones(field):
 
 
 def test_refit_does_not_depend_on_the_order_matches_were_played(field):
-    results = [(["ann", "ben", "cat"], ["ben", "ann", "cat"]),
-               (["ann", "cat", "dan"], ["dan", "cat", "ann"]),
-               (["ben", "cat", "dan"], ["ben", "dan", "cat"])] * 3
+    results = [
+        (["ann", "ben", "cat"], ["ben", "ann", "cat"]),
+        (["ann", "cat", "dan"], ["dan", "cat", "ann"]),
+        (["ben", "cat", "dan"], ["ben", "dan", "cat"]),
+    ] * 3
     for i, (names, order) in enumerate(results):
         play(field, names, order, seed=i)
     ladder = ladder_for(players=3)
@@ -64,6 +70,7 @@ def test_refit_does_not_depend_on_the_order_matches_were_played(field):
     Rating.objects.all().delete()
     # Same results recorded in reverse order give the same fit (the live ratings differ).
     from ladder.matches.models import Match
+
     Match.objects.all().delete()
     for i, (names, order) in enumerate(reversed(results)):
         play(field, names, order, seed=i)
@@ -75,6 +82,7 @@ def test_refit_does_not_depend_on_the_order_matches_were_played(field):
 def test_matches_rated_during_a_refit_are_replayed_on_top(field, monkeypatch):
     play(field, ["ann", "ben", "cat"], ["ann", "ben", "cat"])
     from ladder.ratings import plackett_luce as pl
+
     real = pl.fit_with_interval
 
     def slow_fit(*args, **kwargs):

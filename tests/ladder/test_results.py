@@ -19,8 +19,10 @@ from tests.ladder.conftest import engine_result, ladder_for, make_active_version
 
 @pytest.fixture
 def table(alice, bob, olivia):
-    versions = [make_active_version(make_bot(owner, f"spice-{owner.username}"))
-                for owner in (alice, bob, olivia)]
+    versions = [
+        make_active_version(make_bot(owner, f"spice-{owner.username}"))
+        for owner in (alice, bob, olivia)
+    ]
     return match_services.create_match(ladder_for(players=3), versions, seed=42)
 
 
@@ -92,10 +94,12 @@ def test_cancelled_match_ignores_a_late_result(table):
 
 
 def test_unranked_match_is_not_rated(alice, bob, olivia):
-    versions = [make_active_version(make_bot(o, f"mace-{o.username}"))
-                for o in (alice, bob, olivia)]
-    match = match_services.create_match(ladder_for(players=3), versions, ranked=False,
-                                        kind=Match.Kind.CHALLENGE)
+    versions = [
+        make_active_version(make_bot(o, f"mace-{o.username}")) for o in (alice, bob, olivia)
+    ]
+    match = match_services.create_match(
+        ladder_for(players=3), versions, ranked=False, kind=Match.Kind.CHALLENGE
+    )
     assert match_services.record_result(match.pk, engine_result(match)).recorded
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and not match.rated
@@ -123,7 +127,8 @@ def test_infrastructure_failure_requeues_then_fails(table, settings):
 def test_expired_lease_is_requeued(table):
     match_services.claim_match(table.pk, "worker-a", lease_seconds=1)
     assert match_services.requeue_expired_leases(timezone.now() + timedelta(seconds=5)) == [
-        table.pk]
+        table.pk
+    ]
     table.refresh_from_db()
     assert table.status == Match.Status.QUEUED and table.attempts == 1
 
@@ -132,7 +137,8 @@ def test_rerun_copies_seats_and_seed(table):
     again = match_services.rerun_match(table.pk)
     assert again.pk != table.pk and again.seed == table.seed
     assert list(again.seats.values_list("bot_version_id", flat=True)) == list(
-        table.seats.values_list("bot_version_id", flat=True))
+        table.seats.values_list("bot_version_id", flat=True)
+    )
 
 
 def test_match_spec_gives_workers_plain_data(table):

@@ -12,17 +12,24 @@ pytestmark = pytest.mark.django_db
 
 
 def _rates(monkeypatch, **rates):
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES",
-                        {**ScopedRateThrottle.THROTTLE_RATES, **rates})
+    monkeypatch.setattr(
+        ScopedRateThrottle, "THROTTLE_RATES", {**ScopedRateThrottle.THROTTLE_RATES, **rates}
+    )
 
 
 def test_sign_ups_are_limited_per_address(monkeypatch):
     _rates(monkeypatch, signups="3/hour")
     statuses = []
     for i in range(4):
-        response = Client().post("/signup/", {
-            "username": f"newcomer-{i}", "email": f"n{i}@example.org",
-            "password1": "a-long-password-1", "password2": "a-long-password-1"})
+        response = Client().post(
+            "/signup/",
+            {
+                "username": f"newcomer-{i}",
+                "email": f"n{i}@example.org",
+                "password1": "a-long-password-1",
+                "password2": "a-long-password-1",
+            },
+        )
         statuses.append(response.status_code)
     assert statuses == [302, 302, 302, 429]
     assert int(response["Retry-After"]) > 0
@@ -32,16 +39,22 @@ def test_sign_ups_are_limited_per_address(monkeypatch):
 def test_bot_creation_is_limited_per_user_through_the_api(monkeypatch, alice):
     _rates(monkeypatch, bots="2/hour")
     client = client_for(alice)
-    answers = [client.post("/api/v1/bots/", {"name": f"spam-{i}", "game": "batavia"},
-                           format="json") for i in range(3)]
+    answers = [
+        client.post("/api/v1/bots/", {"name": f"spam-{i}", "game": "batavia"}, format="json")
+        for i in range(3)
+    ]
     assert [a.status_code for a in answers] == [201, 201, 429]
     assert int(answers[-1]["Retry-After"]) > 0
 
 
 def test_the_site_and_the_api_share_one_bot_budget(monkeypatch, alice):
     _rates(monkeypatch, bots="1/hour")
-    assert client_for(alice).post("/api/v1/bots/", {"name": "first", "game": "batavia"},
-                                  format="json").status_code == 201
+    assert (
+        client_for(alice)
+        .post("/api/v1/bots/", {"name": "first", "game": "batavia"}, format="json")
+        .status_code
+        == 201
+    )
     site = Client()
     site.force_login(alice)
     refused = site.post("/bots/new/", {"name": "second", "game": "batavia", "is_public": "on"})

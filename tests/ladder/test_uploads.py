@@ -60,12 +60,12 @@ def lying_zip() -> bytes:
     big = (1024 * 1024).to_bytes(4, "little")
     small = (10).to_bytes(4, "little")
     start = data.find(b"data.txt") - 30
-    assert data[start + 22:start + 26] == big
-    data[start + 22:start + 26] = small
+    assert data[start + 22 : start + 26] == big
+    data[start + 22 : start + 26] = small
     central = data.find(b"PK\x01\x02")  # the central directory, entry by entry
-    while data[central + 46:central + 54] != b"data.txt":
+    while data[central + 46 : central + 54] != b"data.txt":
         central = data.find(b"PK\x01\x02", central + 4)
-    data[central + 24:central + 28] = small
+    data[central + 24 : central + 28] = small
     return bytes(data)
 
 
@@ -119,8 +119,13 @@ def absolute_tar() -> bytes:
 def non_utf8_tar() -> bytes:
     """A member named with the byte 0xff, holding Python that does not compile."""
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.GNU_FORMAT,
-                      encoding="utf-8", errors="surrogateescape") as archive:
+    with tarfile.open(
+        fileobj=buffer,
+        mode="w:gz",
+        format=tarfile.GNU_FORMAT,
+        encoding="utf-8",
+        errors="surrogateescape",
+    ) as archive:
         for name, data in (("main.py", GOOD_BOT), ("\udcff.py", b"def (:\n")):
             info = tarfile.TarInfo(name)
             info.size = len(data)
@@ -129,32 +134,55 @@ def non_utf8_tar() -> bytes:
 
 
 def manifest_zip(command: list[str]) -> bytes:
-    return zip_bytes({"monsoon.json": json.dumps({"command": command}).encode(),
-                      "main.py": GOOD_BOT})
+    return zip_bytes(
+        {"monsoon.json": json.dumps({"command": command}).encode(), "main.py": GOOD_BOT}
+    )
 
 
 # Archives a worker's file system could never unpack: each failed on every try.
 DEEP = "/".join(["d"] * 1000) + "/f.txt"
 UNPACKABLE = {
-    "300-character name": ("bot.zip", zip_bytes({"main.py": GOOD_BOT, "a" * 300: b"x"}),
-                           "longer than 255 bytes"),
+    "300-character name": (
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, "a" * 300: b"x"}),
+        "longer than 255 bytes",
+    ),
     "file then folder of that name": (
-        "bot.zip", zip_bytes({"main.py": GOOD_BOT, "a": b"x", "a/b.txt": b"y"}),
-        "which is a file"),
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, "a": b"x", "a/b.txt": b"y"}),
+        "which is a file",
+    ),
     "folder then file of that name": (
-        "bot.zip", zip_bytes({"main.py": GOOD_BOT, "a/b.txt": b"y", "a": b"x"}),
-        "both a file and a folder"),
-    "1,000-level-deep tree": ("bot.zip", zip_bytes({"main.py": GOOD_BOT, DEEP: b"x"}),
-                              "1001 levels deep"),
-    "tar 1,000-level-deep tree": ("bot.tar.gz", tar_gz([regular(DEEP, b"x")[0]], {DEEP: b"x"}),
-                                  "levels deep"),
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, "a/b.txt": b"y", "a": b"x"}),
+        "both a file and a folder",
+    ),
+    "1,000-level-deep tree": (
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, DEEP: b"x"}),
+        "1001 levels deep",
+    ),
+    "tar 1,000-level-deep tree": (
+        "bot.tar.gz",
+        tar_gz([regular(DEEP, b"x")[0]], {DEEP: b"x"}),
+        "levels deep",
+    ),
     "non-UTF-8 member name": ("bot.tar.gz", non_utf8_tar(), "not UTF-8"),
-    "NUL in the manifest command": ("bot.zip", manifest_zip(["python3", "main.py\u0000x"]),
-                                    "NUL byte"),
-    "escape in the manifest command": ("bot.zip", manifest_zip(["python3", "main.py\u001b[2J"]),
-                                       "contains the control character"),
-    "too many command arguments": ("bot.zip", manifest_zip(["python3", "main.py"] + ["-v"] * 40),
-                                   "the limit is 32"),
+    "NUL in the manifest command": (
+        "bot.zip",
+        manifest_zip(["python3", "main.py\u0000x"]),
+        "NUL byte",
+    ),
+    "escape in the manifest command": (
+        "bot.zip",
+        manifest_zip(["python3", "main.py\u001b[2J"]),
+        "contains the control character",
+    ),
+    "too many command arguments": (
+        "bot.zip",
+        manifest_zip(["python3", "main.py"] + ["-v"] * 40),
+        "the limit is 32",
+    ),
 }
 
 MALICIOUS = {
@@ -169,20 +197,38 @@ MALICIOUS = {
     "zip bomb": ("bot.zip", zip_bomb(), "unpacks to more than"),
     "zip lying about size": ("bot.zip", lying_zip(), "member 'data.txt'"),
     "zip traversal": ("bot.zip", zip_bytes({"main.py": GOOD_BOT, "../evil.py": b"x=1\n"}), ".."),
-    "zip absolute path": ("bot.zip", zip_bytes({"main.py": GOOD_BOT, "/tmp/evil.py": b"x=1\n"}),
-                          "absolute"),
-    "zip symlink": ("bot.zip", zip_with_mode("link", stat.S_IFLNK | 0o777, b"/etc/passwd"),
-                    "symbolic link"),
-    "zip device": ("bot.zip", zip_with_mode("dev", stat.S_IFCHR | 0o666, b""),
-                   "not a regular file"),
-    "zip too many files": ("bot.zip", zip_bytes({"main.py": GOOD_BOT,
-                                                 **{f"f{i}.txt": b"x" for i in range(20)}}),
-                           "more than 10 files"),
+    "zip absolute path": (
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, "/tmp/evil.py": b"x=1\n"}),
+        "absolute",
+    ),
+    "zip symlink": (
+        "bot.zip",
+        zip_with_mode("link", stat.S_IFLNK | 0o777, b"/etc/passwd"),
+        "symbolic link",
+    ),
+    "zip device": (
+        "bot.zip",
+        zip_with_mode("dev", stat.S_IFCHR | 0o666, b""),
+        "not a regular file",
+    ),
+    "zip too many files": (
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, **{f"f{i}.txt": b"x" for i in range(20)}}),
+        "more than 10 files",
+    ),
     "zip without entry point": ("bot.zip", zip_bytes({"bot.py": GOOD_BOT}), "main.py"),
     "zip bad manifest": ("bot.zip", zip_bytes({"monsoon.json": b"{not json"}), "monsoon.json"),
     "manifest names missing file": (
-        "bot.zip", zip_bytes({"monsoon.json": json.dumps({"command": ["python3", "x.py"]}).encode(),
-                              "main.py": GOOD_BOT}), "not in the archive"),
+        "bot.zip",
+        zip_bytes(
+            {
+                "monsoon.json": json.dumps({"command": ["python3", "x.py"]}).encode(),
+                "main.py": GOOD_BOT,
+            }
+        ),
+        "not in the archive",
+    ),
     "tar gzip bomb": ("bot.tar.gz", gzip_bomb(), "unpacks to more than"),
     "tar symlink": ("bot.tar.gz", symlink_tar(), "link"),
     "tar hard link": ("bot.tar.gz", hardlink_tar(), "link"),
@@ -202,9 +248,17 @@ def test_malicious_upload_is_rejected_with_a_reason(case):
 
 def test_good_archives_are_accepted():
     manifest = {"command": ["python3", "bot/run.py"], "game": "batavia"}
-    info = inspect_upload("bot.zip", zip_bytes({
-        "monsoon.json": json.dumps(manifest).encode(), "bot/run.py": GOOD_BOT,
-        "bot/helpers.py": b"X = 1\n"}), LIMITS)
+    info = inspect_upload(
+        "bot.zip",
+        zip_bytes(
+            {
+                "monsoon.json": json.dumps(manifest).encode(),
+                "bot/run.py": GOOD_BOT,
+                "bot/helpers.py": b"X = 1\n",
+            }
+        ),
+        LIMITS,
+    )
     assert info.command == ["python3", "bot/run.py"]
     assert info.declared_game == "batavia"
     assert info.file_count == 3
@@ -234,8 +288,9 @@ def test_api_refuses_malicious_upload_and_stores_nothing(case, alice, small_limi
     bot = make_bot(alice, "pepper")
     upload = io.BytesIO(data)
     upload.name = filename
-    response = client_for(alice).post(f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload},
-                                      format="multipart")
+    response = client_for(alice).post(
+        f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload}, format="multipart"
+    )
     assert response.status_code == 400, response.content
     # DRF itself refuses an empty file field before the service sees it; either way the
     # reason is in the answer.
@@ -246,12 +301,20 @@ def test_api_refuses_malicious_upload_and_stores_nothing(case, alice, small_limi
 
 def test_manifest_for_another_game_is_refused(alice, small_limits, settings):
     bot = make_bot(alice, "nutmeg")
-    upload = io.BytesIO(zip_bytes({
-        "monsoon.json": json.dumps({"command": "python3 main.py", "game": "borneo"}).encode(),
-        "main.py": GOOD_BOT}))
+    upload = io.BytesIO(
+        zip_bytes(
+            {
+                "monsoon.json": json.dumps(
+                    {"command": "python3 main.py", "game": "borneo"}
+                ).encode(),
+                "main.py": GOOD_BOT,
+            }
+        )
+    )
     upload.name = "bot.zip"
-    response = client_for(alice).post(f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload},
-                                      format="multipart")
+    response = client_for(alice).post(
+        f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload}, format="multipart"
+    )
     assert response.status_code == 400
     assert "borneo" in response.json()["detail"]
     assert BotVersion.objects.count() == 0
@@ -278,8 +341,9 @@ def test_error_text_from_a_non_utf8_name_is_safe_to_store_and_show(alice, small_
     bot = make_bot(alice, "saffron")
     upload = io.BytesIO(non_utf8_tar())
     upload.name = "bot.tar.gz"
-    response = client_for(alice).post(f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload},
-                                      format="multipart")
+    response = client_for(alice).post(
+        f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload}, format="multipart"
+    )
     assert response.status_code == 400
     detail = response.json()["detail"]
     assert "\\udcff" in detail  # escaped, not a lone surrogate
@@ -300,9 +364,9 @@ def test_executable_bit_of_members_is_kept_and_nothing_else():
     info.mode = 0o755
     plain, plain_payload = regular("notes.txt", b"x")
     plain.mode = 0o644
-    members = artifact_members("tar.gz", tar_gz([info, plain],
-                                                {"mybot": payload, "notes.txt": plain_payload}),
-                               LIMITS)
+    members = artifact_members(
+        "tar.gz", tar_gz([info, plain], {"mybot": payload, "notes.txt": plain_payload}), LIMITS
+    )
     assert members["mybot"].executable and not members["notes.txt"].executable
 
 

@@ -11,13 +11,20 @@ from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
 from tests.tournaments.conftest import NOW, START, client_for, new_tournament, play_pending
 
-BODY = {"name": "Spring open", "game": "batavia", "num_players": 3, "format": "swiss",
-        "starts_at": (timezone.now() + timedelta(days=30)).isoformat()}
+BODY = {
+    "name": "Spring open",
+    "game": "batavia",
+    "num_players": 3,
+    "format": "swiss",
+    "starts_at": (timezone.now() + timedelta(days=30)).isoformat(),
+}
 
 
 def test_only_organisers_and_staff_create(personas):
-    assert personas["anonymous"].post("/api/v1/tournaments/", BODY,
-                                      format="json").status_code in (401, 403)
+    assert personas["anonymous"].post("/api/v1/tournaments/", BODY, format="json").status_code in (
+        401,
+        403,
+    )
     answer = personas["owner"].post("/api/v1/tournaments/", BODY, format="json")
     assert answer.status_code == 403
     assert answer.json()["detail"] == "only organisers and staff can create tournaments"
@@ -28,19 +35,23 @@ def test_only_organisers_and_staff_create(personas):
 
 
 def test_bad_input_gets_a_specific_400(personas):
-    cases = [({"game": "chess"}, "unknown game 'chess'"),
-             ({"num_players": 7}, "batavia is for 3-5 players per table, not 7"),
-             ({"format": "knockout"}, "unknown format 'knockout'"),
-             ({"games_per_pairing": 0}, "games_per_pairing must be at least 1"),
-             ({"registration_closes_at": (timezone.now() + timedelta(days=31)).isoformat()},
-              "the tournament cannot start before registration closes")]
+    cases = [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"num_players": 7}, "batavia is for 3-5 players per table, not 7"),
+        ({"format": "knockout"}, "unknown format 'knockout'"),
+        ({"games_per_pairing": 0}, "games_per_pairing must be at least 1"),
+        (
+            {"registration_closes_at": (timezone.now() + timedelta(days=31)).isoformat()},
+            "the tournament cannot start before registration closes",
+        ),
+    ]
     for change, message in cases:
-        answer = personas["organiser"].post("/api/v1/tournaments/", {**BODY, **change},
-                                            format="json")
+        answer = personas["organiser"].post(
+            "/api/v1/tournaments/", {**BODY, **change}, format="json"
+        )
         assert answer.status_code == 400, answer.json()
         assert answer.json()["detail"].startswith(message), answer.json()
-    answer = personas["organiser"].post("/api/v1/tournaments/", {"game": "batavia"},
-                                        format="json")
+    answer = personas["organiser"].post("/api/v1/tournaments/", {"game": "batavia"}, format="json")
     assert answer.status_code == 400 and "starts_at" in answer.json()
 
 
@@ -63,8 +74,14 @@ def test_listing_public_unlisted_and_own(olivia, alice, bob, personas, field):
 
 def test_register_and_unregister_through_the_api(olivia, personas, field, alice):
     # The API runs on the real clock: registration open from now until a start tomorrow.
-    t = ts.create_tournament(olivia, name="now", game="batavia", num_players=3, format="swiss",
-                             starts_at=timezone.now() + timedelta(days=1))
+    t = ts.create_tournament(
+        olivia,
+        name="now",
+        game="batavia",
+        num_players=3,
+        format="swiss",
+        starts_at=timezone.now() + timedelta(days=1),
+    )
     url = f"/api/v1/tournaments/{t.pk}/entrants/"
     mine, bobs = field[0], field[1]
     assert personas["owner"].post(url, {"bot": bobs.pk}, format="json").status_code == 403
@@ -103,9 +120,14 @@ def test_a_played_tournament_through_the_api(olivia, field, django_capture_on_co
     client = client_for(None)
     base = f"/api/v1/tournaments/{t.pk}"
     detail = client.get(f"{base}/").json()
-    assert detail["progress"] == {"status": "running", "current_round": 1, "rounds": 2,
-                                  "matches_done": 0, "matches_created": 3,
-                                  "matches_total": 6}
+    assert detail["progress"] == {
+        "status": "running",
+        "current_round": 1,
+        "rounds": 2,
+        "matches_done": 0,
+        "matches_created": 3,
+        "matches_total": 6,
+    }
     play_pending(django_capture_on_commit_callbacks, t)
     detail = client.get(f"{base}/").json()
     assert detail["status"] == "finished" and detail["progress"]["matches_done"] == 6
@@ -128,30 +150,44 @@ def test_schema_has_the_tournament_endpoints(db):
     schema = client_for(None).get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
     paths = json.loads(schema.content)["paths"]
-    for path in ("/api/v1/tournaments/", "/api/v1/tournaments/{id}/",
-                 "/api/v1/tournaments/{id}/entrants/",
-                 "/api/v1/tournaments/{id}/entrants/{bot_id}/",
-                 "/api/v1/tournaments/{id}/standings/", "/api/v1/tournaments/{id}/crosstable/",
-                 "/api/v1/tournaments/{id}/rounds/", "/api/v1/tournaments/{id}/matches/",
-                 "/api/v1/tournaments/{id}/pause/"):
+    for path in (
+        "/api/v1/tournaments/",
+        "/api/v1/tournaments/{id}/",
+        "/api/v1/tournaments/{id}/entrants/",
+        "/api/v1/tournaments/{id}/entrants/{bot_id}/",
+        "/api/v1/tournaments/{id}/standings/",
+        "/api/v1/tournaments/{id}/crosstable/",
+        "/api/v1/tournaments/{id}/rounds/",
+        "/api/v1/tournaments/{id}/matches/",
+        "/api/v1/tournaments/{id}/pause/",
+    ):
         assert path in paths, path
 
 
 def test_match_counts_beyond_what_a_tournament_plays_are_a_400(personas, settings):
     settings.MONSOON_TOURNAMENT_MAX_MATCHES = 5000
-    cases = [({"games_per_pairing": 40_000}, "games_per_pairing 40000 makes 40000 matches"),
-             ({"games_per_pairing": 30_000}, "games_per_pairing 30000 makes 30000 matches"),
-             ({"format": "round_robin", "games_per_pairing": 2000},
-              "games_per_pairing 2000 makes 6000 matches"),
-             ({"rounds": 40_000}, "40000 rounds of 1 matches a table exceed the 5000"),
-             ({"rounds": 30_000}, "30000 rounds of 1 matches a table exceed the 5000")]
+    cases = [
+        ({"games_per_pairing": 40_000}, "games_per_pairing 40000 makes 40000 matches"),
+        ({"games_per_pairing": 30_000}, "games_per_pairing 30000 makes 30000 matches"),
+        (
+            {"format": "round_robin", "games_per_pairing": 2000},
+            "games_per_pairing 2000 makes 6000 matches",
+        ),
+        ({"rounds": 40_000}, "40000 rounds of 1 matches a table exceed the 5000"),
+        ({"rounds": 30_000}, "30000 rounds of 1 matches a table exceed the 5000"),
+    ]
     for change, message in cases:
-        answer = personas["organiser"].post("/api/v1/tournaments/", {**BODY, **change},
-                                            format="json")
+        answer = personas["organiser"].post(
+            "/api/v1/tournaments/", {**BODY, **change}, format="json"
+        )
         assert answer.status_code == 400, answer.json()
         assert answer.json()["detail"].startswith(message), answer.json()
-    assert personas["organiser"].post("/api/v1/tournaments/", {**BODY, "rounds": 5000},
-                                      format="json").status_code == 201
+    assert (
+        personas["organiser"]
+        .post("/api/v1/tournaments/", {**BODY, "rounds": 5000}, format="json")
+        .status_code
+        == 201
+    )
 
 
 def test_tournaments_filter_by_pairing_not_by_the_renderer_switch(olivia, personas):

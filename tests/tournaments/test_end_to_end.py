@@ -20,12 +20,15 @@ def register_all(t, bots, when):
         ts.register_entrant(t.pk, bot.owner, bot.pk, now=when)
 
 
-@pytest.mark.parametrize("fmt,extra", [
-    ("swiss", {"rounds": 3}),
-    ("round_robin", {}),
-    ("elimination", {"advance": 1}),
-    ("swiss", {"rounds": 2, "duplicate": True}),
-])
+@pytest.mark.parametrize(
+    "fmt,extra",
+    [
+        ("swiss", {"rounds": 3}),
+        ("round_robin", {}),
+        ("elimination", {"advance": 1}),
+        ("swiss", {"rounds": 2, "duplicate": True}),
+    ],
+)
 def test_a_whole_tournament(olivia, field, fmt, extra, django_capture_on_commit_callbacks):
     t = new_tournament(olivia, format=fmt, **extra)
     register_all(t, field, START - timedelta(hours=1))
@@ -38,8 +41,10 @@ def test_a_whole_tournament(olivia, field, fmt, extra, django_capture_on_commit_
     assert t.current_round == t.planned_rounds
     progress = selectors.progress(t)
     assert progress["matches_done"] == progress["matches_total"] == played
-    assert all(m.kind == Match.Kind.TOURNAMENT and not m.ranked and not m.rated
-               for m in Match.objects.filter(tournament_match__tournament=t))
+    assert all(
+        m.kind == Match.Kind.TOURNAMENT and not m.ranked and not m.rated
+        for m in Match.objects.filter(tournament_match__tournament=t)
+    )
     table = t.final_standings
     assert [row["rank"] for row in table] == list(range(1, 8))
     assert abs(sum(row["p_first"] for row in table) - 1) < 1e-6
@@ -53,11 +58,16 @@ def test_a_whole_tournament(olivia, field, fmt, extra, django_capture_on_commit_
     assert t.final_standings == table
 
 
-def test_live_standings_follow_every_recorded_match(olivia, field, settings,
-                                                    django_capture_on_commit_callbacks):
+def test_live_standings_follow_every_recorded_match(
+    olivia, field, settings, django_capture_on_commit_callbacks
+):
     """Running standings are cached between results, never past one."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "live-standings"}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "live-standings",
+        }
+    }
     t = new_tournament(olivia, format="swiss", rounds=2)
     register_all(t, field, START - timedelta(hours=1))
     ts.tick(now=START)

@@ -31,6 +31,7 @@ def partitions(players, k):
 
 # --- round robin ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n,k", [(4, 2), (7, 2), (5, 3), (7, 3), (8, 4), (9, 4), (6, 5)])
 def test_full_round_robin_plays_every_table_once_and_nobody_twice_a_round(n, k):
     plans = p.round_robin_rounds(list(range(n)), k)
@@ -74,8 +75,11 @@ def test_rotations_give_every_entrant_every_seat_once():
 
 # --- Swiss ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n,k,tables,byes", [(7, 3, 2, 1), (8, 3, 2, 2), (5, 2, 2, 1),
-                                              (11, 4, 2, 3), (9, 3, 3, 0), (3, 3, 1, 0)])
+
+@pytest.mark.parametrize(
+    "n,k,tables,byes",
+    [(7, 3, 2, 1), (8, 3, 2, 2), (5, 2, 2, 1), (11, 4, 2, 3), (9, 3, 3, 0), (3, 3, 1, 0)],
+)
 def test_table_counts_and_byes_for_awkward_fields(n, k, tables, byes):
     plan = p.swiss_round(list(range(n)), k, scores={}, meetings={}, bye_counts={})
     assert len(plan.tables) == tables and len(plan.byes) == byes
@@ -118,9 +122,13 @@ def test_no_repeated_pairing_while_a_fresh_one_exists(data):
     players = [e for e in entrants if e not in plan.byes]
     fresh_exists = any(
         all(p.pair_key(a, b) not in met for t in part for a, b in itertools.combinations(t, 2))
-        for part in partitions(players, k))
-    repeats = sum(meetings.get(p.pair_key(a, b), 0)
-                  for t in plan.tables for a, b in itertools.combinations(t, 2))
+        for part in partitions(players, k)
+    )
+    repeats = sum(
+        meetings.get(p.pair_key(a, b), 0)
+        for t in plan.tables
+        for a, b in itertools.combinations(t, 2)
+    )
     if fresh_exists:
         assert repeats == 0
 
@@ -137,6 +145,7 @@ def test_a_swiss_event_never_repeats_while_unplayed_pairs_allow():
 
 
 # --- seats ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("fmt", [p.SWISS, p.ELIMINATION])
 def test_games_in_multiples_of_k_balance_seats_exactly(fmt):
@@ -162,7 +171,7 @@ def test_swiss_seat_balance_over_an_event(n, rounds, seed):
     for _ in range(rounds):
         plan = p.swiss_round(entrants, k, scores=scores, meetings=meetings, bye_counts={})
         for table in plan.tables:
-            (seating,), = p.table_games(table, p.SWISS, 1, False, seat_counts)
+            ((seating,),) = p.table_games(table, p.SWISS, 1, False, seat_counts)
             for seat, e in enumerate(seating):
                 seat_counts.setdefault(e, [0] * k)[seat] += 1
             for e in table:
@@ -188,6 +197,7 @@ def test_round_robin_without_duplicate_plays_each_rotation_separately():
 
 
 # --- elimination ----------------------------------------------------------------------------
+
 
 def test_elimination_seven_at_three_player_tables():
     entrants = [10, 11, 12, 13, 14, 15, 16]  # seed order

@@ -78,8 +78,9 @@ def test_versions_freeze_at_the_start_and_inactive_bots_drop(olivia, alice, fiel
     assert dropped.dropped_reason == "no active version at the start"
     seats = {s.bot_version_id for m in Match.objects.all() for s in m.seats.all()}
     assert newer.pk not in seats
-    assert sorted(Entrant.objects.filter(tournament=t, status="playing")
-                  .values_list("seed", flat=True)) == [1, 2, 3, 4]
+    assert sorted(
+        Entrant.objects.filter(tournament=t, status="playing").values_list("seed", flat=True)
+    ) == [1, 2, 3, 4]
 
 
 def test_too_few_entrants_cancel_the_tournament(olivia, field):
@@ -117,8 +118,9 @@ def test_only_public_bots_of_the_game_by_their_owners(olivia, alice, bob, field)
         ts.register_entrant(t.pk, alice, field[0].pk, now=OPEN)
 
 
-def test_failed_matches_are_rerun_then_the_tournament_pauses(olivia, field, settings,
-                                                              django_capture_on_commit_callbacks):
+def test_failed_matches_are_rerun_then_the_tournament_pauses(
+    olivia, field, settings, django_capture_on_commit_callbacks
+):
     settings.MONSOON_TOURNAMENT_MATCH_RERUNS = 1
     settings.MONSOON_MATCH_MAX_ATTEMPTS = 1
     t = entered(olivia, field[:3], format="round_robin")
@@ -136,8 +138,9 @@ def test_failed_matches_are_rerun_then_the_tournament_pauses(olivia, field, sett
         claim_match(rerun.match_id, "w")
         record_infrastructure_failure(rerun.match_id, "worker died again")
     t.refresh_from_db()
-    assert t.status == Tournament.Status.PAUSED and "failed on the infrastructure" in \
-        t.status_reason
+    assert (
+        t.status == Tournament.Status.PAUSED and "failed on the infrastructure" in t.status_reason
+    )
     # Paused: the other queued matches are held back from the workers.
     assert selectors.pending_match_ids(t) == []
     ts.resume_tournament(t.pk, olivia, now=START)
@@ -149,8 +152,9 @@ def test_failed_matches_are_rerun_then_the_tournament_pauses(olivia, field, sett
     assert TournamentMatch.objects.filter(tournament=t, superseded=True).count() == 2
 
 
-def test_bot_failures_are_forfeits_inside_the_result(olivia, field,
-                                                     django_capture_on_commit_callbacks):
+def test_bot_failures_are_forfeits_inside_the_result(
+    olivia, field, django_capture_on_commit_callbacks
+):
     t = entered(olivia, field[:3], format="round_robin")
     ts.tick(now=START)
     play_pending(django_capture_on_commit_callbacks, t, forfeit={"bot-0"})
@@ -161,8 +165,9 @@ def test_bot_failures_are_forfeits_inside_the_result(olivia, field,
     assert rows["bot-0"]["rank"] == 3
 
 
-def test_pause_holds_resume_releases_and_tick_catches_up(olivia, field,
-                                                         django_capture_on_commit_callbacks):
+def test_pause_holds_resume_releases_and_tick_catches_up(
+    olivia, field, django_capture_on_commit_callbacks
+):
     t = entered(olivia, field[:6], format="swiss", rounds=2)
     ts.tick(now=START)
     queued = selectors.pending_match_ids(t)
@@ -231,18 +236,26 @@ def test_ranked_only_when_the_organiser_says_so(olivia, field):
     assert all(m.ranked for m in Match.objects.filter(kind="tournament"))
 
 
-@pytest.mark.parametrize("changes,message", [
-    ({"game": "chess"}, "unknown game"),
-    ({"num_players": 9}, "batavia is for 3-5 players"),
-    ({"format": "ladder"}, "unknown format"),
-    ({"games_per_pairing": 0}, "games_per_pairing must be at least 1"),
-    ({"variant": "nope"}, "no variant"),
-    ({"registration_closes_at": START + timedelta(hours=1)}, "cannot start before registration"),
-    ({"starts_at": NOW - timedelta(hours=1), "registration_closes_at": None},
-     "must be in the future"),
-    ({"format": "elimination", "advance": 3}, "advance must be from 1 to 2"),
-    ({"rounds": 0}, "at least 1"),
-])
+@pytest.mark.parametrize(
+    "changes,message",
+    [
+        ({"game": "chess"}, "unknown game"),
+        ({"num_players": 9}, "batavia is for 3-5 players"),
+        ({"format": "ladder"}, "unknown format"),
+        ({"games_per_pairing": 0}, "games_per_pairing must be at least 1"),
+        ({"variant": "nope"}, "no variant"),
+        (
+            {"registration_closes_at": START + timedelta(hours=1)},
+            "cannot start before registration",
+        ),
+        (
+            {"starts_at": NOW - timedelta(hours=1), "registration_closes_at": None},
+            "must be in the future",
+        ),
+        ({"format": "elimination", "advance": 3}, "advance must be from 1 to 2"),
+        ({"rounds": 0}, "at least 1"),
+    ],
+)
 def test_bad_settings_are_refused_with_a_reason(olivia, changes, message):
     with pytest.raises(ServiceError, match=message):
         new_tournament(olivia, **changes)

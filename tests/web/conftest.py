@@ -63,15 +63,33 @@ def web_client(user=None) -> Client:
 
 @pytest.fixture
 def personas(alice, bob, olivia, sam):  # noqa: F811
-    return {"anonymous": web_client(), "owner": web_client(alice), "other": web_client(bob),
-            "organiser": web_client(olivia), "staff": web_client(sam)}
+    return {
+        "anonymous": web_client(),
+        "owner": web_client(alice),
+        "other": web_client(bob),
+        "organiser": web_client(olivia),
+        "staff": web_client(sam),
+    }
 
 
-def finished_match(game: str, versions, *, seed: int, forfeit_seat: int | None = None,
-                   stderr_seat: int | None = None, kind=Match.Kind.LADDER, requested_by=None):
-    match = match_services.create_match(ladder_for(game, len(versions)), versions, seed=seed,
-                                        kind=kind, ranked=kind == Match.Kind.LADDER,
-                                        requested_by=requested_by)
+def finished_match(
+    game: str,
+    versions,
+    *,
+    seed: int,
+    forfeit_seat: int | None = None,
+    stderr_seat: int | None = None,
+    kind=Match.Kind.LADDER,
+    requested_by=None,
+):
+    match = match_services.create_match(
+        ladder_for(game, len(versions)),
+        versions,
+        seed=seed,
+        kind=kind,
+        ranked=kind == Match.Kind.LADDER,
+        requested_by=requested_by,
+    )
     record = engine_result(match)
     for index, decision in enumerate(record["log"]["decisions"]):
         decision["ms"] = 1.5 + index % 7  # as the sandboxed runner writes them
@@ -97,36 +115,59 @@ def site_world(alice, bob, olivia) -> World:  # noqa: F811
             bot = make_bot(user, f"{user.username}-{game.replace('_', '-')}", game)
             bots[bot.name] = bot
             versions[game].append(make_active_version(bot))
-    rejected = bot_services.upload_version(bots["alice-batavia"], alice, filename="main.py",
-                                           data=b"print('v2')\n")
+    rejected = bot_services.upload_version(
+        bots["alice-batavia"], alice, filename="main.py", data=b"print('v2')\n"
+    )
     bot_services.validate_version(
-        rejected.pk, lambda artifact: bot_services.ValidationOutcome(False, REJECTION))
+        rejected.pk, lambda artifact: bot_services.ValidationOutcome(False, REJECTION)
+    )
     rejected.refresh_from_db()
     matches = {}
     for index, game in enumerate(TABLES):
         matches[game] = finished_match(
-            game, versions[game], seed=100 + index, stderr_seat=0,
-            forfeit_seat=1 if game == "batavia" else None)
+            game,
+            versions[game],
+            seed=100 + index,
+            stderr_seat=0,
+            forfeit_seat=1 if game == "batavia" else None,
+        )
     queued = match_services.create_match(ladder_for("batavia", 3), versions["batavia"], seed=9)
     private = make_bot(alice, "alice-secret", "batavia", public=False)
     secret_version = make_active_version(private)
     # Olivia's bot is not seated: the challenge is hers to see only if she were staff.
-    challenge = finished_match("batavia", [secret_version, *versions["batavia"][:2]], seed=11,
-                               kind=Match.Kind.CHALLENGE, requested_by=alice)
-    return World(bots=bots, matches=matches, queued=queued, challenge=challenge,
-                 private_bot=private, rejected=rejected)
+    challenge = finished_match(
+        "batavia",
+        [secret_version, *versions["batavia"][:2]],
+        seed=11,
+        kind=Match.Kind.CHALLENGE,
+        requested_by=alice,
+    )
+    return World(
+        bots=bots,
+        matches=matches,
+        queued=queued,
+        challenge=challenge,
+        private_bot=private,
+        rejected=rejected,
+    )
 
 
 # --- tournaments -----------------------------------------------------------------------------
+
 
 def open_tournament(organiser, **overrides) -> Tournament:
     """A scheduled Batavia tournament whose registration is open now (real clock: the pages
     call the services without an injected time)."""
     now = timezone.now()
-    data = {"name": "Monsoon Open", "game": "batavia", "num_players": 3,
-            "format": "round_robin", "registration_opens_at": now - timedelta(hours=1),
-            "registration_closes_at": now + timedelta(hours=1),
-            "starts_at": now + timedelta(hours=2)}
+    data = {
+        "name": "Monsoon Open",
+        "game": "batavia",
+        "num_players": 3,
+        "format": "round_robin",
+        "registration_opens_at": now - timedelta(hours=1),
+        "registration_closes_at": now + timedelta(hours=1),
+        "starts_at": now + timedelta(hours=2),
+    }
     data.update(overrides)
     return tournament_services.create_tournament(organiser, now=now, **data)
 

@@ -23,8 +23,10 @@ CHROMEDRIVER = shutil.which("chromedriver")
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                       reason="no system chromium/chromedriver: run scripts/ensure-services.sh"),
+    pytest.mark.skipif(
+        not (CHROMIUM and CHROMEDRIVER),
+        reason="no system chromium/chromedriver: run scripts/ensure-services.sh",
+    ),
 ]
 
 
@@ -35,8 +37,14 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,1000", "--lang=en-GB"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1280,1000",
+        "--lang=en-GB",
+    ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
@@ -64,8 +72,7 @@ def all_css(driver, selector):
 
 
 def script_errors(driver) -> list[str]:
-    return [entry["message"] for entry in driver.get_log("browser")
-            if entry["level"] == "SEVERE"]
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def screenshot(driver, name: str, width: int = 1280) -> Path:
@@ -81,8 +88,10 @@ def screenshot(driver, name: str, width: int = 1280) -> Path:
 
 
 def bot_names(driver) -> list[str]:
-    return [row.find_elements("css selector", "td")[1].get_attribute("data-value")
-            for row in all_css(driver, "#standings tbody tr")]
+    return [
+        row.find_elements("css selector", "td")[1].get_attribute("data-value")
+        for row in all_css(driver, "#standings tbody tr")
+    ]
 
 
 def test_standings_load_sort_and_refresh(browser, live_server, site_world):
@@ -159,7 +168,9 @@ def test_replay_viewer(browser, live_server, site_world, game):
     middle = total // 2
     browser.execute_script(
         "var s = document.getElementById('replay-step'); s.value = arguments[0];"
-        "s.dispatchEvent(new Event('input'));", middle)
+        "s.dispatchEvent(new Event('input'));",
+        middle,
+    )
     assert position.text == f"{middle} / {total}"
     assert all_css(browser, "#replay-drawing .card.hand") == []
     assert "[object" not in by_css(browser, "#viewer").text
@@ -196,7 +207,8 @@ def test_viewer_on_a_phone_sized_screen(browser, live_server, site_world):
         assert width <= 400, "the page must not scroll sideways on a phone"
         browser.execute_script(
             "var s = document.getElementById('replay-step'); s.value = 60;"
-            "s.dispatchEvent(new Event('input'));")
+            "s.dispatchEvent(new Event('input'));"
+        )
         screenshot(browser, "phone-match-borneo.png", width=390)
         browser.set_window_size(390, 844)
         browser.get(live_server.url + reverse("web:standings", args=["batavia", 3]))
@@ -249,8 +261,10 @@ def test_sign_up_create_a_bot_and_see_the_token(browser, live_server, site_world
     by_css(browser, "#id_password1").send_keys("a-long-pass-phrase-1")
     by_css(browser, "#id_password2").send_keys("a-different-phrase-2")
     by_css(browser, "main form button[type=submit]").click()
-    assert "The two passwords differ." in wait_for(
-        browser, lambda d: all_css(d, ".field-errors"))[0].text
+    assert (
+        "The two passwords differ."
+        in wait_for(browser, lambda d: all_css(d, ".field-errors"))[0].text
+    )
     screenshot(browser, "signup-error.png")
     by_css(browser, "#id_password1").send_keys("a-long-pass-phrase-1")
     by_css(browser, "#id_password2").send_keys("a-long-pass-phrase-1")
@@ -286,23 +300,26 @@ def test_bot_page_rating_chart(browser, live_server, site_world):
 
 
 def test_finished_tournament_page_and_a_round_match_replay(
-        browser, live_server, site_world, olivia, bob, django_capture_on_commit_callbacks):
+    browser, live_server, site_world, olivia, bob, django_capture_on_commit_callbacks
+):
     """A played round robin: standings and cross-table as stored, a round's match link opens
     the replay, and the page fits a phone screen (tables scroll inside their boxes)."""
     extra = make_bot(bob, "bob-batavia-2")
     make_active_version(extra)
-    field = [site_world.bots[name] for name in ("alice-batavia", "bob-batavia",
-                                                 "olivia-batavia")] + [extra]
-    t = finished_tournament(olivia, field, django_capture_on_commit_callbacks,
-                            name="Monsoon Masters")
+    field = [
+        site_world.bots[name] for name in ("alice-batavia", "bob-batavia", "olivia-batavia")
+    ] + [extra]
+    t = finished_tournament(
+        olivia, field, django_capture_on_commit_callbacks, name="Monsoon Masters"
+    )
     browser.get(live_server.url + reverse("web:tournament", args=[t.pk]))
     assert by_css(browser, "h1").text == "Monsoon Masters"
     total = t.planned_matches
-    assert by_css(browser, "#progress-text").text == (
-        f"{total} of {total} matches played (100%)")
+    assert by_css(browser, "#progress-text").text == (f"{total} of {total} matches played (100%)")
     rows = all_css(browser, "#standings-table tbody tr")
     assert [r.find_element("css selector", "th a").text for r in rows] == [
-        row["bot_name"] for row in t.final_standings]
+        row["bot_name"] for row in t.final_standings
+    ]
     first = t.final_standings[0]
     cells = rows[0].find_elements("css selector", "td")
     assert cells[-2].text == f"{100 * first['p_first']:.0f}%"
@@ -312,8 +329,9 @@ def test_finished_tournament_page_and_a_round_match_replay(
     # Round robin at 3-player tables: every pair meets, so only the diagonal is empty.
     assert len(all_css(browser, "#crosstable-table td.self")) == 4
     assert all_css(browser, "#crosstable-table td.not-met") == []
-    stored = {(r["entrant"], c["opponent"]): c for r in t.final_crosstable["rows"]
-              for c in r["cells"]}
+    stored = {
+        (r["entrant"], c["opponent"]): c for r in t.final_crosstable["rows"] for c in r["cells"]
+    }
     second = t.final_standings[1]["entrant"]
     cell = stored[(first["entrant"], second)]
     shown = cross[0].find_elements("css selector", "td")[1].text

@@ -24,13 +24,15 @@ EVERYONE = ["anonymous", "owner", "other", "organiser", "staff"]
 
 
 def replay_data(response) -> dict:
-    match = re.search(rb'<script id="replay-data" type="application/json">(.*?)</script>',
-                      response.content, re.S)
+    match = re.search(
+        rb'<script id="replay-data" type="application/json">(.*?)</script>', response.content, re.S
+    )
     assert match, "the page embeds no replay data"
     return json.loads(match.group(1))
 
 
 # --- home ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("who", EVERYONE)
 def test_home_lists_games_ladders_and_latest_matches(personas, site_world, who):
@@ -69,6 +71,7 @@ def test_base_template_is_accessible_markup(personas, db):
 
 # --- standings -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("who", EVERYONE)
 def test_standings_table(personas, site_world, who):
     page = personas[who].get(reverse("web:standings", args=["batavia", 3]))
@@ -87,10 +90,11 @@ def test_standings_fragment_is_rows_only_and_ranked(personas, site_world):
     assert page.status_code == 200
     html = page.content.decode()
     assert "<html" not in html and html.count("<tr>") == 3
-    ranks = [int(x) for x in re.findall(r'<td data-value="(\d+)">\d+</td>\s*<td data-value="[a-z]',
-                                        html)]
+    ranks = [
+        int(x) for x in re.findall(r'<td data-value="(\d+)">\d+</td>\s*<td data-value="[a-z]', html)
+    ]
     assert ranks == [1, 2, 3]
-    ratings = [float(x) for x in re.findall(r'<strong>(\d+)</strong>', html)]
+    ratings = [float(x) for x in re.findall(r"<strong>(\d+)</strong>", html)]
     assert ratings == sorted(ratings, reverse=True)
 
 
@@ -106,9 +110,17 @@ def test_empty_ladder_says_so(personas, db):
 
 # --- bot page --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("who, sees_private", [
-    ("anonymous", False), ("owner", True), ("other", False), ("organiser", False), ("staff", True),
-])
+
+@pytest.mark.parametrize(
+    "who, sees_private",
+    [
+        ("anonymous", False),
+        ("owner", True),
+        ("other", False),
+        ("organiser", False),
+        ("staff", True),
+    ],
+)
 def test_bot_page_rejection_reasons_owner_and_staff_only(personas, site_world, who, sees_private):
     page = personas[who].get(reverse("web:bot", args=["alice-batavia"]))
     assert page.status_code == 200
@@ -119,9 +131,16 @@ def test_bot_page_rejection_reasons_owner_and_staff_only(personas, site_world, w
     assert "bob-batavia" in html  # head to head and recent matches
 
 
-@pytest.mark.parametrize("who, status", [
-    ("anonymous", 404), ("owner", 200), ("other", 404), ("organiser", 404), ("staff", 200),
-])
+@pytest.mark.parametrize(
+    "who, status",
+    [
+        ("anonymous", 404),
+        ("owner", 200),
+        ("other", 404),
+        ("organiser", 404),
+        ("staff", 200),
+    ],
+)
 def test_private_bot_page_hidden_from_others(personas, site_world, who, status):
     assert personas[who].get(reverse("web:bot", args=["alice-secret"])).status_code == status
 
@@ -150,8 +169,11 @@ def test_rating_chart_is_inline_svg_with_a_text_summary(personas, site_world):
 def test_owner_uploads_a_version_from_the_page(personas, site_world, alice):
     bot = site_world.bots["alice-borneo"]
     before = bot.versions.count()
-    page = personas["owner"].post(reverse("web:bot", args=[bot.name]), {
-        "artifact": _upload("bot.py", b"print('hello')\n")}, follow=True)
+    page = personas["owner"].post(
+        reverse("web:bot", args=[bot.name]),
+        {"artifact": _upload("bot.py", b"print('hello')\n")},
+        follow=True,
+    )
     assert page.status_code == 200
     assert bot.versions.count() == before + 1
     assert f"Uploaded version {before + 1}" in page.content.decode()
@@ -161,8 +183,9 @@ def test_owner_uploads_a_version_from_the_page(personas, site_world, alice):
 def test_bad_upload_shows_the_reason_and_stores_nothing(personas, site_world):
     bot = site_world.bots["alice-borneo"]
     before = bot.versions.count()
-    page = personas["owner"].post(reverse("web:bot", args=[bot.name]),
-                                  {"artifact": _upload("bot.py", b"def broken(:\n")})
+    page = personas["owner"].post(
+        reverse("web:bot", args=[bot.name]), {"artifact": _upload("bot.py", b"def broken(:\n")}
+    )
     assert page.status_code == 400
     html = page.content.decode()
     assert "The upload was refused" in html and "syntax" in html.lower()
@@ -175,8 +198,9 @@ def test_bad_upload_shows_the_reason_and_stores_nothing(personas, site_world):
 def test_oversized_upload_refused_before_reading(personas, site_world, settings):
     settings.MONSOON_UPLOAD_MAX_BYTES = 100
     bot = site_world.bots["alice-borneo"]
-    page = personas["owner"].post(reverse("web:bot", args=[bot.name]),
-                                  {"artifact": _upload("bot.py", b"#" * 500)})
+    page = personas["owner"].post(
+        reverse("web:bot", args=[bot.name]), {"artifact": _upload("bot.py", b"#" * 500)}
+    )
     assert page.status_code == 400
     assert "the limit is 100 bytes" in page.content.decode()
 
@@ -185,8 +209,9 @@ def test_oversized_upload_refused_before_reading(personas, site_world, settings)
 def test_only_the_owner_uploads(personas, site_world, who, status):
     bot = site_world.bots["alice-borneo"]
     before = bot.versions.count()
-    page = personas[who].post(reverse("web:bot", args=[bot.name]),
-                              {"artifact": _upload("bot.py", b"print(1)\n")})
+    page = personas[who].post(
+        reverse("web:bot", args=[bot.name]), {"artifact": _upload("bot.py", b"print(1)\n")}
+    )
     assert page.status_code == status
     assert bot.versions.count() == before
 
@@ -198,6 +223,7 @@ def _upload(name: str, data: bytes):
 
 
 # --- match page ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game", ["batavia", "east_indiaman", "borneo", "packet_row"])
 def test_match_page_embeds_replay_frames(personas, site_world, game):
@@ -216,8 +242,9 @@ def test_match_page_embeds_replay_frames(personas, site_world, game):
 
 
 def test_finished_match_shows_each_seats_hidden_cards(personas, site_world):
-    data = replay_data(personas["anonymous"].get(
-        reverse("web:match", args=[site_world.matches["borneo"].pk])))
+    data = replay_data(
+        personas["anonymous"].get(reverse("web:match", args=[site_world.matches["borneo"].pk]))
+    )
     private = data["frames"][0]["table"]["private"]
     assert len(private) == 3 and all("hand" in part for part in private)
     assert all(len(part["hand"]) > 0 for part in private)
@@ -238,12 +265,22 @@ def test_forfeit_reason_shown_to_everyone(personas, site_world):
     assert replay_data(page)["forfeits"][1] == FORFEIT
 
 
-@pytest.mark.parametrize("who, sees", [
-    ("anonymous", False), ("owner", True), ("other", False), ("organiser", False), ("staff", True),
-])
+@pytest.mark.parametrize(
+    "who, sees",
+    [
+        ("anonymous", False),
+        ("owner", True),
+        ("other", False),
+        ("organiser", False),
+        ("staff", True),
+    ],
+)
 def test_stderr_owner_and_staff_only(personas, site_world, who, sees):
-    html = personas[who].get(
-        reverse("web:match", args=[site_world.matches["east_indiaman"].pk])).content.decode()
+    html = (
+        personas[who]
+        .get(reverse("web:match", args=[site_world.matches["east_indiaman"].pk]))
+        .content.decode()
+    )
     assert (ALICE_STDERR in html) == sees
 
 
@@ -254,9 +291,16 @@ def test_private_bot_in_a_match_is_named_but_not_linked_for_others(personas, sit
     assert b'href="/bots/alice-secret/"' in owner
 
 
-@pytest.mark.parametrize("who, status", [
-    ("anonymous", 404), ("owner", 200), ("other", 200), ("organiser", 404), ("staff", 200),
-])
+@pytest.mark.parametrize(
+    "who, status",
+    [
+        ("anonymous", 404),
+        ("owner", 200),
+        ("other", 200),
+        ("organiser", 404),
+        ("staff", 200),
+    ],
+)
 def test_private_challenge_match_hidden(personas, site_world, who, status):
     page = personas[who].get(reverse("web:match", args=[site_world.challenge.pk]))
     assert page.status_code == status
@@ -268,25 +312,54 @@ def test_unknown_match_is_404(personas, db):
 
 # --- accounts --------------------------------------------------------------------------------
 
+
 def test_sign_up_creates_an_account_with_a_token_and_logs_in(db):
     client = web_client()
-    page = client.post(reverse("web:signup"), {
-        "username": "carol", "email": "", "password1": "a-long-pass-phrase-1",
-        "password2": "a-long-pass-phrase-1"}, follow=True)
+    page = client.post(
+        reverse("web:signup"),
+        {
+            "username": "carol",
+            "email": "",
+            "password1": "a-long-pass-phrase-1",
+            "password2": "a-long-pass-phrase-1",
+        },
+        follow=True,
+    )
     assert page.status_code == 200
     assert page.context["user"].username == "carol"
     assert client.get(reverse("web:token")).status_code == 200
 
 
-@pytest.mark.parametrize("data, complaint", [
-    ({"username": "alice", "password1": "a-long-pass-phrase-1",
-      "password2": "a-long-pass-phrase-1"}, "is taken"),
-    ({"username": "dave", "password1": "a-long-pass-phrase-1",
-      "password2": "another-pass-phrase-2"}, "The two passwords differ."),
-    ({"username": "dave", "password1": "short", "password2": "short"}, "too short"),
-    ({"username": "no spaces", "password1": "a-long-pass-phrase-1",
-      "password2": "a-long-pass-phrase-1"}, "Use only letters"),
-])
+@pytest.mark.parametrize(
+    "data, complaint",
+    [
+        (
+            {
+                "username": "alice",
+                "password1": "a-long-pass-phrase-1",
+                "password2": "a-long-pass-phrase-1",
+            },
+            "is taken",
+        ),
+        (
+            {
+                "username": "dave",
+                "password1": "a-long-pass-phrase-1",
+                "password2": "another-pass-phrase-2",
+            },
+            "The two passwords differ.",
+        ),
+        ({"username": "dave", "password1": "short", "password2": "short"}, "too short"),
+        (
+            {
+                "username": "no spaces",
+                "password1": "a-long-pass-phrase-1",
+                "password2": "a-long-pass-phrase-1",
+            },
+            "Use only letters",
+        ),
+    ],
+)
 def test_sign_up_errors_are_specific(alice, data, complaint):
     page = web_client().post(reverse("web:signup"), data)
     assert page.status_code == 200
@@ -296,8 +369,7 @@ def test_sign_up_errors_are_specific(alice, data, complaint):
 
 def test_log_in_and_out(alice):
     client = web_client()
-    page = client.post(reverse("web:login"), {"username": "alice",
-                                               "password": "alice-password-1"})
+    page = client.post(reverse("web:login"), {"username": "alice", "password": "alice-password-1"})
     assert page.status_code == 302 and page["Location"] == reverse("web:my-bots")
     assert client.get(reverse("web:my-bots")).status_code == 200
     wrong = web_client().post(reverse("web:login"), {"username": "alice", "password": "nope"})
@@ -335,19 +407,23 @@ def test_my_bots_lists_only_your_bots_and_their_matches(personas, site_world):
 
 
 def test_create_bot(personas, alice):
-    page = personas["owner"].post(reverse("web:bot-new"), {
-        "name": "alice-new", "game": "packet_row", "description": "a new one",
-        "is_public": "on"})
+    page = personas["owner"].post(
+        reverse("web:bot-new"),
+        {"name": "alice-new", "game": "packet_row", "description": "a new one", "is_public": "on"},
+    )
     assert page.status_code == 302 and page["Location"] == reverse("web:bot", args=["alice-new"])
     bot = Bot.objects.get(name="alice-new")
     assert bot.owner == alice and bot.game == "packet_row" and bot.is_public
 
 
-@pytest.mark.parametrize("data, complaint", [
-    ({"name": "alice-batavia", "game": "batavia"}, "already exists"),
-    ({"name": "has spaces", "game": "batavia"}, "slug"),
-    ({"name": "fine-name", "game": "chess"}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    "data, complaint",
+    [
+        ({"name": "alice-batavia", "game": "batavia"}, "already exists"),
+        ({"name": "has spaces", "game": "batavia"}, "slug"),
+        ({"name": "fine-name", "game": "chess"}, "Select a valid choice"),
+    ],
+)
 def test_create_bot_errors(personas, site_world, data, complaint):
     page = personas["owner"].post(reverse("web:bot-new"), data)
     assert page.status_code == 400
@@ -361,15 +437,20 @@ def test_uploads_share_the_api_throttle(personas, site_world, monkeypatch):
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/hour"})
     cache.clear()
     bot = site_world.bots["alice-borneo"]
-    api = personas["owner"].post(f"/api/v1/bots/{bot.pk}/upload/",
-                                 {"artifact": _upload("a.py", b"print(1)\n")})
+    api = personas["owner"].post(
+        f"/api/v1/bots/{bot.pk}/upload/", {"artifact": _upload("a.py", b"print(1)\n")}
+    )
     assert api.status_code == 201
-    codes = [personas["owner"].post(reverse("web:bot", args=[bot.name]),
-                                    {"artifact": _upload("b.py", b"print(2)\n")}).status_code
-             for _ in range(2)]
+    codes = [
+        personas["owner"]
+        .post(reverse("web:bot", args=[bot.name]), {"artifact": _upload("b.py", b"print(2)\n")})
+        .status_code
+        for _ in range(2)
+    ]
     assert codes == [302, 429]
-    page = personas["owner"].post(reverse("web:bot", args=[bot.name]),
-                                  {"artifact": _upload("c.py", b"print(3)\n")})
+    page = personas["owner"].post(
+        reverse("web:bot", args=[bot.name]), {"artifact": _upload("c.py", b"print(3)\n")}
+    )
     assert "Too many uploads" in page.content.decode()
     assert bot.versions.count() == 3  # v1 and the two accepted uploads
     cache.clear()

@@ -43,8 +43,9 @@ def rebuild(frames: list[dict]) -> list[dict]:
 @pytest.mark.parametrize("game, n", GAMES)
 def test_frames_rebuild_every_public_view_and_hand(game, n):
     log = played(game, n)
-    replay = build_replay(log, seat_names=[f"s{i}" for i in range(n)], forfeits=[None] * n,
-                          reveal_private=True)
+    replay = build_replay(
+        log, seat_names=[f"s{i}" for i in range(n)], forfeits=[None] * n, reveal_private=True
+    )
     assert replay.error == ""
     tables = rebuild(json.loads(json.dumps(replay.as_data()))["frames"])
     state = get_game(game).new_state(log["seed"], n, log["variant"])
@@ -55,8 +56,9 @@ def test_frames_rebuild_every_public_view_and_hand(game, n):
             assert {**table["public"], **table["private"][seat], "seat": seat} == observation
         if index < len(log["decisions"]):
             state.apply(log["decisions"][index]["action"])
-    assert [f["decision"]["action"] for f in replay.frames[1:]] == \
-        [d["action"] for d in log["decisions"]]
+    assert [f["decision"]["action"] for f in replay.frames[1:]] == [
+        d["action"] for d in log["decisions"]
+    ]
 
 
 @pytest.mark.parametrize("game, n", [g for g in GAMES if g[0] != "east_indiaman"])
@@ -80,18 +82,23 @@ def test_a_log_that_does_not_replay_says_why():
 
 
 def test_catalogues_name_the_bare_card_ids():
-    ei = build_replay(played("east_indiaman", 2), seat_names=["a", "b"], forfeits=[None] * 2,
-                      reveal_private=True)
+    ei = build_replay(
+        played("east_indiaman", 2), seat_names=["a", "b"], forfeits=[None] * 2, reveal_private=True
+    )
     assert len(ei.catalogue["orders"]) == 36 and ei.catalogue["orders"][1]["icons"] == ["cannon"]
-    borneo = build_replay(played("borneo", 3), seat_names=["a"] * 3, forfeits=[None] * 3,
-                          reveal_private=True)
-    assert borneo.catalogue["cards"]["1"] == {"top": ["yellow"] * 3, "bottom": "red",
-                                              "spice": "pepper", "count": 1}
+    borneo = build_replay(
+        played("borneo", 3), seat_names=["a"] * 3, forfeits=[None] * 3, reveal_private=True
+    )
+    assert borneo.catalogue["cards"]["1"] == {
+        "top": ["yellow"] * 3,
+        "bottom": "red",
+        "spice": "pepper",
+        "count": 1,
+    }
 
 
 @pytest.mark.django_db
-def test_match_page_reports_a_log_that_does_not_replay(site_world, personas, alice, bob,
-                                                       olivia):
+def test_match_page_reports_a_log_that_does_not_replay(site_world, personas, alice, bob, olivia):
     versions = [seat.bot_version for seat in site_world.matches["borneo"].seats.all()]
     match = match_services.create_match(ladder_for("borneo", 3), versions, seed=77)
     record = engine_result(match)
@@ -107,12 +114,14 @@ def test_chart_escapes_labels_and_draws_a_lone_point_as_a_bar():
     svg = rating_chart([ChartPoint(1500, 1300, 1700, "<script>x</script>")], title="a&b")
     assert "<script>" not in svg and "&lt;script&gt;" in svg and "a&amp;b" in svg
     assert 'class="whisker"' in svg
-    many = rating_chart([ChartPoint(1500 + i, 1400, 1600 + i, f"p{i}") for i in range(5)],
-                        title="t")
+    many = rating_chart(
+        [ChartPoint(1500 + i, 1400, 1600 + i, f"p{i}") for i in range(5)], title="t"
+    )
     assert many.count('<circle class="dot"') == 5 and 'class="whisker"' not in many
     assert rating_chart([], title="t") == ""
-    versions = rating_chart([ChartPoint(1500, 1400, 1600, "a", version=v) for v in (1, 1, 2, 2, 3)],
-                            title="t")
+    versions = rating_chart(
+        [ChartPoint(1500, 1400, 1600, "a", version=v) for v in (1, 1, 2, 2, 3)], title="t"
+    )
     assert versions.count('class="version"') == 2 and ">v2</text>" in versions
 
 
@@ -124,13 +133,19 @@ def test_trend_is_the_change_over_the_last_five_points(site_world):
     ladder = ladder_for("batavia", 3)
     got = trends(ladder, [v.pk for v in versions])
     for version in versions:
-        points = list(RatingPoint.objects.filter(ladder=ladder, bot_version=version)
-                      .order_by("-id").values_list("rating", flat=True))
+        points = list(
+            RatingPoint.objects.filter(ladder=ladder, bot_version=version)
+            .order_by("-id")
+            .values_list("rating", flat=True)
+        )
         assert len(points) == 8
         assert got[version.pk] == pytest.approx(points[0] - points[5])
     fresh = trends(ladder, [versions[0].pk], window=50)  # fewer points: from the first one
-    points = list(RatingPoint.objects.filter(ladder=ladder, bot_version=versions[0])
-                  .order_by("id").values_list("rating", flat=True))
+    points = list(
+        RatingPoint.objects.filter(ladder=ladder, bot_version=versions[0])
+        .order_by("id")
+        .values_list("rating", flat=True)
+    )
     assert fresh[versions[0].pk] == pytest.approx(points[-1] - points[0])
 
 
@@ -154,23 +169,33 @@ def test_frames_of_a_finished_match_are_built_once(site_world, personas, monkeyp
 def test_seat_times_sum_each_seats_decisions():
     from ladder.web.replay import seat_times
 
-    log = {"decisions": [
-        {"seat": 0, "action": "a", "ms": 2.0, "by": "bot"},
-        {"seat": 1, "action": "b", "ms": 5.5, "by": "bot"},
-        {"seat": 0, "action": "c", "ms": 7.0, "by": "fallback"},
-        {"seat": 1, "action": "d"},  # a runner that wrote no time
-        {"seat": 9, "action": "e", "ms": 1.0},  # no such seat: ignored, never a crash
-    ]}
+    log = {
+        "decisions": [
+            {"seat": 0, "action": "a", "ms": 2.0, "by": "bot"},
+            {"seat": 1, "action": "b", "ms": 5.5, "by": "bot"},
+            {"seat": 0, "action": "c", "ms": 7.0, "by": "fallback"},
+            {"seat": 1, "action": "d"},  # a runner that wrote no time
+            {"seat": 9, "action": "e", "ms": 1.0},  # no such seat: ignored, never a crash
+        ]
+    }
     zero, one = seat_times(log, ["a", "b"])
-    assert (zero.decisions, zero.total_ms, zero.max_ms, zero.timed, zero.not_by_bot) == \
-        (2, 9.0, 7.0, 2, 1)
+    assert (zero.decisions, zero.total_ms, zero.max_ms, zero.timed, zero.not_by_bot) == (
+        2,
+        9.0,
+        7.0,
+        2,
+        1,
+    )
     assert (one.decisions, one.total_ms, one.timed, one.not_by_bot) == (2, 5.5, 1, 0)
 
 
 @pytest.mark.django_db
 def test_match_page_shows_time_per_seat(site_world, personas):
-    html = personas["anonymous"].get(
-        reverse("web:match", args=[site_world.matches["east_indiaman"].pk])).content.decode()
+    html = (
+        personas["anonymous"]
+        .get(reverse("web:match", args=[site_world.matches["east_indiaman"].pk]))
+        .content.decode()
+    )
     table = html.split('class="seat-times"')[1].split("</table>")[0]
     assert "Decisions and thinking time per seat" in table
     assert table.count("<tr>") == 1 + 3 and " ms</td>" in table

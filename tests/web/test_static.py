@@ -12,8 +12,10 @@ from django.test import Client
 @pytest.mark.django_db
 def test_collected_static_files_are_hashed_and_served(settings, tmp_path):
     settings.STATIC_ROOT = tmp_path / "static"
-    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
     settings.WHITENOISE_USE_FINDERS = False
     call_command("collectstatic", "--noinput", verbosity=0)
     page = Client().get("/")

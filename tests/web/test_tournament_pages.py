@@ -41,8 +41,12 @@ def bots(alice, bob, olivia) -> dict[str, Bot]:
     """Batavia bots with active versions, plus alice's two that can never enter (a Borneo bot,
     a private one)."""
     made = {}
-    for owner, name in ((alice, "alice-one"), (alice, "alice-two"), (bob, "bob-one"),
-                        (olivia, "olivia-one")):
+    for owner, name in (
+        (alice, "alice-one"),
+        (alice, "alice-two"),
+        (bob, "bob-one"),
+        (olivia, "olivia-one"),
+    ):
         made[name] = make_bot(owner, name)
         make_active_version(made[name])
     made["alice-borneo"] = make_bot(alice, "alice-borneo", "borneo")
@@ -62,9 +66,15 @@ def scheduled(olivia, bots) -> Tournament:
 @pytest.fixture
 def finished(olivia, bots, django_capture_on_commit_callbacks) -> Tournament:
     field = [bots[n] for n in ("alice-one", "alice-two", "bob-one", "olivia-one")]
-    return finished_tournament(olivia, field, django_capture_on_commit_callbacks,
-                               name="Autumn Cup", format="swiss", rounds=3,
-                               games_per_pairing=2)
+    return finished_tournament(
+        olivia,
+        field,
+        django_capture_on_commit_callbacks,
+        name="Autumn Cup",
+        format="swiss",
+        rounds=3,
+        games_per_pairing=2,
+    )
 
 
 def page_url(t: Tournament, name: str = "web:tournament") -> str:
@@ -73,17 +83,23 @@ def page_url(t: Tournament, name: str = "web:tournament") -> str:
 
 def alerts(html: str) -> list[str]:
     """The text of every ``role="alert"`` region (errors shown next to their form)."""
-    return [htmllib.unescape(re.sub(r"<[^>]+>", " ", block)) for block in
-            re.findall(r'role="alert"[^>]*>(.*?)</div>', html, re.S)]
+    return [
+        htmllib.unescape(re.sub(r"<[^>]+>", " ", block))
+        for block in re.findall(r'role="alert"[^>]*>(.*?)</div>', html, re.S)
+    ]
 
 
 # --- list ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("who", EVERYONE)
 def test_list_groups_running_upcoming_finished(personas, olivia, bots, finished, scheduled, who):
-    running = started_tournament(olivia, [bots["alice-two"], bots["bob-one"],
-                                          bots["olivia-one"]], name="Summer Swiss",
-                                 format="swiss")
+    running = started_tournament(
+        olivia,
+        [bots["alice-two"], bots["bob-one"], bots["olivia-one"]],
+        name="Summer Swiss",
+        format="swiss",
+    )
     page = personas[who].get(reverse("web:tournaments"))
     assert page.status_code == 200
     html = page.content.decode()
@@ -96,9 +112,10 @@ def test_list_groups_running_upcoming_finished(personas, olivia, bots, finished,
     assert f"{finished.planned_matches} of {finished.planned_matches}" in html
 
 
-@pytest.mark.parametrize("who, listed", [
-    ("anonymous", False), ("owner", True), ("other", False), ("organiser", True),
-    ("staff", True)])
+@pytest.mark.parametrize(
+    "who, listed",
+    [("anonymous", False), ("owner", True), ("other", False), ("organiser", True), ("staff", True)],
+)
 def test_unlisted_tournament_listed_as_the_selectors_decide(personas, olivia, bots, who, listed):
     """Listed for organisers, staff and owners of an entered bot; reachable by link for all."""
     t = open_tournament(olivia, name="Invitation Only", is_public=False)
@@ -122,6 +139,7 @@ def test_navigation_links_to_tournaments(personas, db):
 
 # --- detail ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("who", EVERYONE)
 def test_finished_tournament_page(personas, finished, who):
     page = personas[who].get(page_url(finished))
@@ -133,7 +151,7 @@ def test_finished_tournament_page(personas, finished, who):
     assert f"{total} of {total} matches played (100%)" in html
     assert f'<progress id="progress-bar" max="{total}" value="{total}"' in html
     assert "Final standings" in html
-    standings = html[html.index('id="standings-table"'):html.index('id="crosstable"')]
+    standings = html[html.index('id="standings-table"') : html.index('id="crosstable"')]
     order = [row["bot_name"] for row in finished.final_standings]
     positions = [standings.index(f">{name}</a>") for name in order]
     assert positions == sorted(positions), "rows in the stored rank order"
@@ -150,36 +168,42 @@ def test_finished_tournament_page(personas, finished, who):
     assert 'action="' + page_url(finished, "web:tournament-register") not in html
 
 
-def test_elimination_standings_show_the_round_reached(personas, olivia, bots,
-                                                     django_capture_on_commit_callbacks):
+def test_elimination_standings_show_the_round_reached(
+    personas, olivia, bots, django_capture_on_commit_callbacks
+):
     field = [bots[n] for n in ("alice-one", "alice-two", "bob-one", "olivia-one")]
-    t = finished_tournament(olivia, field, django_capture_on_commit_callbacks,
-                            format="elimination", advance=1)
+    t = finished_tournament(
+        olivia, field, django_capture_on_commit_callbacks, format="elimination", advance=1
+    )
     html = personas["anonymous"].get(page_url(t)).content.decode()
-    standings = html[html.index('id="standings-table"'):html.index('id="crosstable"')]
+    standings = html[html.index('id="standings-table"') : html.index('id="crosstable"')]
     assert "Round reached" in standings and "ranked first by the round they reached" in html
     winner = t.final_standings[0]
-    row = standings[standings.index(f">{winner['bot_name']}</a>"):]
-    cells = re.findall(r"<td>(.*?)</td>", row[:row.index("</tr>")])
+    row = standings[standings.index(f">{winner['bot_name']}</a>") :]
+    cells = re.findall(r"<td>(.*?)</td>", row[: row.index("</tr>")])
     assert cells[1] == str(winner["stage"])  # owner, then the round reached
 
 
 def test_crosstable_cells_match_the_stored_crosstable(personas, finished):
     html = personas["anonymous"].get(page_url(finished)).content.decode()
-    table = html[html.index('id="crosstable-table"'):]
-    table = table[:table.index("</table>")]
+    table = html[html.index('id="crosstable-table"') :]
+    table = table[: table.index("</table>")]
     names = [row["bot_name"] for row in finished.final_standings]
     for name in names:
         assert f'<span class="visually-hidden">{name}</span>' in table  # column header
-    cells = {(r["entrant"], c["opponent"]): c for r in finished.final_crosstable["rows"]
-             for c in r["cells"]}
+    cells = {
+        (r["entrant"], c["opponent"]): c
+        for r in finished.final_crosstable["rows"]
+        for c in r["cells"]
+    }
     first = finished.final_standings[0]["entrant"]
     second = finished.final_standings[1]["entrant"]
     cell = cells[(first, second)]
     expected = f"{cell['ahead']}\u2013{cell['behind']}" + (
-        f"\u2013{cell['tied']}" if cell["tied"] else "")
-    row_html = table[table.index(f"1. {names[0]}"):]
-    row_html = row_html[:row_html.index("</tr>")]
+        f"\u2013{cell['tied']}" if cell["tied"] else ""
+    )
+    row_html = table[table.index(f"1. {names[0]}") :]
+    row_html = row_html[: row_html.index("</tr>")]
     assert re.findall(r'<td title="[^"]*">([^<]*)<span', row_html)[0] == expected
     assert f"in {cell['games']} games" in row_html  # spelled out for screen readers
     assert 'class="self"' in row_html
@@ -187,10 +211,9 @@ def test_crosstable_cells_match_the_stored_crosstable(personas, finished):
 
 def test_entrants_show_frozen_versions_and_dropped_reasons(personas, olivia, bots, alice):
     empty = make_bot(alice, "alice-empty")  # no version: dropped at the start
-    t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"],
-                                    empty])
+    t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"], empty])
     html = personas["anonymous"].get(page_url(t)).content.decode()
-    entrants = html[html.index('id="entrant-table"'):html.index('id="standings"')]
+    entrants = html[html.index('id="entrant-table"') : html.index('id="standings"')]
     version = Entrant.objects.get(tournament=t, bot=bots["alice-one"]).version
     assert f"v{version.number}" in entrants
     assert "dropped" in entrants and "no active version at the start" in entrants
@@ -216,8 +239,8 @@ def test_controls_only_for_organiser_and_staff(personas, scheduled, who):
 
 def test_entry_menu_lists_only_eligible_bots(personas, scheduled):
     html = personas["owner"].get(page_url(scheduled)).content.decode()
-    form = html[html.index('id="enter"'):]
-    form = form[:form.index("</form>")]
+    form = html[html.index('id="enter"') :]
+    form = form[: form.index("</form>")]
     assert "alice-one" in form and "alice-two" in form
     for never in ("alice-borneo", "alice-hidden", "bob-one"):
         assert never not in form
@@ -233,26 +256,29 @@ def test_no_eligible_bot_says_so(scheduled, alice):
 
 # --- register and withdraw -------------------------------------------------------------------
 
+
 def test_owner_registers_a_bot(personas, scheduled, bots):
-    page = personas["owner"].post(page_url(scheduled, "web:tournament-register"),
-                                  {"bot": bots["alice-one"].pk}, follow=True)
+    page = personas["owner"].post(
+        page_url(scheduled, "web:tournament-register"), {"bot": bots["alice-one"].pk}, follow=True
+    )
     assert page.redirect_chain[-1][0].endswith(page_url(scheduled) + "#entrants")
     assert "alice-one is entered." in page.content.decode()
     assert scheduled.entrants.filter(bot=bots["alice-one"]).exists()
 
 
-@pytest.mark.parametrize("who, bot, status, complaint", [
-    ("anonymous", "alice-one", 403, "log in to register a bot"),
-    ("other", "alice-one", 403, "only a bot's owner can register it"),
-    ("owner", "alice-hidden", 400, "alice-hidden is private"),
-    ("owner", "alice-borneo", 400, "alice-borneo plays borneo; this tournament is batavia"),
-    ("other", "bob-one", 409, "bob-one is already entered"),
-])
-def test_register_refusals_show_the_reason(personas, scheduled, bots, who, bot, status,
-                                           complaint):
+@pytest.mark.parametrize(
+    "who, bot, status, complaint",
+    [
+        ("anonymous", "alice-one", 403, "log in to register a bot"),
+        ("other", "alice-one", 403, "only a bot's owner can register it"),
+        ("owner", "alice-hidden", 400, "alice-hidden is private"),
+        ("owner", "alice-borneo", 400, "alice-borneo plays borneo; this tournament is batavia"),
+        ("other", "bob-one", 409, "bob-one is already entered"),
+    ],
+)
+def test_register_refusals_show_the_reason(personas, scheduled, bots, who, bot, status, complaint):
     before = scheduled.entrants.count()
-    page = personas[who].post(page_url(scheduled, "web:tournament-register"),
-                              {"bot": bots[bot].pk})
+    page = personas[who].post(page_url(scheduled, "web:tournament-register"), {"bot": bots[bot].pk})
     assert page.status_code == status
     assert any(complaint in text for text in alerts(page.content.decode())), complaint
     assert scheduled.entrants.count() == before
@@ -260,8 +286,9 @@ def test_register_refusals_show_the_reason(personas, scheduled, bots, who, bot, 
 
 def test_register_after_the_start_is_refused(personas, olivia, bots):
     t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"]])
-    page = personas["owner"].post(page_url(t, "web:tournament-register"),
-                                  {"bot": bots["alice-two"].pk})
+    page = personas["owner"].post(
+        page_url(t, "web:tournament-register"), {"bot": bots["alice-two"].pk}
+    )
     assert page.status_code == 409
     assert any("registration is closed" in text for text in alerts(page.content.decode()))
 
@@ -271,8 +298,9 @@ def test_register_before_the_window_opens_is_refused(personas, olivia, bots):
     t = open_tournament(olivia, registration_opens_at=now + timedelta(minutes=30))
     html = personas["owner"].get(page_url(t)).content.decode()
     assert "Registration has not opened yet." in html
-    page = personas["owner"].post(page_url(t, "web:tournament-register"),
-                                  {"bot": bots["alice-one"].pk})
+    page = personas["owner"].post(
+        page_url(t, "web:tournament-register"), {"bot": bots["alice-one"].pk}
+    )
     assert page.status_code == 409
     assert any("registration opens at" in text for text in alerts(page.content.decode()))
 
@@ -287,20 +315,26 @@ def test_owner_withdraws_their_bot(personas, scheduled, bots):
     ts.register_entrant(scheduled.pk, bots["alice-one"].owner, bots["alice-one"].pk)
     html = personas["owner"].get(page_url(scheduled)).content.decode()
     assert html.count("Withdraw<span") == 1  # her entry only, not bob's
-    page = personas["owner"].post(page_url(scheduled, "web:tournament-unregister"),
-                                  {"bot": bots["alice-one"].pk}, follow=True)
+    page = personas["owner"].post(
+        page_url(scheduled, "web:tournament-unregister"), {"bot": bots["alice-one"].pk}, follow=True
+    )
     assert "The bot is withdrawn." in page.content.decode()
     assert not scheduled.entrants.filter(bot=bots["alice-one"]).exists()
 
 
-@pytest.mark.parametrize("who, status, complaint", [
-    ("anonymous", 403, "only the bot's owner or the organiser can withdraw it"),
-    ("owner", 403, "only the bot's owner or the organiser can withdraw it"),
-])
-def test_withdrawing_someone_elses_bot_is_refused(personas, scheduled, bots, who, status,
-                                                  complaint):
-    page = personas[who].post(page_url(scheduled, "web:tournament-unregister"),
-                              {"bot": bots["bob-one"].pk})
+@pytest.mark.parametrize(
+    "who, status, complaint",
+    [
+        ("anonymous", 403, "only the bot's owner or the organiser can withdraw it"),
+        ("owner", 403, "only the bot's owner or the organiser can withdraw it"),
+    ],
+)
+def test_withdrawing_someone_elses_bot_is_refused(
+    personas, scheduled, bots, who, status, complaint
+):
+    page = personas[who].post(
+        page_url(scheduled, "web:tournament-unregister"), {"bot": bots["bob-one"].pk}
+    )
     assert page.status_code == status
     assert any(complaint in text for text in alerts(page.content.decode()))
     assert scheduled.entrants.filter(bot=bots["bob-one"]).exists()
@@ -309,19 +343,22 @@ def test_withdrawing_someone_elses_bot_is_refused(personas, scheduled, bots, who
 def test_organiser_withdraws_any_bot_and_unknown_entries_are_404(personas, scheduled, bots):
     html = personas["organiser"].get(page_url(scheduled)).content.decode()
     assert "Withdraw<span" in html
-    page = personas["organiser"].post(page_url(scheduled, "web:tournament-unregister"),
-                                      {"bot": bots["bob-one"].pk})
+    page = personas["organiser"].post(
+        page_url(scheduled, "web:tournament-unregister"), {"bot": bots["bob-one"].pk}
+    )
     assert page.status_code == 302
-    again = personas["organiser"].post(page_url(scheduled, "web:tournament-unregister"),
-                                       {"bot": bots["bob-one"].pk})
+    again = personas["organiser"].post(
+        page_url(scheduled, "web:tournament-unregister"), {"bot": bots["bob-one"].pk}
+    )
     assert again.status_code == 404
     assert any("is not entered in this tournament" in t for t in alerts(again.content.decode()))
 
 
 def test_withdraw_after_the_start_is_refused(personas, olivia, bots):
     t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"]])
-    page = personas["owner"].post(page_url(t, "web:tournament-unregister"),
-                                  {"bot": bots["alice-one"].pk})
+    page = personas["owner"].post(
+        page_url(t, "web:tournament-unregister"), {"bot": bots["alice-one"].pk}
+    )
     assert page.status_code == 409
     assert any("entrants are fixed" in text for text in alerts(page.content.decode()))
 
@@ -329,26 +366,34 @@ def test_withdraw_after_the_start_is_refused(personas, olivia, bots):
 def test_forms_need_the_csrf_token(scheduled, bots, alice):
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
-    page = client.post(page_url(scheduled, "web:tournament-register"),
-                       {"bot": bots["alice-one"].pk})
+    page = client.post(
+        page_url(scheduled, "web:tournament-register"), {"bot": bots["alice-one"].pk}
+    )
     assert page.status_code == 403
     assert not scheduled.entrants.filter(bot=bots["alice-one"]).exists()
 
 
 def test_only_post_changes_anything(personas, scheduled):
-    for name in ("web:tournament-register", "web:tournament-unregister",
-                 "web:tournament-pause", "web:tournament-resume", "web:tournament-cancel"):
+    for name in (
+        "web:tournament-register",
+        "web:tournament-unregister",
+        "web:tournament-pause",
+        "web:tournament-resume",
+        "web:tournament-cancel",
+    ):
         assert personas["organiser"].get(page_url(scheduled, name)).status_code == 405
 
 
 # --- pause, resume, cancel -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("who", ["organiser", "staff"])
 def test_pause_resume_cancel_running(personas, olivia, bots, who):
     t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"]])
     client = personas[who]
-    page = client.post(page_url(t, "web:tournament-pause"), {"pause-reason": "server move"},
-                       follow=True)
+    page = client.post(
+        page_url(t, "web:tournament-pause"), {"pause-reason": "server move"}, follow=True
+    )
     t.refresh_from_db()
     assert t.status == Tournament.Status.PAUSED and t.status_reason == "server move"
     html = page.content.decode()
@@ -358,8 +403,11 @@ def test_pause_resume_cancel_running(personas, olivia, bots, who):
     t.refresh_from_db()
     assert t.status == Tournament.Status.RUNNING
     assert "The tournament carries on." in page.content.decode()
-    page = client.post(page_url(t, "web:tournament-cancel"),
-                       {"cancel-reason": "bad weather", "cancel-confirm": "on"}, follow=True)
+    page = client.post(
+        page_url(t, "web:tournament-cancel"),
+        {"cancel-reason": "bad weather", "cancel-confirm": "on"},
+        follow=True,
+    )
     t.refresh_from_db()
     assert t.status == Tournament.Status.CANCELLED and t.status_reason == "bad weather"
     html = page.content.decode()
@@ -368,8 +416,9 @@ def test_pause_resume_cancel_running(personas, olivia, bots, who):
 
 
 def test_cancel_needs_the_confirmation(personas, scheduled):
-    page = personas["organiser"].post(page_url(scheduled, "web:tournament-cancel"),
-                                      {"cancel-reason": "oops"})
+    page = personas["organiser"].post(
+        page_url(scheduled, "web:tournament-cancel"), {"cancel-reason": "oops"}
+    )
     assert page.status_code == 400
     assert any("Tick the box to confirm" in text for text in alerts(page.content.decode()))
     scheduled.refresh_from_db()
@@ -379,13 +428,16 @@ def test_cancel_needs_the_confirmation(personas, scheduled):
 @pytest.mark.parametrize("who", ["anonymous", "owner", "other"])
 @pytest.mark.parametrize("operation", ["pause", "resume", "cancel"])
 def test_controls_refused_to_others(personas, scheduled, who, operation):
-    page = personas[who].post(page_url(scheduled, f"web:tournament-{operation}"),
-                              {f"{operation}-confirm": "on"})
+    page = personas[who].post(
+        page_url(scheduled, f"web:tournament-{operation}"), {f"{operation}-confirm": "on"}
+    )
     assert page.status_code == 403
     unconfirmed = personas[who].post(page_url(scheduled, f"web:tournament-{operation}"))
     assert unconfirmed.status_code == 403
-    assert any("only the tournament's organiser or staff" in text
-               for text in alerts(unconfirmed.content.decode()))
+    assert any(
+        "only the tournament's organiser or staff" in text
+        for text in alerts(unconfirmed.content.decode())
+    )
     scheduled.refresh_from_db()
     assert scheduled.status == Tournament.Status.SCHEDULED
 
@@ -402,25 +454,32 @@ def test_control_conflicts_show_the_reason(personas, scheduled, finished):
     page = personas["organiser"].post(page_url(scheduled, "web:tournament-resume"))
     assert page.status_code == 409
     assert any("not paused" in text for text in alerts(page.content.decode()))
-    page = personas["staff"].post(page_url(finished, "web:tournament-cancel"),
-                                  {"cancel-confirm": "on"})
+    page = personas["staff"].post(
+        page_url(finished, "web:tournament-cancel"), {"cancel-confirm": "on"}
+    )
     assert page.status_code == 409
     assert any("already finished" in text for text in alerts(page.content.decode()))
 
 
 # --- home, bot and match pages ---------------------------------------------------------------
 
-@pytest.mark.parametrize("who, sees_unlisted", [
-    ("anonymous", False), ("other", False), ("organiser", True), ("staff", True)])
+
+@pytest.mark.parametrize(
+    "who, sees_unlisted",
+    [("anonymous", False), ("other", False), ("organiser", True), ("staff", True)],
+)
 def test_home_lists_running_tournaments(personas, olivia, bots, who, sees_unlisted):
     field = [bots["alice-one"], bots["bob-one"], bots["olivia-one"]]
     running = started_tournament(olivia, field, name="Summer Swiss", format="swiss")
-    hidden = started_tournament(olivia, [bots["alice-one"], bots["alice-two"],
-                                         bots["olivia-one"]], name="Backroom Cup",
-                                is_public=False)
+    hidden = started_tournament(
+        olivia,
+        [bots["alice-one"], bots["alice-two"], bots["olivia-one"]],
+        name="Backroom Cup",
+        is_public=False,
+    )
     open_tournament(olivia, name="Next Month")
     html = personas[who].get("/").content.decode()
-    running_part = html[html.index('id="tournaments"'):html.index('id="latest"')]
+    running_part = html[html.index('id="tournaments"') : html.index('id="latest"')]
     assert f'href="{page_url(running)}"' in running_part
     assert "Swiss" in running_part and f"round 1 of {running.planned_rounds}" in running_part
     assert ("Backroom Cup" in running_part) == sees_unlisted
@@ -431,7 +490,7 @@ def test_home_lists_running_tournaments(personas, olivia, bots, who, sees_unlist
 
 def test_bot_page_lists_its_tournaments_with_the_final_rank(personas, finished, bots):
     html = personas["anonymous"].get(reverse("web:bot", args=["alice-one"])).content.decode()
-    part = html[html.index('id="bot-tournaments"'):html.index('id="recent"')]
+    part = html[html.index('id="bot-tournaments"') : html.index('id="recent"')]
     assert f'href="{page_url(finished)}"' in part and "Autumn Cup" in part
     rank = next(r["rank"] for r in finished.final_standings if r["bot_name"] == "alice-one")
     assert f">{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank, 'th') }<" in part

@@ -21,8 +21,14 @@ TEST_UID_BASE = claim_uid_block() if os.geteuid() == 0 else os.getuid()
 """This test process's seat uids (its own claimed block, as a worker's): suites of other
 checkouts may run sandboxes on this host at the same time."""
 
-TEST_LIMITS = Limits(memory_bytes=256 * MIB, cpu_seconds=20, processes=32,
-                     file_size_bytes=16 * MIB, open_files=64, tmpfs_bytes=8 * MIB)
+TEST_LIMITS = Limits(
+    memory_bytes=256 * MIB,
+    cpu_seconds=20,
+    processes=32,
+    file_size_bytes=16 * MIB,
+    open_files=64,
+    tmpfs_bytes=8 * MIB,
+)
 
 
 def write_bot(directory: Path, source: str) -> BotProgram:
@@ -60,8 +66,9 @@ def read_line(stream_fd: int, deadline: float) -> bytes:
     return data
 
 
-def run_to_end(process: BwrapProcess, stdin: bytes = b"", timeout: float = 10) -> tuple[
-        dict, bytes]:
+def run_to_end(
+    process: BwrapProcess, stdin: bytes = b"", timeout: float = 10
+) -> tuple[dict, bytes]:
     """Feed ``stdin``, close it, and return (the JSON the bot printed, its stderr)."""
     try:
         process.stdin.write(stdin)

@@ -25,8 +25,9 @@ def test_no_cgroup2_mount_means_no_cgroups():
 
 
 def test_a_non_root_group_needs_an_explicit_delegation():
-    tree, why = find_tree(mountinfo=V2_MOUNT, own_cgroup="0::/user.slice/x\n", delegated=None,
-                          is_root=True)
+    tree, why = find_tree(
+        mountinfo=V2_MOUNT, own_cgroup="0::/user.slice/x\n", delegated=None, is_root=True
+    )
     assert tree is None and "MONSOON_CGROUP_PARENT" in why
 
 

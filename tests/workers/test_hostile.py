@@ -39,8 +39,14 @@ def play(bot: str, env: dict[str, str] | None = None, clock: TimeControls = ROOM
     """Run ``bot`` against the sandboxed random bot and check what holds for every case."""
     hostile = BotProgram(HOSTILE, ("python3", f"{bot}.py"), bot, env=env or {})
     began = time.monotonic()
-    outcome = run_match(GAME, 11, [hostile, resolve_bot("random", GAME)],
-                        launcher=launcher(), time_controls=clock, limits=TEST_LIMITS)
+    outcome = run_match(
+        GAME,
+        11,
+        [hostile, resolve_bot("random", GAME)],
+        launcher=launcher(),
+        time_controls=clock,
+        limits=TEST_LIMITS,
+    )
     assert time.monotonic() - began < MATCH_WALL_S
     assert outcome.forfeits[1] is None, outcome.stderr[1]
     assert outcome.ranking[0] > outcome.ranking[1]  # the forfeit ranks last
@@ -60,33 +66,36 @@ def probes(outcome: MatchOutcome) -> dict:
     found: dict = {}
     for line in outcome.stderr[0].splitlines():
         if line.startswith("PROBE "):
-            found.update(json.loads(line[len("PROBE "):]))
+            found.update(json.loads(line[len("PROBE ") :]))
     assert found, outcome.stderr[0][-2000:]
     return found
 
 
-@pytest.mark.parametrize(("bot", "expected"), [
-    ("fork_bomb", "process_limit"),
-    ("memory_bomb", "memory_limit"),
-    ("memory_creep", "memory_limit"),
-    ("infinite_loop", "timeout"),
-    ("sleeper", "timeout"),
-    ("deaf", "timeout"),
-    ("long_line", "oversized_line"),
-    ("stderr_flood", "timeout"),
-    ("blank_flood", "malformed_reply"),
-    ("bad_json", "malformed_reply"),
-    ("wrong_schema", "malformed_reply"),
-    ("exit_at_import", "crash"),
-    # bwrap itself keeps a copy of the bot's stdout, so a bot that closes it but lives on
-    # is silent rather than gone: its move clock runs out.
-    ("close_stdout", "timeout"),
-    ("ignore_sigterm", "timeout"),
-    ("double_fork", "crash"),
-    # The bot is its pid namespace's init, which kill(-1) spares: it kills only its own
-    # children (nothing outside: the other seat finishes its match) and then times out.
-    ("kill_all", "timeout"),
-])
+@pytest.mark.parametrize(
+    ("bot", "expected"),
+    [
+        ("fork_bomb", "process_limit"),
+        ("memory_bomb", "memory_limit"),
+        ("memory_creep", "memory_limit"),
+        ("infinite_loop", "timeout"),
+        ("sleeper", "timeout"),
+        ("deaf", "timeout"),
+        ("long_line", "oversized_line"),
+        ("stderr_flood", "timeout"),
+        ("blank_flood", "malformed_reply"),
+        ("bad_json", "malformed_reply"),
+        ("wrong_schema", "malformed_reply"),
+        ("exit_at_import", "crash"),
+        # bwrap itself keeps a copy of the bot's stdout, so a bot that closes it but lives on
+        # is silent rather than gone: its move clock runs out.
+        ("close_stdout", "timeout"),
+        ("ignore_sigterm", "timeout"),
+        ("double_fork", "crash"),
+        # The bot is its pid namespace's init, which kill(-1) spares: it kills only its own
+        # children (nothing outside: the other seat finishes its match) and then times out.
+        ("kill_all", "timeout"),
+    ],
+)
 def test_misbehaving_bot_forfeits_with_the_right_reason(bot, expected):
     outcome = play(bot, clock=FAST if expected == "timeout" else ROOMY)
     assert reason(outcome) == expected, outcome.forfeits[0]
@@ -162,14 +171,26 @@ def test_the_workers_environment_files_and_processes_are_out_of_sight(tmp_path, 
     other_bot = tmp_path / "other-bot"
     other_bot.mkdir()
     (other_bot / "main.py").write_text("SECRET_STRATEGY = 42\n")
-    targets = [str(CHECKOUT / "ladder" / "settings.py"), str(other_bot / "main.py"),
-               f"/proc/{os.getpid()}/environ", f"/proc/{os.getppid()}/cmdline"]
+    targets = [
+        str(CHECKOUT / "ladder" / "settings.py"),
+        str(other_bot / "main.py"),
+        f"/proc/{os.getpid()}/environ",
+        f"/proc/{os.getppid()}/cmdline",
+    ]
     outcome = play("snoop", {"PROBE_PATHS": json.dumps(targets)})
     assert reason(outcome) == "illegal_action"
     found = probes(outcome)
     assert all(result != "ok" for result in found["reads"].values()), found["reads"]
-    allowed = {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "PWD",
-               "PROBE_PATHS"}
+    allowed = {
+        "PATH",
+        "LANG",
+        "HOME",
+        "TMPDIR",
+        "PYTHONPATH",
+        "PYTHONDONTWRITEBYTECODE",
+        "PWD",
+        "PROBE_PATHS",
+    }
     assert set(found["env"]) <= allowed
     assert set(found["init_environ"]) <= allowed
     assert found["pids"] == [1]  # only itself: the worker's processes do not exist in there
@@ -186,8 +207,11 @@ def test_read_only_mounts_stay_read_only():
 
 def test_ptrace_is_refused():
     found = probes(play("ptrace"))
-    assert found == {"attach_init": "PermissionError:1", "attach_child": "PermissionError:1",
-                     "traceme": "PermissionError:1"}
+    assert found == {
+        "attach_init": "PermissionError:1",
+        "attach_child": "PermissionError:1",
+        "traceme": "PermissionError:1",
+    }
 
 
 def test_tiocsti_is_refused_even_with_high_bits_set():

@@ -14,22 +14,41 @@ LEGAL = ["pass", "bid:1", ["lay", "DK"], 3]
 
 
 def test_messages_are_single_json_lines_with_the_documented_fields():
-    start = protocol.start_message(game="batavia", variant="standard", seat=1, num_players=3,
-                                   seats=["a", "b", "c"], startup_ms=10_000, move_ms=1000,
-                                   bank_ms=10_000, max_decisions=20_000)
+    start = protocol.start_message(
+        game="batavia",
+        variant="standard",
+        seat=1,
+        num_players=3,
+        seats=["a", "b", "c"],
+        startup_ms=10_000,
+        move_ms=1000,
+        bank_ms=10_000,
+        max_decisions=20_000,
+    )
     line = protocol.encode(start)
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     decoded = json.loads(line)
     assert decoded["type"] == "start" and decoded["protocol"] == protocol.PROTOCOL_VERSION == 1
-    assert decoded["time"] == {"startup_ms": 10_000, "move_ms": 1000, "bank_ms": 10_000,
-                               "max_decisions": 20_000}
-    request = json.loads(protocol.encode(protocol.request_message(
-        decision=4, observation={"seat": 1, "hand": ["x\ny"]}, legal_actions=LEGAL,
-        move_ms=1000, bank_ms=9876.54)))
+    assert decoded["time"] == {
+        "startup_ms": 10_000,
+        "move_ms": 1000,
+        "bank_ms": 10_000,
+        "max_decisions": 20_000,
+    }
+    request = json.loads(
+        protocol.encode(
+            protocol.request_message(
+                decision=4,
+                observation={"seat": 1, "hand": ["x\ny"]},
+                legal_actions=LEGAL,
+                move_ms=1000,
+                bank_ms=9876.54,
+            )
+        )
+    )
     assert request["legal_actions"] == LEGAL and request["time"]["bank_ms"] == 9876.5
     assert request["observation"]["hand"] == ["x\ny"]  # newlines inside strings stay escaped
-    end = protocol.end_message(scores=[3, 1], ranking=[1, 2], forfeits=[None, "timeout: x"],
-                               seat=0)
+    end = protocol.end_message(scores=[3, 1], ranking=[1, 2], forfeits=[None, "timeout: x"], seat=0)
     assert end["type"] == "end" and end["forfeits"][1].startswith("timeout")
 
 

@@ -24,15 +24,22 @@ from .conftest import FAST, program, random_bot
 
 @pytest.fixture
 def table(alice, bob, olivia):  # noqa: F811
-    versions = [make_active_version(make_bot(owner, f"runner-{owner.username}"))
-                for owner in (alice, bob, olivia)]
+    versions = [
+        make_active_version(make_bot(owner, f"runner-{owner.username}"))
+        for owner in (alice, bob, olivia)
+    ]
     return match_services.create_match(ladder_for(players=3), versions, seed=11)
 
 
 def test_record_result_accepts_the_runners_record_with_a_forfeit(table, launcher):
-    outcome = run_match(table.game, table.seed, [random_bot(), program("crash_midgame"),
-                                                 random_bot()],
-                        variant=table.variant, launcher=launcher, time_controls=FAST)
+    outcome = run_match(
+        table.game,
+        table.seed,
+        [random_bot(), program("crash_midgame"), random_bot()],
+        variant=table.variant,
+        launcher=launcher,
+        time_controls=FAST,
+    )
     result = match_services.record_result(table.pk, outcome.record())
     assert result.recorded, result.message
     table.refresh_from_db()

@@ -22,8 +22,15 @@ from workers.runner import (
 from .conftest import FAST, program, random_bot
 
 
-def play(launcher, middle: BotProgram, *, game: str = "batavia", seed: int = 1,
-         tc: TimeControls = FAST, **kwargs):
+def play(
+    launcher,
+    middle: BotProgram,
+    *,
+    game: str = "batavia",
+    seed: int = 1,
+    tc: TimeControls = FAST,
+    **kwargs,
+):
     bots = [random_bot(game), middle, random_bot(game)]
     return run_match(game, seed, bots, launcher=launcher, time_controls=tc, **kwargs)
 
@@ -179,11 +186,13 @@ def test_bad_arguments_fail_before_any_bot_starts(launcher):
 
 
 def test_validate_bot_accepts_a_working_bot_and_explains_a_broken_one(launcher):
-    ok, text = validate_bot("packet_row", program("echo_first"), launcher=launcher,
-                            time_controls=FAST)
+    ok, text = validate_bot(
+        "packet_row", program("echo_first"), launcher=launcher, time_controls=FAST
+    )
     assert ok and "2-player packet_row smoke match" in text
-    ok, text = validate_bot("packet_row", program("crash_midgame"), launcher=launcher,
-                            time_controls=FAST)
+    ok, text = validate_bot(
+        "packet_row", program("crash_midgame"), launcher=launcher, time_controls=FAST
+    )
     assert not ok and "crash" in text and "bug in my bot" in text
 
 

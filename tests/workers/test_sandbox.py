@@ -80,26 +80,38 @@ def test_environment_is_clean_apart_from_the_programs_own(tmp_path, monkeypatch)
     finally:
         process.terminate_all()
     assert env.pop("BOT_OPTION") == "7"
-    assert set(env) <= {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONPATH",
-                        "PYTHONDONTWRITEBYTECODE", "PWD"}
+    assert set(env) <= {
+        "PATH",
+        "LANG",
+        "HOME",
+        "TMPDIR",
+        "PYTHONPATH",
+        "PYTHONDONTWRITEBYTECODE",
+        "PWD",
+    }
     assert env["PYTHONPATH"] == "/opt/monsoon"
 
 
 @needs_sandbox
 def test_rlimits_from_limits_bind_the_bot(tmp_path):
-    program = write_bot(tmp_path / "bot", """
+    program = write_bot(
+        tmp_path / "bot",
+        """
 import json, resource
 names = ["RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_NOFILE"]
 print(json.dumps({n: resource.getrlimit(getattr(resource, n)) for n in names}))
-""")
+""",
+    )
     process = launch(program)
     try:
         limits, _ = run_to_end(process)
     finally:
         process.terminate_all()
     expected = {
-        "RLIMIT_AS": TEST_LIMITS.memory_bytes, "RLIMIT_CPU": TEST_LIMITS.cpu_seconds,
-        "RLIMIT_NPROC": TEST_LIMITS.processes, "RLIMIT_FSIZE": TEST_LIMITS.file_size_bytes,
+        "RLIMIT_AS": TEST_LIMITS.memory_bytes,
+        "RLIMIT_CPU": TEST_LIMITS.cpu_seconds,
+        "RLIMIT_NPROC": TEST_LIMITS.processes,
+        "RLIMIT_FSIZE": TEST_LIMITS.file_size_bytes,
         "RLIMIT_NOFILE": TEST_LIMITS.open_files,
     }
     assert limits == {name: [value, value] for name, value in expected.items()}
@@ -107,7 +119,9 @@ print(json.dumps({n: resource.getrlimit(getattr(resource, n)) for n in names}))
 
 @needs_sandbox
 def test_the_bot_sees_only_the_runtime_its_files_and_the_engine(tmp_path):
-    program = write_bot(tmp_path / "bot", """
+    program = write_bot(
+        tmp_path / "bot",
+        """
 import json, os, socket, sys
 import engine.registry, bots
 print(json.dumps({
@@ -118,7 +132,8 @@ print(json.dumps({
     "pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
     "hostname": socket.gethostname(), "data": open("data.txt").read(),
 }))
-""")
+""",
+    )
     (program.directory / "data.txt").write_text("mine")
     os.chmod(tmp_path, 0o700)  # the seat uid cannot reach the host path; fds carry it in
     process = launch(program)
@@ -127,8 +142,19 @@ print(json.dumps({
     finally:
         process.terminate_all()
     assert view, err
-    assert view["root"] == ["bin", "bot", "dev", "etc", "lib", "lib64", "opt", "proc", "sbin",
-                            "tmp", "usr"]
+    assert view["root"] == [
+        "bin",
+        "bot",
+        "dev",
+        "etc",
+        "lib",
+        "lib64",
+        "opt",
+        "proc",
+        "sbin",
+        "tmp",
+        "usr",
+    ]
     assert view["usr_local"] == []
     assert view["etc"] == ["ld.so.cache"]
     assert view["packages"] == ["bots", "engine"]
@@ -143,7 +169,9 @@ print(json.dumps({
 
 @needs_sandbox
 def test_nothing_of_the_bot_survives_terminate_all(tmp_path):
-    program = write_bot(tmp_path / "bot", """
+    program = write_bot(
+        tmp_path / "bot",
+        """
 import os, sys, time
 if os.path.exists("/tmp/left-behind"):
     print("found")
@@ -156,7 +184,8 @@ if os.fork() == 0:
         time.sleep(600)
     os._exit(0)
 time.sleep(600)
-""")
+""",
+    )
     process = launch(program, slot=2)
     assert read_line(process.stdout.fileno(), time.monotonic() + 10).strip() == b"planted"
     assert len(processes_of(TEST_UID_BASE + 2)) >= 3  # bwrap, the bot, the grandchild
@@ -206,10 +235,17 @@ def test_each_worker_process_claims_its_own_block_of_seat_uids(tmp_path):
     mine = claim_uid_block(tmp_path)
     assert claim_uid_block(tmp_path) == mine  # one block per process, kept
     other = subprocess.run(
-        [sys.executable, "-c",
-         "import sys; from pathlib import Path; from workers.sandbox import claim_uid_block;"
-         "print(claim_uid_block(Path(sys.argv[1])))", str(tmp_path)],
-        capture_output=True, text=True, check=True, cwd=CHECKOUT,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from workers.sandbox import claim_uid_block;"
+            "print(claim_uid_block(Path(sys.argv[1])))",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=CHECKOUT,
     )
     theirs = int(other.stdout)
     assert mine >= UID_BASE and theirs >= UID_BASE
@@ -229,7 +265,9 @@ def test_terminate_right_after_launch_leaves_nothing(tmp_path):
 def test_a_private_bot_directory_is_staged_and_its_symlinks_never_followed_on_the_host(tmp_path):
     secret = tmp_path / "host-secret.txt"
     secret.write_text("worker secret")
-    program = write_bot(tmp_path / "bot", """
+    program = write_bot(
+        tmp_path / "bot",
+        """
 import json, os
 def read(path):
     try:
@@ -238,14 +276,18 @@ def read(path):
         return type(exc).__name__
 print(json.dumps({"own": read("own.txt"), "link": read("link.txt"),
                   "link_target": os.readlink("/bot/link.txt")}))
-""")
+""",
+    )
     (program.directory / "own.txt").write_text("mine")
     os.chmod(program.directory / "own.txt", 0o600)  # unreadable for the seat uid on the host
     os.symlink(secret, program.directory / "link.txt")
     os.chmod(tmp_path, 0o700)
     process = launch(program)
-    staged = [link for link in Path("/tmp").glob("monsoon-bot-*/bot/link.txt")
-              if os.readlink(link) == str(secret)]
+    staged = [
+        link
+        for link in Path("/tmp").glob("monsoon-bot-*/bot/link.txt")
+        if os.readlink(link) == str(secret)
+    ]
     assert len(staged) == 1  # a copy the seat uid can read, links copied as links
     try:
         view, err = run_to_end(process)
@@ -273,9 +315,11 @@ process.terminate_all()
 def test_a_non_root_worker_still_sandboxes_its_bots_as_itself():
     site_packages = Path(pyseccomp_module.__file__).parent
     pyseccomp_file = Path(pyseccomp_module.__file__)
-    if not (readable_by_anyone(CHECKOUT / "workers")
-            and all(os.stat(d).st_mode & 0o001 for d in pyseccomp_file.parents)
-            and os.stat(pyseccomp_file).st_mode & 0o004):
+    if not (
+        readable_by_anyone(CHECKOUT / "workers")
+        and all(os.stat(d).st_mode & 0o001 for d in pyseccomp_file.parents)
+        and os.stat(pyseccomp_file).st_mode & 0o004
+    ):
         pytest.skip("this checkout or its virtualenv is private: user 65534 cannot import it")
     public = Path(tempfile.mkdtemp(prefix="monsoon-test-"))  # where user 65534 can read it
     os.chmod(public, 0o755)
@@ -284,10 +328,23 @@ def test_a_non_root_worker_still_sandboxes_its_bots_as_itself():
     os.chmod(bot.directory / "main.py", 0o644)
     try:
         worker = subprocess.run(
-            ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
-             "/usr/bin/python3", "-c", NON_ROOT_WORKER, str(bot.directory)],
+            [
+                "setpriv",
+                "--reuid",
+                "65534",
+                "--regid",
+                "65534",
+                "--clear-groups",
+                "/usr/bin/python3",
+                "-c",
+                NON_ROOT_WORKER,
+                str(bot.directory),
+            ],
             env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{CHECKOUT}:{site_packages}"},
-            cwd="/", capture_output=True, text=True, timeout=60,
+            cwd="/",
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
     finally:
         shutil.rmtree(public)

@@ -60,8 +60,10 @@ def validated(version: BotVersion) -> BotVersion:
 
 @pytest.fixture
 def two_active(alice):
-    return [validated(upload_reference(alice, "pr-random", "random")),
-            validated(upload_reference(alice, "pr-greedy", "greedy"))]
+    return [
+        validated(upload_reference(alice, "pr-random", "random")),
+        validated(upload_reference(alice, "pr-greedy", "greedy")),
+    ]
 
 
 @needs_sandbox
@@ -158,7 +160,8 @@ def test_a_validation_left_by_a_dead_worker_goes_back_to_pending(alice, settings
     version = upload_reference(alice, "pr-random", "random")
     assert bot_services.begin_validation(version.pk)
     BotVersion.objects.filter(pk=version.pk).update(
-        validation_started_at=timezone.now() - timedelta(minutes=5))
+        validation_started_at=timezone.now() - timedelta(minutes=5)
+    )
     assert tasks.reap.apply().get()["stale_validations"] == [version.pk]
     version.refresh_from_db()
     assert version.status == BotVersion.Status.PENDING
@@ -211,14 +214,22 @@ def test_the_artifact_cache_unpacks_once_and_refuses_other_bytes(tmp_path):
 
 def test_the_fleet_is_shown_to_staff_only(db, settings):
     settings.MONSOON_WORKER_HEARTBEAT_SECONDS = 10
-    fleet_services.worker_started("w1@alpha", hostname="alpha", pid=10, slots=4,
-                                  queues=["matches", "validation"], sandbox="bwrap")
-    fleet_services.worker_started("w2@beta", hostname="beta", pid=11, slots=2,
-                                  queues=["matches"], sandbox="bwrap")
+    fleet_services.worker_started(
+        "w1@alpha",
+        hostname="alpha",
+        pid=10,
+        slots=4,
+        queues=["matches", "validation"],
+        sandbox="bwrap",
+    )
+    fleet_services.worker_started(
+        "w2@beta", hostname="beta", pid=11, slots=2, queues=["matches"], sandbox="bwrap"
+    )
     from ladder.fleet.models import WorkerNode
 
     WorkerNode.objects.filter(name="w2@beta").update(
-        last_seen=timezone.now() - timedelta(seconds=60))
+        last_seen=timezone.now() - timedelta(seconds=60)
+    )
     staff = create_user("sam", "sam-password-1")
     staff.is_staff = True
     staff.save()
@@ -258,8 +269,9 @@ def test_a_program_run_as_dot_slash_keeps_its_executable_bit_and_plays(alice):
     """The documented manifest ``{"command": ["./mybot"]}`` failed with Permission denied:
     the cache wrote every file 0644."""
     bot = make_bot(alice, "compiled", "borneo")
-    version = bot_services.upload_version(bot, alice, filename="bot.zip",
-                                          data=executable_zip(0o6755))
+    version = bot_services.upload_version(
+        bot, alice, filename="bot.zip", data=executable_zip(0o6755)
+    )
     version = validated(version)
     assert version.status == BotVersion.Status.ACTIVE, version.failure_reason
     unpacked = Path(tasks.settings.MONSOON_ARTIFACT_CACHE) / version.sha256 / "mybot"
@@ -273,9 +285,12 @@ def test_a_command_holding_a_nul_byte_forfeits_its_seat_and_the_match_ends():
     from workers.runner import resolve_bot, run_match
 
     bad = BotProgram(REFERENCE / "random", ("python3", "main.py\x00x"), "nul")
-    outcome = run_match("borneo", 3, [bad, resolve_bot("random", "borneo"),
-                                      resolve_bot("random", "borneo")],
-                        launcher=LocalLauncher())
+    outcome = run_match(
+        "borneo",
+        3,
+        [bad, resolve_bot("random", "borneo"), resolve_bot("random", "borneo")],
+        launcher=LocalLauncher(),
+    )
     assert outcome.forfeits[0] is not None and "NUL byte" in outcome.forfeits[0]
     assert outcome.forfeits[1] is None and outcome.forfeits[2] is None
 

@@ -698,4 +698,3 @@ class EastIndiamanState(GameState):
         self.final = rows
         self.phase = OVER
         self.active = 0
-

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,52 +14,115 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Bot',
+            name="Bot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.SlugField(max_length=40, unique=True)),
-                ('game', models.CharField(max_length=40)),
-                ('description', models.TextField(blank=True, max_length=2000)),
-                ('is_public', models.BooleanField(default=True, help_text='public bots play ranked games and can be challenged by anyone; private bots are seen by their owner only and play challenges only')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='bots', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.SlugField(max_length=40, unique=True)),
+                ("game", models.CharField(max_length=40)),
+                ("description", models.TextField(blank=True, max_length=2000)),
+                (
+                    "is_public",
+                    models.BooleanField(
+                        default=True,
+                        help_text="public bots play ranked games and can be challenged by anyone; private bots are seen by their owner only and play challenges only",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="bots",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='BotVersion',
+            name="BotVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('artifact', models.FileField(max_length=200, upload_to='bots/')),
-                ('kind', models.CharField(choices=[('py', 'single Python file'), ('zip', 'zip archive'), ('tar.gz', 'gzipped tar archive')], max_length=8)),
-                ('sha256', models.CharField(max_length=64)),
-                ('size', models.PositiveIntegerField(help_text='bytes of the uploaded artifact')),
-                ('command', models.JSONField(help_text='how the sandbox starts the bot (argv in the artifact)')),
-                ('file_count', models.PositiveIntegerField(default=1)),
-                ('unpacked_size', models.PositiveIntegerField(default=0)),
-                ('status', models.CharField(choices=[('pending', 'pending validation'), ('validating', 'validating'), ('active', 'active'), ('rejected', 'rejected'), ('retired', 'retired')], default='pending', max_length=12)),
-                ('failure_reason', models.TextField(blank=True, help_text='why validation rejected it')),
-                ('uploaded_at', models.DateTimeField(auto_now_add=True)),
-                ('validated_at', models.DateTimeField(blank=True, null=True)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='versions', to='bots.bot')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("artifact", models.FileField(max_length=200, upload_to="bots/")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("py", "single Python file"),
+                            ("zip", "zip archive"),
+                            ("tar.gz", "gzipped tar archive"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("sha256", models.CharField(max_length=64)),
+                ("size", models.PositiveIntegerField(help_text="bytes of the uploaded artifact")),
+                (
+                    "command",
+                    models.JSONField(
+                        help_text="how the sandbox starts the bot (argv in the artifact)"
+                    ),
+                ),
+                ("file_count", models.PositiveIntegerField(default=1)),
+                ("unpacked_size", models.PositiveIntegerField(default=0)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "pending validation"),
+                            ("validating", "validating"),
+                            ("active", "active"),
+                            ("rejected", "rejected"),
+                            ("retired", "retired"),
+                        ],
+                        default="pending",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "failure_reason",
+                    models.TextField(blank=True, help_text="why validation rejected it"),
+                ),
+                ("uploaded_at", models.DateTimeField(auto_now_add=True)),
+                ("validated_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="versions",
+                        to="bots.bot",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['bot', '-number'],
+                "ordering": ["bot", "-number"],
             },
         ),
         migrations.AddIndex(
-            model_name='bot',
-            index=models.Index(fields=['game', 'is_public'], name='bots_bot_game_2f5fba_idx'),
+            model_name="bot",
+            index=models.Index(fields=["game", "is_public"], name="bots_bot_game_2f5fba_idx"),
         ),
         migrations.AddIndex(
-            model_name='botversion',
-            index=models.Index(fields=['status'], name='bots_botver_status_ce0228_idx'),
+            model_name="botversion",
+            index=models.Index(fields=["status"], name="bots_botver_status_ce0228_idx"),
         ),
         migrations.AddConstraint(
-            model_name='botversion',
-            constraint=models.UniqueConstraint(fields=('bot', 'number'), name='version_number_per_bot'),
+            model_name="botversion",
+            constraint=models.UniqueConstraint(
+                fields=("bot", "number"), name="version_number_per_bot"
+            ),
         ),
     ]

@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bots', '0001_initial'),
+        ("bots", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='botversion',
-            name='validation_sent_at',
-            field=models.DateTimeField(blank=True, help_text='when its id was last sent to the broker again', null=True),
+            model_name="botversion",
+            name="validation_sent_at",
+            field=models.DateTimeField(
+                blank=True, help_text="when its id was last sent to the broker again", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='botversion',
-            name='validation_started_at',
-            field=models.DateTimeField(blank=True, help_text='when a worker took it (its lease starts here)', null=True),
+            model_name="botversion",
+            name="validation_started_at",
+            field=models.DateTimeField(
+                blank=True, help_text="when a worker took it (its lease starts here)", null=True
+            ),
         ),
     ]

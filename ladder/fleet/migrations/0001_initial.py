@@ -4,30 +4,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='WorkerNode',
+            name="WorkerNode",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text="Celery's worker name", max_length=200, unique=True)),
-                ('hostname', models.CharField(max_length=200)),
-                ('pid', models.PositiveIntegerField()),
-                ('slots', models.PositiveSmallIntegerField(help_text='matches it can play at once')),
-                ('queues', models.JSONField(default=list)),
-                ('sandbox', models.CharField(help_text='bwrap, or none (unsandboxed)', max_length=20)),
-                ('sandbox_problem', models.TextField(blank=True, help_text='why bots cannot be sandboxed')),
-                ('started_at', models.DateTimeField()),
-                ('last_seen', models.DateTimeField()),
-                ('stopped_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(help_text="Celery's worker name", max_length=200, unique=True),
+                ),
+                ("hostname", models.CharField(max_length=200)),
+                ("pid", models.PositiveIntegerField()),
+                (
+                    "slots",
+                    models.PositiveSmallIntegerField(help_text="matches it can play at once"),
+                ),
+                ("queues", models.JSONField(default=list)),
+                (
+                    "sandbox",
+                    models.CharField(help_text="bwrap, or none (unsandboxed)", max_length=20),
+                ),
+                (
+                    "sandbox_problem",
+                    models.TextField(blank=True, help_text="why bots cannot be sandboxed"),
+                ),
+                ("started_at", models.DateTimeField()),
+                ("last_seen", models.DateTimeField()),
+                ("stopped_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['-last_seen'],
+                "ordering": ["-last_seen"],
             },
         ),
     ]

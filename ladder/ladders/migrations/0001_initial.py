@@ -4,28 +4,55 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Ladder',
+            name="Ladder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=40)),
-                ('num_players', models.PositiveSmallIntegerField()),
-                ('variant', models.CharField(help_text='the variant ranked games use', max_length=40)),
-                ('schedule_enabled', models.BooleanField(default=True, help_text='whether the matchmaker schedules ranked games on this ladder')),
-                ('schedule_weight', models.PositiveIntegerField(default=1, help_text='relative share of the match queue this ladder gets')),
-                ('target_games', models.PositiveIntegerField(default=100, help_text='ranked games each new version should reach; the neediest go first')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(max_length=40)),
+                ("num_players", models.PositiveSmallIntegerField()),
+                (
+                    "variant",
+                    models.CharField(help_text="the variant ranked games use", max_length=40),
+                ),
+                (
+                    "schedule_enabled",
+                    models.BooleanField(
+                        default=True,
+                        help_text="whether the matchmaker schedules ranked games on this ladder",
+                    ),
+                ),
+                (
+                    "schedule_weight",
+                    models.PositiveIntegerField(
+                        default=1, help_text="relative share of the match queue this ladder gets"
+                    ),
+                ),
+                (
+                    "target_games",
+                    models.PositiveIntegerField(
+                        default=100,
+                        help_text="ranked games each new version should reach; the neediest go first",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['game', 'num_players'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'num_players'), name='one_ladder_per_table')],
+                "ordering": ["game", "num_players"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "num_players"), name="one_ladder_per_table"
+                    )
+                ],
             },
         ),
     ]

@@ -6,91 +6,182 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('bots', '0001_initial'),
-        ('ladders', '0001_initial'),
+        ("bots", "0001_initial"),
+        ("ladders", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=40)),
-                ('variant', models.CharField(max_length=40)),
-                ('seed', models.BigIntegerField()),
-                ('kind', models.CharField(choices=[('ladder', 'ladder'), ('challenge', 'challenge'), ('tournament', 'tournament')], default='ladder', max_length=12)),
-                ('ranked', models.BooleanField(default=True)),
-                ('status', models.CharField(choices=[('new', 'new'), ('queued', 'queued'), ('running', 'running'), ('finished', 'finished'), ('failed', 'failed'), ('cancelled', 'cancelled')], default='new', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('queued_at', models.DateTimeField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('worker', models.CharField(blank=True, help_text='who ran (or runs) it', max_length=200)),
-                ('lease_expires_at', models.DateTimeField(blank=True, null=True)),
-                ('status_reason', models.TextField(blank=True, help_text='why it failed or was cancelled')),
-                ('scores', models.JSONField(blank=True, null=True)),
-                ('ranking', models.JSONField(blank=True, help_text='place per seat, forfeits last', null=True)),
-                ('rated', models.BooleanField(default=False, help_text='whether ratings counted this result')),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='matches', to='ladders.ladder')),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='requested_matches', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(max_length=40)),
+                ("variant", models.CharField(max_length=40)),
+                ("seed", models.BigIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("ladder", "ladder"),
+                            ("challenge", "challenge"),
+                            ("tournament", "tournament"),
+                        ],
+                        default="ladder",
+                        max_length=12,
+                    ),
+                ),
+                ("ranked", models.BooleanField(default=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("new", "new"),
+                            ("queued", "queued"),
+                            ("running", "running"),
+                            ("finished", "finished"),
+                            ("failed", "failed"),
+                            ("cancelled", "cancelled"),
+                        ],
+                        default="new",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("queued_at", models.DateTimeField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "worker",
+                    models.CharField(blank=True, help_text="who ran (or runs) it", max_length=200),
+                ),
+                ("lease_expires_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "status_reason",
+                    models.TextField(blank=True, help_text="why it failed or was cancelled"),
+                ),
+                ("scores", models.JSONField(blank=True, null=True)),
+                (
+                    "ranking",
+                    models.JSONField(
+                        blank=True, help_text="place per seat, forfeits last", null=True
+                    ),
+                ),
+                (
+                    "rated",
+                    models.BooleanField(
+                        default=False, help_text="whether ratings counted this result"
+                    ),
+                ),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="matches",
+                        to="ladders.ladder",
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="requested_matches",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['-id'],
+                "verbose_name_plural": "matches",
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='MatchLog',
+            name="MatchLog",
             fields=[
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='log', serialize=False, to='matches.match')),
-                ('data', models.BinaryField()),
-                ('size', models.PositiveIntegerField(help_text='bytes of the uncompressed JSON')),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="log",
+                        serialize=False,
+                        to="matches.match",
+                    ),
+                ),
+                ("data", models.BinaryField()),
+                ("size", models.PositiveIntegerField(help_text="bytes of the uncompressed JSON")),
             ],
         ),
         migrations.CreateModel(
-            name='MatchSeat',
+            name="MatchSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('score', models.FloatField(blank=True, null=True)),
-                ('place', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('forfeit_reason', models.TextField(blank=True)),
-                ('stderr', models.TextField(blank=True, help_text="shown to the bot's owner only")),
-                ('bot_version', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='bots.botversion')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='matches.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("score", models.FloatField(blank=True, null=True)),
+                ("place", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("forfeit_reason", models.TextField(blank=True)),
+                ("stderr", models.TextField(blank=True, help_text="shown to the bot's owner only")),
+                (
+                    "bot_version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="bots.botversion",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="matches.match",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'seat'],
+                "ordering": ["match", "seat"],
             },
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['status', 'id'], name='matches_mat_status_656f0a_idx'),
+            model_name="match",
+            index=models.Index(fields=["status", "id"], name="matches_mat_status_656f0a_idx"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['ladder', '-id'], name='matches_mat_ladder__e58c6e_idx'),
+            model_name="match",
+            index=models.Index(fields=["ladder", "-id"], name="matches_mat_ladder__e58c6e_idx"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['game', '-id'], name='matches_mat_game_74b5a8_idx'),
+            model_name="match",
+            index=models.Index(fields=["game", "-id"], name="matches_mat_game_74b5a8_idx"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['finished_at'], name='matches_mat_finishe_7c92bc_idx'),
+            model_name="match",
+            index=models.Index(fields=["finished_at"], name="matches_mat_finishe_7c92bc_idx"),
         ),
         migrations.AddIndex(
-            model_name='matchseat',
-            index=models.Index(fields=['bot_version', 'match'], name='matches_mat_bot_ver_0d00d0_idx'),
+            model_name="matchseat",
+            index=models.Index(
+                fields=["bot_version", "match"], name="matches_mat_bot_ver_0d00d0_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='matchseat',
-            constraint=models.UniqueConstraint(fields=('match', 'seat'), name='one_bot_per_seat'),
+            model_name="matchseat",
+            constraint=models.UniqueConstraint(fields=("match", "seat"), name="one_bot_per_seat"),
         ),
     ]

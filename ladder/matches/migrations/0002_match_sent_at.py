@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0001_initial'),
+        ("matches", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='sent_at',
-            field=models.DateTimeField(blank=True, help_text='when its id was last sent to the broker again', null=True),
+            model_name="match",
+            name="sent_at",
+            field=models.DateTimeField(
+                blank=True, help_text="when its id was last sent to the broker again", null=True
+            ),
         ),
     ]

@@ -5,69 +5,156 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('bots', '0001_initial'),
-        ('ladders', '0001_initial'),
-        ('matches', '0001_initial'),
+        ("bots", "0001_initial"),
+        ("ladders", "0001_initial"),
+        ("matches", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingFit',
+            name="RatingFit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('matches', models.PositiveIntegerField()),
-                ('versions', models.PositiveIntegerField()),
-                ('bootstrap_samples', models.PositiveIntegerField()),
-                ('seconds', models.FloatField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='fits', to='ladders.ladder')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("matches", models.PositiveIntegerField()),
+                ("versions", models.PositiveIntegerField()),
+                ("bootstrap_samples", models.PositiveIntegerField()),
+                ("seconds", models.FloatField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="fits",
+                        to="ladders.ladder",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mu', models.FloatField(default=0.0)),
-                ('sd', models.FloatField()),
-                ('rating', models.FloatField()),
-                ('low', models.FloatField()),
-                ('high', models.FloatField()),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('provisional', models.BooleanField(default=True)),
-                ('source', models.CharField(choices=[('live', 'live update'), ('fit', 'history-wide fit')], default='live', max_length=4)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('bot_version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='bots.botversion')),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='ladders.ladder')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("mu", models.FloatField(default=0.0)),
+                ("sd", models.FloatField()),
+                ("rating", models.FloatField()),
+                ("low", models.FloatField()),
+                ("high", models.FloatField()),
+                ("games", models.PositiveIntegerField(default=0)),
+                ("provisional", models.BooleanField(default=True)),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[("live", "live update"), ("fit", "history-wide fit")],
+                        default="live",
+                        max_length=4,
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "bot_version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="bots.botversion",
+                    ),
+                ),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="ladders.ladder",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['ladder', '-rating'], name='ratings_rat_ladder__65b62e_idx')],
-                'constraints': [models.UniqueConstraint(fields=('ladder', 'bot_version'), name='one_rating_per_ladder')],
+                "indexes": [
+                    models.Index(
+                        fields=["ladder", "-rating"], name="ratings_rat_ladder__65b62e_idx"
+                    )
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("ladder", "bot_version"), name="one_rating_per_ladder"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingPoint',
+            name="RatingPoint",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rating', models.FloatField()),
-                ('low', models.FloatField()),
-                ('high', models.FloatField()),
-                ('games', models.PositiveIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('bot_version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_points', to='bots.botversion')),
-                ('fit', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='points', to='ratings.ratingfit')),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ladders.ladder')),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rating_points', to='matches.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rating", models.FloatField()),
+                ("low", models.FloatField()),
+                ("high", models.FloatField()),
+                ("games", models.PositiveIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "bot_version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_points",
+                        to="bots.botversion",
+                    ),
+                ),
+                (
+                    "fit",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="points",
+                        to="ratings.ratingfit",
+                    ),
+                ),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="ladders.ladder",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_points",
+                        to="matches.match",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
-                'indexes': [models.Index(fields=['bot_version', 'ladder', 'id'], name='ratings_rat_bot_ver_6ff007_idx')],
+                "ordering": ["id"],
+                "indexes": [
+                    models.Index(
+                        fields=["bot_version", "ladder", "id"],
+                        name="ratings_rat_bot_ver_6ff007_idx",
+                    )
+                ],
             },
         ),
     ]

@@ -6,129 +6,374 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('bots', '0001_initial'),
-        ('ladders', '0002_ladders_for_registered_games'),
-        ('matches', '0001_initial'),
+        ("bots", "0001_initial"),
+        ("ladders", "0002_ladders_for_registered_games"),
+        ("matches", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('description', models.TextField(blank=True, max_length=4000)),
-                ('game', models.CharField(max_length=40)),
-                ('num_players', models.PositiveSmallIntegerField(help_text='players per table')),
-                ('variant', models.CharField(max_length=40)),
-                ('format', models.CharField(choices=[('round_robin', 'round robin'), ('swiss', 'Swiss'), ('elimination', 'single elimination')], max_length=12)),
-                ('duplicate', models.BooleanField(default=False, help_text='replay each deal in every seat rotation so card luck cancels')),
-                ('games_per_pairing', models.PositiveSmallIntegerField(default=1, help_text='round robin: rotation sets per table; Swiss and elimination: games per table per round')),
-                ('rounds', models.PositiveSmallIntegerField(blank=True, help_text='Swiss rounds (empty: a default from the field size)', null=True)),
-                ('advance', models.PositiveSmallIntegerField(default=1, help_text='elimination: how many of each table go through')),
-                ('registration_opens_at', models.DateTimeField()),
-                ('registration_closes_at', models.DateTimeField()),
-                ('starts_at', models.DateTimeField(help_text='versions are frozen and round 1 starts here')),
-                ('is_public', models.BooleanField(default=True, help_text='unlisted tournaments are reachable by their link but not listed')),
-                ('ranked', models.BooleanField(default=False, help_text="whether its matches count on the ladder's ratings")),
-                ('seed', models.BigIntegerField(help_text="derives every match seed and the bootstrap's")),
-                ('status', models.CharField(choices=[('scheduled', 'scheduled'), ('running', 'running'), ('paused', 'paused'), ('finished', 'finished'), ('cancelled', 'cancelled')], default='scheduled', max_length=10)),
-                ('status_reason', models.TextField(blank=True, help_text='why it paused or was cancelled')),
-                ('current_round', models.PositiveSmallIntegerField(default=0)),
-                ('planned_rounds', models.PositiveSmallIntegerField(blank=True, help_text='known once started', null=True)),
-                ('planned_matches', models.PositiveIntegerField(blank=True, help_text='known once started; re-runs after failures not counted', null=True)),
-                ('schedule', models.JSONField(blank=True, help_text="round robin: every round's tables and byes, fixed at the start", null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('final_standings', models.JSONField(blank=True, help_text='snapshot when finished or cancelled', null=True)),
-                ('final_crosstable', models.JSONField(blank=True, null=True)),
-                ('ladder', models.ForeignKey(help_text='the game and table size; matches are filed under it', on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='ladders.ladder')),
-                ('organiser', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='organised_tournaments', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("description", models.TextField(blank=True, max_length=4000)),
+                ("game", models.CharField(max_length=40)),
+                ("num_players", models.PositiveSmallIntegerField(help_text="players per table")),
+                ("variant", models.CharField(max_length=40)),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("round_robin", "round robin"),
+                            ("swiss", "Swiss"),
+                            ("elimination", "single elimination"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "duplicate",
+                    models.BooleanField(
+                        default=False,
+                        help_text="replay each deal in every seat rotation so card luck cancels",
+                    ),
+                ),
+                (
+                    "games_per_pairing",
+                    models.PositiveSmallIntegerField(
+                        default=1,
+                        help_text="round robin: rotation sets per table; Swiss and elimination: games per table per round",
+                    ),
+                ),
+                (
+                    "rounds",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Swiss rounds (empty: a default from the field size)",
+                        null=True,
+                    ),
+                ),
+                (
+                    "advance",
+                    models.PositiveSmallIntegerField(
+                        default=1, help_text="elimination: how many of each table go through"
+                    ),
+                ),
+                ("registration_opens_at", models.DateTimeField()),
+                ("registration_closes_at", models.DateTimeField()),
+                (
+                    "starts_at",
+                    models.DateTimeField(help_text="versions are frozen and round 1 starts here"),
+                ),
+                (
+                    "is_public",
+                    models.BooleanField(
+                        default=True,
+                        help_text="unlisted tournaments are reachable by their link but not listed",
+                    ),
+                ),
+                (
+                    "ranked",
+                    models.BooleanField(
+                        default=False, help_text="whether its matches count on the ladder's ratings"
+                    ),
+                ),
+                (
+                    "seed",
+                    models.BigIntegerField(
+                        help_text="derives every match seed and the bootstrap's"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("scheduled", "scheduled"),
+                            ("running", "running"),
+                            ("paused", "paused"),
+                            ("finished", "finished"),
+                            ("cancelled", "cancelled"),
+                        ],
+                        default="scheduled",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "status_reason",
+                    models.TextField(blank=True, help_text="why it paused or was cancelled"),
+                ),
+                ("current_round", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "planned_rounds",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="known once started", null=True
+                    ),
+                ),
+                (
+                    "planned_matches",
+                    models.PositiveIntegerField(
+                        blank=True,
+                        help_text="known once started; re-runs after failures not counted",
+                        null=True,
+                    ),
+                ),
+                (
+                    "schedule",
+                    models.JSONField(
+                        blank=True,
+                        help_text="round robin: every round's tables and byes, fixed at the start",
+                        null=True,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "final_standings",
+                    models.JSONField(
+                        blank=True, help_text="snapshot when finished or cancelled", null=True
+                    ),
+                ),
+                ("final_crosstable", models.JSONField(blank=True, null=True)),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        help_text="the game and table size; matches are filed under it",
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournaments",
+                        to="ladders.ladder",
+                    ),
+                ),
+                (
+                    "organiser",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="organised_tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-starts_at', '-id'],
+                "ordering": ["-starts_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('status', models.CharField(choices=[('running', 'running'), ('complete', 'complete')], default='running', max_length=10)),
-                ('byes', models.JSONField(blank=True, default=list, help_text='entrant ids with a bye')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('completed_at', models.DateTimeField(blank=True, null=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='round_set', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("running", "running"), ("complete", "complete")],
+                        default="running",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "byes",
+                    models.JSONField(blank=True, default=list, help_text="entrant ids with a bye"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("completed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="round_set",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'number'],
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Entrant',
+            name="Entrant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('registered_at', models.DateTimeField(auto_now_add=True)),
-                ('status', models.CharField(choices=[('registered', 'registered'), ('playing', 'playing'), ('dropped', 'dropped')], default='registered', max_length=10)),
-                ('seed', models.PositiveSmallIntegerField(blank=True, help_text='1 = highest ladder rating at the start', null=True)),
-                ('seed_rating', models.FloatField(blank=True, null=True)),
-                ('dropped_reason', models.TextField(blank=True)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tournament_entries', to='bots.bot')),
-                ('invited_by', models.ForeignKey(blank=True, help_text='the organiser who invited it (empty: registered by its owner)', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('version', models.ForeignKey(blank=True, help_text='frozen at the start', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournament_entries', to='bots.botversion')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entrants', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("registered_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("registered", "registered"),
+                            ("playing", "playing"),
+                            ("dropped", "dropped"),
+                        ],
+                        default="registered",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "seed",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="1 = highest ladder rating at the start", null=True
+                    ),
+                ),
+                ("seed_rating", models.FloatField(blank=True, null=True)),
+                ("dropped_reason", models.TextField(blank=True)),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_entries",
+                        to="bots.bot",
+                    ),
+                ),
+                (
+                    "invited_by",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="the organiser who invited it (empty: registered by its owner)",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "version",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="frozen at the start",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_entries",
+                        to="bots.botversion",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entrants",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'seed', 'registered_at', 'id'],
+                "ordering": ["tournament", "seed", "registered_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentMatch',
+            name="TournamentMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('table', models.PositiveSmallIntegerField(help_text='0-based table of the round')),
-                ('game', models.PositiveSmallIntegerField(help_text='0-based game (block) at the table')),
-                ('rotation', models.PositiveSmallIntegerField(default=0, help_text='seat rotation in the block')),
-                ('block', models.PositiveIntegerField(help_text='matches of one block share a seed; the bootstrap resamples blocks whole')),
-                ('entrants', models.JSONField(help_text='entrant ids in seat order')),
-                ('attempt', models.PositiveSmallIntegerField(default=0, help_text='re-runs after failures')),
-                ('superseded', models.BooleanField(default=False)),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='tournament_match', to='matches.match')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournament_matches', to='tournaments.round')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournament_matches', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("table", models.PositiveSmallIntegerField(help_text="0-based table of the round")),
+                (
+                    "game",
+                    models.PositiveSmallIntegerField(help_text="0-based game (block) at the table"),
+                ),
+                (
+                    "rotation",
+                    models.PositiveSmallIntegerField(
+                        default=0, help_text="seat rotation in the block"
+                    ),
+                ),
+                (
+                    "block",
+                    models.PositiveIntegerField(
+                        help_text="matches of one block share a seed; the bootstrap resamples blocks whole"
+                    ),
+                ),
+                ("entrants", models.JSONField(help_text="entrant ids in seat order")),
+                (
+                    "attempt",
+                    models.PositiveSmallIntegerField(default=0, help_text="re-runs after failures"),
+                ),
+                ("superseded", models.BooleanField(default=False)),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_match",
+                        to="matches.match",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournament_matches",
+                        to="tournaments.round",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournament_matches",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round', 'table', 'game', 'rotation', 'attempt'],
+                "ordering": ["round", "table", "game", "rotation", "attempt"],
             },
         ),
         migrations.AddIndex(
-            model_name='tournament',
-            index=models.Index(fields=['status', 'starts_at'], name='tournaments_status_8dd111_idx'),
+            model_name="tournament",
+            index=models.Index(
+                fields=["status", "starts_at"], name="tournaments_status_8dd111_idx"
+            ),
         ),
         migrations.AddIndex(
-            model_name='tournament',
-            index=models.Index(fields=['is_public', '-starts_at'], name='tournaments_is_publ_2fc17a_idx'),
+            model_name="tournament",
+            index=models.Index(
+                fields=["is_public", "-starts_at"], name="tournaments_is_publ_2fc17a_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='one_round_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="one_round_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entrant',
-            constraint=models.UniqueConstraint(fields=('tournament', 'bot'), name='one_entry_per_bot'),
+            model_name="entrant",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "bot"), name="one_entry_per_bot"
+            ),
         ),
         migrations.AddIndex(
-            model_name='tournamentmatch',
-            index=models.Index(fields=['tournament', 'superseded'], name='tournaments_tournam_973b08_idx'),
+            model_name="tournamentmatch",
+            index=models.Index(
+                fields=["tournament", "superseded"], name="tournaments_tournam_973b08_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournamentmatch',
-            constraint=models.UniqueConstraint(condition=models.Q(('superseded', False)), fields=('round', 'table', 'game', 'rotation'), name='one_live_match_per_slot'),
+            model_name="tournamentmatch",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("superseded", False)),
+                fields=("round", "table", "game", "rotation"),
+                name="one_live_match_per_slot",
+            ),
         ),
     ]

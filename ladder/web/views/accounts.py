@@ -23,8 +23,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         wait = wait_seconds(request, "signups")  # per address: the visitor has no account yet
         if wait is not None:
-            form.add_error(None, f"Too many sign-ups from your address; try again in {wait} "
-                                 "seconds.")
+            form.add_error(
+                None, f"Too many sign-ups from your address; try again in {wait} seconds."
+            )
             response = render(request, "web/signup.html", {"form": form}, status=429)
             response["Retry-After"] = str(wait)
             return response

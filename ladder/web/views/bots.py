@@ -39,15 +39,25 @@ def _charts(bot: Bot) -> list[dict]:
     for ladder_id in sorted(by_ladder, key=lambda i: ladders[i].num_players):
         ladder = ladders[ladder_id]
         points = [
-            ChartPoint(p.rating, p.low, p.high,
-                       f"v{p.bot_version.number} " + (f"after match {p.match_id}" if p.match_id
-                                                      else "history-wide refit"),
-                       version=p.bot_version.number)
+            ChartPoint(
+                p.rating,
+                p.low,
+                p.high,
+                f"v{p.bot_version.number} "
+                + (f"after match {p.match_id}" if p.match_id else "history-wide refit"),
+                version=p.bot_version.number,
+            )
             for p in by_ladder[ladder_id]
         ]
         title = f"{bot.name} on the {ladder.num_players}-player ladder"
-        charts.append({"ladder": ladder, "svg": rating_chart(points, title=title),
-                       "last": by_ladder[ladder_id][-1], "count": len(points)})
+        charts.append(
+            {
+                "ladder": ladder,
+                "svg": rating_chart(points, title=title),
+                "last": by_ladder[ladder_id][-1],
+                "count": len(points),
+            }
+        )
     return charts
 
 
@@ -64,8 +74,10 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
     throttle = ScopedRateThrottle()
     if not throttle.allow_request(request, _UploadScope()):
         wait = throttle.wait()
-        form.add_error("artifact", "Too many uploads in the last hour; try again in "
-                       f"{math.ceil(wait or 60)} seconds.")
+        form.add_error(
+            "artifact",
+            f"Too many uploads in the last hour; try again in {math.ceil(wait or 60)} seconds.",
+        )
         return 429
     upload = form.cleaned_data["artifact"]
     limit = bot_services.upload_limits().max_bytes
@@ -73,8 +85,9 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
         form.add_error("artifact", f"The file is {upload.size} bytes; the limit is {limit} bytes.")
         return 400
     try:
-        version = bot_services.upload_version(bot, request.user, filename=upload.name,
-                                              data=upload.read(limit + 1))
+        version = bot_services.upload_version(
+            bot, request.user, filename=upload.name, data=upload.read(limit + 1)
+        )
     except ServiceError as exc:
         form.add_error("artifact", f"The upload was refused: {exc}")
         return 400
@@ -96,17 +109,25 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         if refused is None:
             return redirect(reverse("web:bot", args=[bot.name]) + "#versions")
         status = refused
-    return render(request, "web/bot.html", {
-        "bot": bot, "is_owner": is_owner, "game_title": all_games()[bot.game].title,
-        "private_details": bot_selectors.can_see_private_details(request.user, bot),
-        "versions": bot_selectors.visible_versions(request.user, bot),
-        "charts": _charts(bot),
-        "matches": match_selectors.recent_matches(request.user, bot_id=bot.pk,
-                                                  limit=RECENT_MATCHES),
-        "head_to_head": match_selectors.head_to_head_for(request.user, bot.pk),
-        "tournaments": bot_tournaments(request.user, bot.pk),
-        "form": form,
-    }, status=status)
+    return render(
+        request,
+        "web/bot.html",
+        {
+            "bot": bot,
+            "is_owner": is_owner,
+            "game_title": all_games()[bot.game].title,
+            "private_details": bot_selectors.can_see_private_details(request.user, bot),
+            "versions": bot_selectors.visible_versions(request.user, bot),
+            "charts": _charts(bot),
+            "matches": match_selectors.recent_matches(
+                request.user, bot_id=bot.pk, limit=RECENT_MATCHES
+            ),
+            "head_to_head": match_selectors.head_to_head_for(request.user, bot.pk),
+            "tournaments": bot_tournaments(request.user, bot.pk),
+            "form": form,
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -117,30 +138,39 @@ def bot_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         wait = wait_seconds(request, "bots")
         if wait is not None:
-            form.add_error(None, f"Too many new bots in the last hour; try again in {wait} "
-                                 "seconds.")
+            form.add_error(
+                None, f"Too many new bots in the last hour; try again in {wait} seconds."
+            )
             response = render(request, "web/bot_new.html", {"form": form}, status=429)
             response["Retry-After"] = str(wait)
             return response
         try:
-            bot = bot_services.create_bot(request.user, name=data["name"], game=data["game"],
-                                          description=data["description"],
-                                          is_public=data["is_public"])
+            bot = bot_services.create_bot(
+                request.user,
+                name=data["name"],
+                game=data["game"],
+                description=data["description"],
+                is_public=data["is_public"],
+            )
         except ServiceError as exc:
             form.add_error("name" if isinstance(exc, Conflict) else None, str(exc))
         else:
             messages.success(request, f"Created {bot.name}. Upload its first version below.")
             return redirect("web:bot", bot.name)
-    return render(request, "web/bot_new.html", {"form": form},
-                  status=400 if form.errors else 200)
+    return render(request, "web/bot_new.html", {"form": form}, status=400 if form.errors else 200)
 
 
 @login_required
 @require_GET
 def my_bots(request: HttpRequest) -> HttpResponse:
     bots = bot_selectors.visible_bots(request.user).filter(owner=request.user).order_by("name")
-    return render(request, "web/my_bots.html", {
-        "bots": bots,
-        "matches": match_selectors.recent_matches(request.user, owner_id=request.user.pk,
-                                                  limit=RECENT_MATCHES),
-    })
+    return render(
+        request,
+        "web/my_bots.html",
+        {
+            "bots": bots,
+            "matches": match_selectors.recent_matches(
+                request.user, owner_id=request.user.pk, limit=RECENT_MATCHES
+            ),
+        },
+    )

@@ -38,8 +38,12 @@ def _replay(match, seats) -> Replay | None:
         return None
     names = [s.bot_version.label for s in seats]
     forfeits = [s.forfeit_reason or None for s in seats]
-    key = "web:replay:" + hashlib.sha256(
-        stored + json.dumps([ENGINE_VERSION, names, forfeits]).encode()).hexdigest()
+    key = (
+        "web:replay:"
+        + hashlib.sha256(
+            stored + json.dumps([ENGINE_VERSION, names, forfeits]).encode()
+        ).hexdigest()
+    )
     cached = cache.get(key)
     if cached is not None:
         return cached
@@ -55,21 +59,41 @@ def _replay(match, seats) -> Replay | None:
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(
-        match_selectors.with_seats(match_selectors.visible_matches(request.user)
-                                   .select_related("ladder")), pk=pk)
+        match_selectors.with_seats(
+            match_selectors.visible_matches(request.user).select_related("ladder")
+        ),
+        pk=pk,
+    )
     seats = list(match.seats.all())
-    visible_bots = set(bot_selectors.visible_bots(request.user).filter(
-        pk__in=[s.bot_version.bot_id for s in seats]).values_list("pk", flat=True))
-    rows = [{"seat": s, "bot_visible": s.bot_version.bot_id in visible_bots,
-             "stderr_visible": match_selectors.stderr_visible_to(request.user, s)}
-            for s in seats]
+    visible_bots = set(
+        bot_selectors.visible_bots(request.user)
+        .filter(pk__in=[s.bot_version.bot_id for s in seats])
+        .values_list("pk", flat=True)
+    )
+    rows = [
+        {
+            "seat": s,
+            "bot_visible": s.bot_version.bot_id in visible_bots,
+            "stderr_visible": match_selectors.stderr_visible_to(request.user, s),
+        }
+        for s in seats
+    ]
     replay = _replay(match, seats)
-    return render(request, "web/match.html", {
-        "match": match, "rows": rows, "replay": replay,
-        "tournament_slot": (tournament_selectors.match_link(match.pk)
-                            if match.kind == match.Kind.TOURNAMENT else None),
-        "replay_data": replay.as_data() if replay and not replay.error else None,
-        "log_url": reverse("match-log", args=[match.pk]) if replay else "",
-        "game_script": f"web/games/{match.game}.js",
-        "game_title": spec.title if (spec := all_games().get(match.game)) else match.game,
-    })
+    return render(
+        request,
+        "web/match.html",
+        {
+            "match": match,
+            "rows": rows,
+            "replay": replay,
+            "tournament_slot": (
+                tournament_selectors.match_link(match.pk)
+                if match.kind == match.Kind.TOURNAMENT
+                else None
+            ),
+            "replay_data": replay.as_data() if replay and not replay.error else None,
+            "log_url": reverse("match-log", args=[match.pk]) if replay else "",
+            "game_script": f"web/games/{match.game}.js",
+            "game_title": spec.title if (spec := all_games().get(match.game)) else match.game,
+        },
+    )

@@ -26,12 +26,15 @@ def home(request: HttpRequest) -> HttpResponse:
     by_game: dict[str, list[Ladder]] = {}
     for ladder in ladders():
         by_game.setdefault(ladder.game, []).append(ladder)
-    games = [{"spec": spec, "ladders": by_game.get(name, [])}
-             for name, spec in all_games().items()]
-    latest = match_selectors.recent_matches(request.user, status=Match.Status.FINISHED,
-                                            limit=LATEST_MATCHES)
-    return render(request, "web/home.html", {
-        "games": games, "latest": latest, "sections": home_sections(request.user)})
+    games = [{"spec": spec, "ladders": by_game.get(name, [])} for name, spec in all_games().items()]
+    latest = match_selectors.recent_matches(
+        request.user, status=Match.Status.FINISHED, limit=LATEST_MATCHES
+    )
+    return render(
+        request,
+        "web/home.html",
+        {"games": games, "latest": latest, "sections": home_sections(request.user)},
+    )
 
 
 def _ladder(game: str, players: int) -> Ladder:
@@ -67,20 +70,26 @@ def _standing_rows(ladder: Ladder) -> list[dict]:
     out = []
     for row in table:
         change = trend.get(row["version"], 0.0)
-        out.append({
-            # Numbers as text: the template's localisation of each number costs more than the
-            # rest of the row.
-            "rank": str(row["rank"]), "games": str(row["games"]),
-            "version_number": str(row["version_number"]), "rating": str(row["rating"]),
-            "bot_name": row["bot_name"], "owner": row["owner"], "provisional": row["provisional"],
-            "url": bot_url.replace("__name__", row["bot_name"]),
-            "rating_text": f"{row['rating']:.0f}",
-            "low_text": f"{row['low']:.0f}",
-            "high_text": f"{row['high']:.0f}",
-            "trend": f"{change:.1f}",
-            "trend_text": f"{change:+.0f}",
-            "trend_class": "up" if change > 0.5 else "down" if change < -0.5 else "flat",
-        })
+        out.append(
+            {
+                # Numbers as text: the template's localisation of each number costs more than the
+                # rest of the row.
+                "rank": str(row["rank"]),
+                "games": str(row["games"]),
+                "version_number": str(row["version_number"]),
+                "rating": str(row["rating"]),
+                "bot_name": row["bot_name"],
+                "owner": row["owner"],
+                "provisional": row["provisional"],
+                "url": bot_url.replace("__name__", row["bot_name"]),
+                "rating_text": f"{row['rating']:.0f}",
+                "low_text": f"{row['low']:.0f}",
+                "high_text": f"{row['high']:.0f}",
+                "trend": f"{change:.1f}",
+                "trend_text": f"{change:+.0f}",
+                "trend_class": "up" if change > 0.5 else "down" if change < -0.5 else "flat",
+            }
+        )
     return out
 
 
@@ -88,9 +97,17 @@ def _standing_rows(ladder: Ladder) -> list[dict]:
 def standings(request: HttpRequest, game: str, players: int) -> HttpResponse:
     ladder = _ladder(game, players)
     spec = all_games()[ladder.game]
-    return render(request, "web/standings.html", {
-        "ladder": ladder, "spec": spec, "rows": standing_rows(ladder),
-        "siblings": ladders(game), "refresh_seconds": REFRESH_SECONDS})
+    return render(
+        request,
+        "web/standings.html",
+        {
+            "ladder": ladder,
+            "spec": spec,
+            "rows": standing_rows(ladder),
+            "siblings": ladders(game),
+            "refresh_seconds": REFRESH_SECONDS,
+        },
+    )
 
 
 @require_GET

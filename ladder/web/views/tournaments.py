@@ -48,15 +48,21 @@ class WithdrawForm(AccessibleForm):
 class ReasonForm(AccessibleForm):
     """Pause and cancel: an optional reason shown on the page (the service writes a default)."""
 
-    reason = forms.CharField(required=False, max_length=2000, label="Reason (optional)",
-                             help_text="Shown on the tournament page.")
+    reason = forms.CharField(
+        required=False,
+        max_length=2000,
+        label="Reason (optional)",
+        help_text="Shown on the tournament page.",
+    )
 
 
 class CancelForm(ReasonForm):
     confirm = forms.BooleanField(
         label="Cancel for good: unplayed matches are dropped; this cannot be undone",
-        error_messages={"required": "Tick the box to confirm: a cancelled tournament cannot "
-                        "be resumed."})
+        error_messages={
+            "required": "Tick the box to confirm: a cancelled tournament cannot be resumed."
+        },
+    )
 
 
 def _ordinal(n: int) -> str:
@@ -88,9 +94,13 @@ def _progress(t: Tournament) -> dict[str, Any]:
     p = selectors.progress(t)
     total, done = p["matches_total"], p["matches_done"]
     percent = round(100 * done / total) if total else (100 if t.status == Status.FINISHED else 0)
-    return {**p, "percent": percent,
-            "round_text": (f"Round {p['current_round']} of {p['rounds']}" if p["rounds"]
-                           else "Not started")}
+    return {
+        **p,
+        "percent": percent,
+        "round_text": (
+            f"Round {p['current_round']} of {p['rounds']}" if p["rounds"] else "Not started"
+        ),
+    }
 
 
 def _registration(t: Tournament) -> dict[str, Any]:
@@ -123,14 +133,19 @@ def _rounds(t: Tournament) -> list[dict[str, Any]]:
                 if m["places"]:
                     for e, pts in zip(m["seating"], placement_points(m["places"]), strict=True):
                         points[e] = points.get(e, 0.0) + pts
-                    winners = ", ".join(names.get(e, "?") for e, place
-                                        in zip(m["seating"], m["places"], strict=True)
-                                        if place == 1)
+                    winners = ", ".join(
+                        names.get(e, "?")
+                        for e, place in zip(m["seating"], m["places"], strict=True)
+                        if place == 1
+                    )
                 matches.append({**m, "winners": winners})
-            tables.append({
-                "number": table["table"] + 1, "matches": matches,
-                "entrants": [{**e, "points": points[e["entrant"]]} for e in table["entrants"]],
-            })
+            tables.append(
+                {
+                    "number": table["table"] + 1,
+                    "matches": matches,
+                    "entrants": [{**e, "points": points[e["entrant"]]} for e in table["entrants"]],
+                }
+            )
         out.append({**rnd, "tables": tables})
     return out
 
@@ -151,9 +166,14 @@ def _crosstable(t: Tournament, order: list[int]) -> dict[str, Any]:
             elif cell is None:
                 row.append({"met": False})
             else:
-                row.append({"met": True, **cell,
-                            "text": f"{cell['ahead']}{DASH}{cell['behind']}"
-                            + (f"{DASH}{cell['tied']}" if cell["tied"] else "")})
+                row.append(
+                    {
+                        "met": True,
+                        **cell,
+                        "text": f"{cell['ahead']}{DASH}{cell['behind']}"
+                        + (f"{DASH}{cell['tied']}" if cell["tied"] else ""),
+                    }
+                )
         rows.append({"entrant": heads[a], "cells": row})
     return {"columns": [heads[e] for e in order], "rows": rows}
 
@@ -162,14 +182,21 @@ def _standings(t: Tournament) -> list[dict[str, Any]]:
     rows = []
     for row in selectors.standings(t):
         p = row.get("p_first")
-        rows.append({**row, "p_first_text": DASH if p is None else f"{100 * p:.0f}%",
-                     "interval": ("" if row.get("rank_low") is None else
-                                  f"{row['rank_low']}{DASH}{row['rank_high']}")})
+        rows.append(
+            {
+                **row,
+                "p_first_text": DASH if p is None else f"{100 * p:.0f}%",
+                "interval": (
+                    ""
+                    if row.get("rank_low") is None
+                    else f"{row['rank_low']}{DASH}{row['rank_high']}"
+                ),
+            }
+        )
     return rows
 
 
-def _page(request: HttpRequest, t: Tournament, *, status: int = 200,
-          **bound: Any) -> HttpResponse:
+def _page(request: HttpRequest, t: Tournament, *, status: int = 200, **bound: Any) -> HttpResponse:
     """The tournament page; ``bound`` holds a refused form to show with its errors."""
     user = request.user
     entrants = list(selectors.entrants(t))
@@ -179,24 +206,42 @@ def _page(request: HttpRequest, t: Tournament, *, status: int = 200,
     mine = [e for e in entrants if user.is_authenticated and e.bot.owner_id == user.pk]
     eligible = list(selectors.eligible_bots(user, t))
     can_register = user.is_authenticated and t.status == Status.SCHEDULED
-    withdrawable = {e.pk for e in entrants if t.status == Status.SCHEDULED
-                    and (manage or (user.is_authenticated and e.bot.owner_id == user.pk))}
-    return render(request, "web/tournament.html", {
-        "t": t, "game_title": _game_title(t.game), "format_text": _format_text(t),
-        "progress": _progress(t), "registration": _registration(t),
-        "entrants": entrants, "started": started, "mine": mine,
-        "dropped": [e for e in entrants if e.status == Entrant.Status.DROPPED],
-        "withdrawable": withdrawable, "withdraw_error": bound.get("withdraw_error"),
-        "rounds": _rounds(t), "standings": standings,
-        "elimination": t.format == Tournament.Format.ELIMINATION,
-        "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings]),
-        "can_manage": manage, "can_register": can_register,
-        "entry_form": bound.get("entry_form") or EntryForm(bots=eligible),
-        "has_eligible": bool(eligible), "entry_form_shown": can_register and bool(eligible),
-        "pause_form": bound.get("pause_form") or ReasonForm(prefix="pause"),
-        "cancel_form": bound.get("cancel_form") or CancelForm(prefix="cancel"),
-        "control_error": bound.get("control_error"),
-    }, status=status)
+    withdrawable = {
+        e.pk
+        for e in entrants
+        if t.status == Status.SCHEDULED
+        and (manage or (user.is_authenticated and e.bot.owner_id == user.pk))
+    }
+    return render(
+        request,
+        "web/tournament.html",
+        {
+            "t": t,
+            "game_title": _game_title(t.game),
+            "format_text": _format_text(t),
+            "progress": _progress(t),
+            "registration": _registration(t),
+            "entrants": entrants,
+            "started": started,
+            "mine": mine,
+            "dropped": [e for e in entrants if e.status == Entrant.Status.DROPPED],
+            "withdrawable": withdrawable,
+            "withdraw_error": bound.get("withdraw_error"),
+            "rounds": _rounds(t),
+            "standings": standings,
+            "elimination": t.format == Tournament.Format.ELIMINATION,
+            "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings]),
+            "can_manage": manage,
+            "can_register": can_register,
+            "entry_form": bound.get("entry_form") or EntryForm(bots=eligible),
+            "has_eligible": bool(eligible),
+            "entry_form_shown": can_register and bool(eligible),
+            "pause_form": bound.get("pause_form") or ReasonForm(prefix="pause"),
+            "cancel_form": bound.get("cancel_form") or CancelForm(prefix="cancel"),
+            "control_error": bound.get("control_error"),
+        },
+        status=status,
+    )
 
 
 @require_GET
@@ -205,19 +250,36 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     qs = selectors.with_counts(selectors.listed_tournaments(request.user))
     running = list(qs.filter(status__in=[Status.RUNNING, Status.PAUSED]))
     upcoming = list(qs.filter(status=Status.SCHEDULED).order_by("starts_at", "id"))
-    over = list(qs.filter(status__in=[Status.FINISHED, Status.CANCELLED])
-                .order_by("-finished_at", "-id")[:FINISHED_LISTED])
+    over = list(
+        qs.filter(status__in=[Status.FINISHED, Status.CANCELLED]).order_by("-finished_at", "-id")[
+            :FINISHED_LISTED
+        ]
+    )
     groups = [
-        {"id": "running", "title": "Running", "items": running,
-         "empty": "No tournament is running right now."},
-        {"id": "upcoming", "title": "Upcoming", "items": upcoming,
-         "empty": "No tournament is scheduled."},
-        {"id": "finished", "title": "Finished", "items": over,
-         "empty": "No tournament has finished yet."},
+        {
+            "id": "running",
+            "title": "Running",
+            "items": running,
+            "empty": "No tournament is running right now.",
+        },
+        {
+            "id": "upcoming",
+            "title": "Upcoming",
+            "items": upcoming,
+            "empty": "No tournament is scheduled.",
+        },
+        {
+            "id": "finished",
+            "title": "Finished",
+            "items": over,
+            "empty": "No tournament has finished yet.",
+        },
     ]
     for group in groups:
-        group["items"] = [{"t": t, "game_title": _game_title(t.game),
-                           "format": t.get_format_display()} for t in group["items"]]
+        group["items"] = [
+            {"t": t, "game_title": _game_title(t.game), "format": t.get_format_display()}
+            for t in group["items"]
+        ]
     return render(request, "web/tournaments.html", {"groups": groups})
 
 
@@ -280,8 +342,12 @@ def control(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
         call(t.pk, request.user, form.cleaned_data.get("reason", ""))
     except ServiceError as exc:
         return _page(request, t, status=exc.status_code, control_error=str(exc), **bound)
-    return _done(request, t, "The tournament is cancelled." if operation == "cancel"
-                 else "The tournament is paused.", "#progress")
+    return _done(
+        request,
+        t,
+        "The tournament is cancelled." if operation == "cancel" else "The tournament is paused.",
+        "#progress",
+    )
 
 
 def bot_tournaments(user: Any, bot_id: int) -> list[dict[str, Any]]:
@@ -289,6 +355,5 @@ def bot_tournaments(user: Any, bot_id: int) -> list[dict[str, Any]]:
     out = []
     for e in selectors.bot_entries(user, bot_id):
         rank = selectors.final_rank(e.tournament, e.pk)
-        out.append({"entry": e, "t": e.tournament,
-                    "rank_text": _ordinal(rank) if rank else ""})
+        out.append({"entry": e, "t": e.tournament, "rank_text": _ordinal(rank) if rank else ""})
     return out

@@ -1,4 +1,5 @@
 """Says ready, then closes its stdout and keeps running."""
+
 import json
 import os
 import sys

@@ -1,4 +1,5 @@
 """Plays two decisions, then raises."""
+
 import json
 import sys
 

@@ -1,4 +1,5 @@
 """Answers every request with its first legal action, in plain Python (no SDK)."""
+
 import json
 import sys
 

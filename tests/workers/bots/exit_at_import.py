@@ -1,4 +1,5 @@
 """Dies before saying anything."""
+
 import sys
 
 print("cannot import numpy", file=sys.stderr)

@@ -3,6 +3,7 @@
 (A real fork bomb is not run with the plain launcher: as root the process rlimit does not
 apply. The sandbox's hostile-bot suite runs the real one.)
 """
+
 import errno
 import json
 import sys

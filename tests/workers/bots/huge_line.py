@@ -1,4 +1,5 @@
 """Answers a request with 100 MB without a newline."""
+
 import json
 import sys
 

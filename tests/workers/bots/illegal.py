@@ -1,4 +1,5 @@
 """Answers with an action that is never legal."""
+
 import json
 import sys
 

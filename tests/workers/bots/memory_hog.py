@@ -1,4 +1,5 @@
 """Allocates far beyond its memory limit at the first decision."""
+
 import json
 import sys
 

@@ -1,4 +1,5 @@
 """Never reads stdin after start: the runner's writes must not block it."""
+
 import json
 import sys
 import time

@@ -1,4 +1,5 @@
 """Answers a request with text that is not JSON."""
+
 import json
 import sys
 

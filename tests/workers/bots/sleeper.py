@@ -1,4 +1,5 @@
 """Starts properly, then sleeps through its first decision."""
+
 import json
 import sys
 import time

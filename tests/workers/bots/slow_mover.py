@@ -1,4 +1,5 @@
 """Takes 150 ms per decision: over a 50 ms move time, so it lives on its time bank."""
+
 import json
 import sys
 import time

@@ -1,4 +1,5 @@
 """Takes far too long to start (a huge import)."""
+
 import time
 
 time.sleep(60)

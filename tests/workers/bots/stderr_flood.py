@@ -1,4 +1,5 @@
 """Floods stderr (10 MB) before every answer, then plays its first legal action."""
+
 import json
 import sys
 

@@ -1,4 +1,5 @@
 """Answers a request with JSON that has no action."""
+
 import json
 import sys
 

@@ -11,17 +11,25 @@ from ladder.ladders.demo import ACCOUNTS, DEFAULT_POLICIES, seed_demo
 
 
 class Command(BaseCommand):
-    help = ("Create the demo accounts, upload the reference bots of every game as real bot "
-            "versions and enable the ladders they can fill. Safe to run again.")
+    help = (
+        "Create the demo accounts, upload the reference bots of every game as real bot "
+        "versions and enable the ladders they can fill. Safe to run again."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--policies", default=",".join(DEFAULT_POLICIES),
-                            help="reference bots to upload for every game (comma-separated)")
-        parser.add_argument("--games", default="",
-                            help="games to seed (comma-separated; default: every game)")
-        parser.add_argument("--all-tables", action="store_true",
-                            help="schedule every table size the bots can fill, not only each "
-                                 "game's smallest")
+        parser.add_argument(
+            "--policies",
+            default=",".join(DEFAULT_POLICIES),
+            help="reference bots to upload for every game (comma-separated)",
+        )
+        parser.add_argument(
+            "--games", default="", help="games to seed (comma-separated; default: every game)"
+        )
+        parser.add_argument(
+            "--all-tables",
+            action="store_true",
+            help="schedule every table size the bots can fill, not only each game's smallest",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         policies = tuple(p for p in options["policies"].split(",") if p)

@@ -9,8 +9,9 @@ class Command(BaseCommand):
     help = "Fill the queue of ranked matches up to the workers' capacity (the beat task does this)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--capacity", type=int, help="matches to keep waiting "
-                            "(default MONSOON_QUEUE_TARGET)")
+        parser.add_argument(
+            "--capacity", type=int, help="matches to keep waiting (default MONSOON_QUEUE_TARGET)"
+        )
         parser.add_argument("--seed", type=int, help="seed the matchmaker's random choices")
 
     def handle(self, *args, **options):
