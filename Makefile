@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-match test install lint sandbox
+.PHONY: demo demo-match test install lint typecheck sandbox
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+
+# mypy with the Django/DRF plugins over the whole tree (configured in pyproject.toml).
+typecheck: install
+	$(BIN)/mypy .
 
 # Bots run in bubblewrap sandboxes: bwrap, libseccomp and Debian's python3 (installed when missing).
 sandbox:
