@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_celery_beat",
     "ladder.accounts",
     "ladder.ladders",
@@ -254,6 +255,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Bots, bot versions, ladders, standings, ratings, matches and challenges.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and Redoc from drf-spectacular-sidecar's static files, never from a CDN:
+    # the docs must work offline and must not run whatever a CDN serves at "@latest".
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "ladder.matches.models.Match.Status",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 
 import pytest
 from django.core.cache import cache
@@ -458,6 +459,23 @@ def test_openapi_schema_and_docs(db):
         assert path in paths
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+
+
+@pytest.mark.parametrize(
+    ("page", "asset"),
+    [("/api/docs/", "swagger-ui-bundle.js"), ("/api/redoc/", "redoc.standalone.js")],
+)
+def test_api_docs_load_their_scripts_from_this_site_not_a_cdn(db, page, asset):
+    """Without internet the docs were blank: Swagger UI came from a CDN at @latest."""
+    client = client_for(None)
+    html = client.get(page).content.decode()
+    scripts = re.findall(r'<script[^>]+src="([^"]+)"', html)
+    assert scripts, html
+    assert all(src.startswith("/static/") for src in scripts), scripts
+    bundle = next(src for src in scripts if src.endswith(asset))
+    served = client.get(bundle)
+    assert served.status_code == 200
+    assert b"".join(served.streaming_content if served.streaming else [served.content])
 
 
 def test_public_lists_are_cached_briefly(personas, world, settings):
