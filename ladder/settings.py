@@ -128,6 +128,22 @@ ROOT_URLCONF = "ladder.urls"
 LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:my-bots"
 LOGOUT_REDIRECT_URL = "web:home"
+
+# Mail: only password reset links are sent. Without EMAIL_HOST the message goes to the web
+# process's log (the console backend), which is what a developer or the demo wants.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "monsoon@localhost")
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
 WSGI_APPLICATION = "ladder.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -247,6 +263,7 @@ REST_FRAMEWORK = {
         "challenges": os.environ.get("THROTTLE_CHALLENGES", "60/hour"),
         "signups": os.environ.get("THROTTLE_SIGNUPS", "10/hour"),
         "bots": os.environ.get("THROTTLE_BOTS", "20/hour"),
+        "password_resets": os.environ.get("THROTTLE_PASSWORD_RESETS", "5/hour"),
     },
 }
 

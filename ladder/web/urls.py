@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, reverse_lazy
 
 from ladder.web.views import accounts, bots, matches, site, tournaments
 
@@ -36,4 +36,38 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "me/password/",
+        auth_views.PasswordChangeView.as_view(
+            template_name="web/password_change.html",
+            success_url=reverse_lazy("web:password-change-done"),
+        ),
+        name="password-change",
+    ),
+    path(
+        "me/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(template_name="web/password_change_done.html"),
+        name="password-change-done",
+    ),
+    path("password-reset/", accounts.ThrottledPasswordResetView.as_view(), name="password-reset"),
+    path(
+        "password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="web/password_reset_done.html"),
+        name="password-reset-done",
+    ),
+    path(
+        "password-reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="web/password_reset_confirm.html",
+            success_url=reverse_lazy("web:password-reset-complete"),
+        ),
+        name="password-reset-confirm",
+    ),
+    path(
+        "password-reset/complete/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="web/password_reset_complete.html"
+        ),
+        name="password-reset-complete",
+    ),
 ]

@@ -1,12 +1,15 @@
-"""Sign up and the API token page (log in and out are Django's own views)."""
+"""Sign up, the API token page and password reset (log in, log out and password change are
+Django's own views, configured in ``ladder/web/urls.py``)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
 from ladder.accounts.services import api_token, create_user, rotate_token
@@ -51,3 +54,30 @@ def token(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your API token was replaced; the old one no longer works.")
         return redirect("web:token")
     return render(request, "web/token.html", {"token": api_token(request.user)})
+
+
+class ThrottledPasswordResetView(auth_views.PasswordResetView):
+    """Django's reset form, counted per address: each request may send an e-mail, so a visitor
+    must not be able to flood an inbox (or our mail relay) through it.
+
+    Like Django's view, it answers the same "check your inbox" page whether or not an account
+    has the address, so the form does not tell who has an account here.
+    """
+
+    template_name = "web/password_reset.html"
+    email_template_name = "web/password_reset_email.txt"
+    subject_template_name = "web/password_reset_subject.txt"
+    success_url = reverse_lazy("web:password-reset-done")
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        wait = wait_seconds(request, "password_resets")
+        if wait is None:
+            return super().post(request, *args, **kwargs)
+        form = self.get_form()
+        form.is_valid()  # bound and cleaned, so the page shows what was typed
+        form.add_error(
+            None, f"Too many reset requests from your address; try again in {wait} seconds."
+        )
+        response = self.render_to_response(self.get_context_data(form=form), status=429)
+        response["Retry-After"] = str(wait)
+        return response
