@@ -17,9 +17,8 @@ from tests.ladder.conftest import (  # noqa: F401  (fixtures)
     make_bot,
     olivia,
 )
+from tests.workers.conftest import FAST, program, random_bot
 from workers.runner import run_match
-
-from .conftest import FAST, program, random_bot
 
 
 @pytest.fixture

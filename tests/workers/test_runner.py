@@ -9,6 +9,7 @@ import time
 import pytest
 
 from engine.log import replay
+from tests.workers.conftest import FAST, program, random_bot
 from workers.launch import BotProgram, LaunchError, Limits
 from workers.runner import (
     STDERR_CAP_BYTES,
@@ -18,8 +19,6 @@ from workers.runner import (
     run_match,
     validate_bot,
 )
-
-from .conftest import FAST, program, random_bot
 
 
 def play(
