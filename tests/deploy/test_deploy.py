@@ -8,6 +8,7 @@ are checked in fresh interpreters, as the processes would load them.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import re
@@ -250,7 +251,7 @@ def test_filesystem_broker_uses_one_absolute_folder(tmp_path):
         MONSOON_BROKER_FOLDER=str(tmp_path / "broker"),
     )
     assert result.returncode == 0, result.stderr
-    options = eval(result.stdout)  # a dict literal we printed ourselves
+    options = ast.literal_eval(result.stdout)  # a dict literal we printed ourselves
     assert (
         options["data_folder_in"]
         == options["data_folder_out"]
