@@ -40,7 +40,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from workers.cgroups import SeatCgroup, cgroup_tree
+from workers.cgroups import SeatCgroup, cgroup_tree, seat_bounds_problem
 from workers.launch import (
     CHECKOUT,
     BotProgram,
@@ -48,6 +48,7 @@ from workers.launch import (
     Limits,
     apply_rlimits,
     check_command,
+    pipes_of,
 )
 from workers.seccomp import filter_fd
 from workers.staging import readable_copy, readable_package
@@ -66,7 +67,9 @@ PACKAGES = ("engine", "bots")
 """Repository packages bots may import, mounted read-only under :data:`PACKAGE_ROOT`."""
 PACKAGE_ROOT = "/opt/monsoon"
 BOT_DIR = "/bot"
-WORK_DIR = "/tmp"
+# The path inside the sandbox (its own private tmpfs), never a host temporary directory; RUF100
+# only while the TEMPORARY per-directory ignore of S in pyproject makes the S108 waiver moot.
+WORK_DIR = "/tmp"  # noqa: S108, RUF100
 SANDBOX_PATH = "/usr/bin:/bin"
 TERMINATE_PATIENCE_S = 2.0
 """How long terminate_all waits for bwrap to exit once its bot is killed."""
@@ -291,19 +294,51 @@ class BwrapProcess:
         cgroup: SeatCgroup | None = None,
     ) -> None:
         self._popen = popen
-        assert popen.stdin and popen.stdout and popen.stderr
-        self.stdin = popen.stdin
-        self.stdout = popen.stdout
-        self.stderr = popen.stderr
+        self.stdin, self.stdout, self.stderr = pipes_of(popen)
         self.pid = popen.pid
         self._uid = uid
         self._sweep_uid = uid if sweep else None
         self._staged = staged
         self._cgroup = cgroup
         self._finished = False
+        self._stopped: list[int] = []
+        """Processes stopped by the signal fallback of :meth:`freeze`, to be continued."""
 
     def poll(self) -> int | None:
         return self._popen.poll()
+
+    def freeze(self) -> None:
+        """Stop every process of the seat: its cgroup's freezer, else SIGSTOP down its tree.
+
+        The fallback walks the tree from the bot (the pid namespace's init, so every process of
+        the seat descends from it) parent first: a stopped parent cannot fork any more, and a
+        fork that was under way when the signal came is restarted by the kernel after it.
+        """
+        if self._finished:
+            return
+        if self._cgroup is not None and self._cgroup.can_freeze:
+            self._cgroup.freeze()
+            return
+        pending = children_of(self.pid)
+        while pending:
+            pid = pending.pop()
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+                self._stopped.append(pid)
+                pending += children_of(pid)
+
+    def thaw(self) -> None:
+        """Let the seat run again (a no-op when it is not frozen)."""
+        if self._cgroup is not None and self._cgroup.can_freeze:
+            self._cgroup.thaw()
+        stopped, self._stopped = self._stopped, []
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    def peak_memory_bytes(self) -> int | None:
+        """The most memory the whole seat held at once, where its cgroup reports it."""
+        return self._cgroup.peak_memory_bytes() if self._cgroup is not None else None
 
     def terminate_all(self) -> None:
         """Kill the sandbox and everything in it; safe to call more than once.
@@ -315,6 +350,7 @@ class BwrapProcess:
         """
         if self._finished:
             return
+        self.thaw()  # a task frozen by a v1 freezer cannot even die
         # Kill the bot (the namespace's init) rather than bwrap: bwrap then reaps it and exits,
         # whereas an orphaned init would linger as a zombie counted against the seat uid's
         # process limit until some reaper got to it. Right after launch bwrap may not have
@@ -371,7 +407,7 @@ class BwrapLauncher:
 
     def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BwrapProcess:
         check_command(program)
-        problem = sandbox_problem()
+        problem = sandbox_problem() or seat_bounds_problem()
         if problem:
             raise SandboxUnavailable(problem)
         as_root = os.geteuid() == 0
@@ -415,7 +451,12 @@ class BwrapLauncher:
         opened: list[int] = []
         try:
             if tree is not None:
-                cgroup = tree.seat(limits)
+                try:
+                    cgroup = tree.seat(limits)
+                except OSError as exc:
+                    raise SandboxUnavailable(
+                        f"cannot create the seat's {tree.kind} cgroup: {exc.strerror or exc}"
+                    ) from exc
             fds = {BOT_DIR: _open_dir(bot_dir, "bot directory", opened)}
             for mount_point, path in packages.items():
                 fds[mount_point] = _open_dir(path, "package", opened)
