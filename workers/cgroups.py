@@ -113,6 +113,11 @@ class SeatTree(Protocol):
         """``v2`` or ``v1``."""
         ...
 
+    @property
+    def can_freeze(self) -> bool:
+        """Whether its seats can be frozen by cgroup (else the sandbox falls back to signals)."""
+        ...
+
     def seat(self, limits: Limits) -> SeatCgroup:
         """A fresh group holding ``limits`` for one seat (raises OSError when refused)."""
         ...
@@ -249,6 +254,10 @@ class CgroupTree:
 
     base: Path
     kind: str = "v2"
+
+    @property
+    def can_freeze(self) -> bool:
+        return (self.base / "cgroup.freeze").exists()
 
     def seat(self, limits: Limits) -> V2SeatCgroup:
         path = self.base / _new_name()
@@ -393,6 +402,10 @@ class V1Tree:
     pids: Path
     freezer: Path | None = None
     kind: str = "v1"
+
+    @property
+    def can_freeze(self) -> bool:
+        return self.freezer is not None
 
     @property
     def swap_accounted(self) -> bool:
