@@ -497,6 +497,28 @@ def _v1_group(controller: str, mounts: dict[str, _V1Mount], own: dict[str, str])
     return base
 
 
+KEEP_FROZEN = "keep-frozen"
+"""An empty v1 freezer group kept frozen for good (see :func:`_hold_freezer_active`)."""
+
+
+def _hold_freezer_active(base: Path | None) -> None:
+    """Keep one (empty) v1 freezer group frozen, so that seat freezes stay cheap.
+
+    The kernel switches its freezer code on and off with a static key while any v1 group is
+    frozen; each switch patches kernel text, which made every freeze and every thaw of a seat
+    cost about 80 us here. With one group frozen for good the key stays on, and a seat's
+    freeze or thaw is a write of about 1 us (``benchmarks/sandbox_bench.py`` prints both).
+    """
+    if base is None:
+        return
+    hold = base / KEEP_FROZEN
+    try:
+        hold.mkdir(exist_ok=True)
+        (hold / "freezer.state").write_text("FROZEN")
+    except OSError as exc:
+        logger.warning("cannot keep %s frozen (%s): seat freezes cost more", hold, exc)
+
+
 def _find_v1(*, mountinfo: str, own_cgroup: str) -> tuple[V1Tree | None, str]:
     mounts = _v1_mounts(mountinfo)
     own = _v1_own(own_cgroup)
@@ -510,6 +532,8 @@ def _find_v1(*, mountinfo: str, own_cgroup: str) -> tuple[V1Tree | None, str]:
     except LookupError as exc:
         logger.warning("seats cannot be frozen by cgroup (%s): signals are used instead", exc)
         freezer = None
+    else:
+        _hold_freezer_active(freezer)
     tree = V1Tree(memory, pids, freezer)
     parts = [
         "cgroup v1: per-seat memory",

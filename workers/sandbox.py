@@ -292,6 +292,7 @@ class BwrapProcess:
         sweep: bool,
         staged: Path | None = None,
         cgroup: SeatCgroup | None = None,
+        cgroup_freezer: bool = True,
     ) -> None:
         self._popen = popen
         self.stdin, self.stdout, self.stderr = pipes_of(popen)
@@ -300,6 +301,9 @@ class BwrapProcess:
         self._sweep_uid = uid if sweep else None
         self._staged = staged
         self._cgroup = cgroup
+        self._freezer = (
+            cgroup if cgroup is not None and cgroup.can_freeze and cgroup_freezer else None
+        )
         self._finished = False
         self._stopped: list[int] = []
         """Processes stopped by the signal fallback of :meth:`freeze`, to be continued."""
@@ -316,8 +320,8 @@ class BwrapProcess:
         """
         if self._finished:
             return
-        if self._cgroup is not None and self._cgroup.can_freeze:
-            self._cgroup.freeze()
+        if self._freezer is not None:
+            self._freezer.freeze()
             return
         pending = children_of(self.pid)
         while pending:
@@ -329,8 +333,8 @@ class BwrapProcess:
 
     def thaw(self) -> None:
         """Let the seat run again (a no-op when it is not frozen)."""
-        if self._cgroup is not None and self._cgroup.can_freeze:
-            self._cgroup.thaw()
+        if self._freezer is not None:
+            self._freezer.thaw()
         stopped, self._stopped = self._stopped, []
         for pid in stopped:
             with contextlib.suppress(ProcessLookupError):
@@ -396,9 +400,13 @@ class BwrapLauncher:
     (:func:`claim_uid_block`), so concurrent worker processes never share seat uids.
     """
 
-    def __init__(self, *, uid_base: int | None = None, checkout: Path = CHECKOUT) -> None:
+    def __init__(
+        self, *, uid_base: int | None = None, checkout: Path = CHECKOUT, cgroup_freezer: bool = True
+    ) -> None:
         self._uid_base = uid_base
         self.checkout = checkout
+        self.cgroup_freezer = cgroup_freezer
+        """False freezes seats by signals even where their cgroup has a freezer (to compare)."""
 
     @property
     def uid_base(self) -> int:
@@ -496,7 +504,14 @@ class BwrapLauncher:
             raise LaunchError(f"cannot start bubblewrap: {reason}") from exc
         for fd in (*fds.values(), seccomp_fd):
             os.close(fd)
-        return BwrapProcess(popen, uid, sweep=as_root, staged=holder, cgroup=cgroup)
+        return BwrapProcess(
+            popen,
+            uid,
+            sweep=as_root,
+            staged=holder,
+            cgroup=cgroup,
+            cgroup_freezer=self.cgroup_freezer,
+        )
 
 
 def _enter_seat(limits: Limits, uid: int | None, cgroup: SeatCgroup | None = None) -> None:

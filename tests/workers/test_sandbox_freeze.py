@@ -23,7 +23,7 @@ from tests.workers.sandbox_helpers import TEST_LIMITS, TEST_UID_BASE, launcher, 
 from workers import cgroups
 from workers.launch import BotProcess, BotProgram, Limits, LocalLauncher
 from workers.runner import TimeControls, run_match
-from workers.sandbox import BwrapProcess, children_of, processes_of
+from workers.sandbox import BwrapLauncher, BwrapProcess, children_of, processes_of
 
 pytestmark = needs_sandbox
 
@@ -120,10 +120,9 @@ def test_a_seat_frozen_by_its_cgroup_gets_nothing_done_between_its_turns():
         assert processes_of(TEST_UID_BASE + slot, zombies=True) == []
 
 
-def test_without_a_freezer_signals_stop_the_whole_seat_between_its_turns(monkeypatch):
-    for seat_class in (cgroups.V1SeatCgroup, cgroups.V2SeatCgroup):
-        monkeypatch.setattr(seat_class, "can_freeze", property(lambda _self: False))
-    assert sum(play(Watching(launcher()))) == 0
+def test_without_a_freezer_signals_stop_the_whole_seat_between_its_turns():
+    signals = BwrapLauncher(uid_base=TEST_UID_BASE, cgroup_freezer=False)
+    assert sum(play(Watching(signals))) == 0
     for slot in (0, 1):
         assert processes_of(TEST_UID_BASE + slot, zombies=True) == []
 
