@@ -129,6 +129,19 @@ def freeze_costs(launcher: Launcher, program: BotProgram, trips: int) -> dict[st
     }
 
 
+def seat_group_ms(tree: cgroups.SeatTree, runs: int) -> tuple[float, float]:
+    """Median milliseconds to create a seat's cgroup(s) with the default limits, and to remove."""
+    made, removed = [], []
+    for _ in range(runs):
+        began = time.perf_counter()
+        seat = tree.seat(Limits())
+        created = time.perf_counter()
+        seat.remove()
+        made.append((created - began) * 1000)
+        removed.append((time.perf_counter() - created) * 1000)
+    return statistics.median(made), statistics.median(removed)
+
+
 def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[98]
 
@@ -172,6 +185,9 @@ def main() -> None:
         )
         tree, why = cgroups.cgroup_tree()
         print(f"seat cgroups: {why}")
+        if tree is not None:
+            made, removed = seat_group_ms(tree, args.starts)
+            print(f"a seat's cgroup: created in {made:.2f} ms, removed in {removed:.2f} ms")
         print(
             f"{'freezing by':<16}{'thaw':>9}{'freeze':>9}{'round trip':>12}"
             f"{'with both':>11}{'added':>9}"
