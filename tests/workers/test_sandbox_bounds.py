@@ -71,7 +71,9 @@ class SeatMemory(threading.Thread):
                 self.peak = max(self.peak, total)
 
 
-def hoard() -> tuple[MatchOutcome, int, RecordingLauncher]:
+def hoard(
+    each_mib: int = HOARD_MIB, limits: Limits = TEST_LIMITS
+) -> tuple[MatchOutcome, int, RecordingLauncher]:
     """``fork_hoard`` at seat 0 against the random bot; the seat's sampled peak memory."""
     recording = RecordingLauncher(launcher())
     sampler = SeatMemory(TEST_UID_BASE)
@@ -82,13 +84,16 @@ def hoard() -> tuple[MatchOutcome, int, RecordingLauncher]:
             5,
             [
                 BotProgram(
-                    HOSTILE, ("python3", "fork_hoard.py"), "fork_hoard", {"HOARD_MIB": "160"}
+                    HOSTILE,
+                    ("python3", "fork_hoard.py"),
+                    "fork_hoard",
+                    {"HOARD_MIB": str(each_mib)},
                 ),
                 resolve_bot("random", GAME),
             ],
             launcher=recording,
             time_controls=CLOCK,
-            limits=TEST_LIMITS,
+            limits=limits,
         )
     finally:
         sampler.stop.set()
@@ -107,9 +112,17 @@ def holding_together(outcome: MatchOutcome) -> int:
 
 
 @needs_seat_cgroups
-def test_a_seat_cannot_hold_more_than_its_limit_across_processes():
-    outcome, peak, recording = hoard()
-    limit = TEST_LIMITS.memory_bytes
+@pytest.mark.parametrize(
+    ("each_mib", "limits"),
+    [
+        (HOARD_MIB, TEST_LIMITS),
+        # The case found in the attack: 3 x 800 MB under the default 1 GiB limit per seat.
+        (800, Limits()),
+    ],
+)
+def test_a_seat_cannot_hold_more_than_its_limit_across_processes(each_mib, limits):
+    outcome, peak, recording = hoard(each_mib, limits)
+    limit = limits.memory_bytes
     assert outcome.forfeits[0] is not None
     assert outcome.forfeits[0].startswith("memory_limit: the sandbox stopped it"), outcome.forfeits
     assert holding_together(outcome) < 3  # the kernel killed inside the seat
