@@ -10,12 +10,25 @@ exceeds the limit, the kernel kills inside the seat and the seat forfeits with
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
+import shutil
+import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.workers.sandbox_helpers import TEST_LIMITS, TEST_UID_BASE, launcher, needs_sandbox
+from tests.workers.sandbox_helpers import (
+    TEST_LIMITS,
+    TEST_UID_BASE,
+    launch,
+    launcher,
+    needs_sandbox,
+    read_line,
+    write_bot,
+)
 from workers import cgroups
 from workers.launch import MIB, BotProgram, Limits
 from workers.runner import MatchOutcome, TimeControls, resolve_bot, run_match
@@ -162,3 +175,28 @@ def test_a_host_that_cannot_bound_a_seat_refuses_to_start_bots(monkeypatch, tmp_
     with pytest.raises(SandboxUnavailable):
         run_match(GAME, 1, [bot, bot], launcher=launcher(), time_controls=CLOCK)
     assert processes_of(TEST_UID_BASE, zombies=True) == []
+
+
+@needs_seat_cgroups
+def test_what_a_seat_writes_to_its_tmpfs_counts_against_its_memory():
+    """tmpfs pages are memory: charged to the seat that wrote them (and capped by the size)."""
+    limits = dataclasses.replace(TEST_LIMITS, tmpfs_bytes=48 * MIB, file_size_bytes=48 * MIB)
+    program = write_bot(
+        Path(tempfile.mkdtemp(prefix="monsoon-test-")) / "fill",
+        "import sys\n"
+        "with open('/tmp/fill', 'wb') as f:\n"
+        "    for _ in range(40):\n"
+        "        f.write(bytes(1024 * 1024))\n"
+        "print('written', flush=True)\n"
+        "sys.stdin.read()\n",
+    )
+    os.chmod(program.directory.parent, 0o755)
+    os.chmod(program.directory, 0o755)
+    process = launch(program, limits=limits)
+    try:
+        assert read_line(process.stdout.fileno(), time.monotonic() + 10) == b"written\n"
+        peak = process.peak_memory_bytes()
+    finally:
+        process.terminate_all()
+        shutil.rmtree(program.directory.parent)
+    assert peak is not None and peak >= 40 * MIB
