@@ -392,6 +392,11 @@ if not DEBUG:
         raise ImproperlyConfigured(
             "MONSOON_SANDBOX=none runs uploaded bots unsandboxed; it is refused when DEBUG is off"
         )
+    if os.environ.get("MONSOON_ALLOW_UNBOUNDED_SEATS", "") == "1":
+        raise ImproperlyConfigured(
+            "MONSOON_ALLOW_UNBOUNDED_SEATS=1 lets a bot use many times its memory limit; it is "
+            "refused when DEBUG is off (workers need per-seat cgroups: docs/deploy.md)"
+        )
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and not env_bool(
         "MONSOON_ALLOW_SQLITE", False
     ):

@@ -220,6 +220,7 @@ PRODUCTION = {
     "env, complaint",
     [
         ({**PRODUCTION, "MONSOON_SANDBOX": "none"}, "MONSOON_SANDBOX=none"),
+        ({**PRODUCTION, "MONSOON_ALLOW_UNBOUNDED_SEATS": "1"}, "MONSOON_ALLOW_UNBOUNDED_SEATS=1"),
         ({**PRODUCTION, "DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "must name a PostgreSQL"),
         ({**PRODUCTION, "CELERY_BROKER_URL": "filesystem://"}, "needs MONSOON_BROKER_FOLDER"),
         ({**PRODUCTION, "CACHE_URL": ""}, "CACHE_URL must name a shared"),
