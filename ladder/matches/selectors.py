@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 from typing import Any
 
@@ -10,6 +9,7 @@ from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from ladder.bots.selectors import visible_bots
+from ladder.matches import logstore
 from ladder.matches.models import Match, MatchLog, MatchSeat
 
 
@@ -213,17 +213,16 @@ def log_is_public(match: Match) -> bool:
     return match.status == Match.Status.FINISHED
 
 
+def stored_log(match: Match) -> MatchLog | None:
+    return MatchLog.objects.filter(match=match).first()
+
+
 def match_log(match: Match) -> dict[str, Any] | None:
-    try:
-        stored = MatchLog.objects.get(match=match)
-    except MatchLog.DoesNotExist:
+    """The decoded log, or None when the match has none (raises ``UnreadableLog`` if damaged)."""
+    row = stored_log(match)
+    if row is None:
         return None
-    return json.loads(gzip.decompress(bytes(stored.data)))
-
-
-def compressed_log(match: Match) -> bytes | None:
-    row = MatchLog.objects.filter(match=match).values_list("data", flat=True).first()
-    return bytes(row) if row is not None else None
+    return json.loads(logstore.read_json(row.name))
 
 
 def stderr_visible_to(user, seat: MatchSeat) -> bool:
