@@ -280,7 +280,7 @@ class MatchFilter(StrictFilterSet):
         fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since", "until"]
 
     def played_by(self, queryset, name, value):
-        return queryset.filter(pk__in=match_selectors.matches_of_bot(value))
+        return queryset.filter(match_selectors.of_bot(value))
 
 
 class NewestFirst(IdCursorPagination):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import F, Field, Lookup, Prefetch, Q, QuerySet
 
 from ladder.bots.selectors import visible_bots
 from ladder.matches import logstore
@@ -31,8 +32,33 @@ def matches(
     if version_id:
         qs = qs.filter(seats__bot_version_id=version_id)
     if bot_id:
-        qs = qs.filter(pk__in=matches_of_bot(bot_id))
+        qs = qs.filter(of_bot(bot_id))
     return with_seats(qs)
+
+
+@Field.register_lookup
+class _InArray(Lookup):
+    """``field = ANY(array)``: with an ``ARRAY(subquery)``, PostgreSQL runs the subquery first."""
+
+    lookup_name = "in_array"
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs} = ANY({rhs})", [*lhs_params, *rhs_params]
+
+
+def of_bot(bot_id: int) -> Q:
+    """Matches a bot played (any version), as a filter.
+
+    A bot's matches are a few hundred of a million.  As ``id IN (subquery)`` PostgreSQL's planner
+    walks the whole match index backwards hoping to meet them early (130 ms at a million matches,
+    ``benchmarks/scale.py``); as ``id = ANY(ARRAY(subquery))`` it reads the bot's seats first and
+    fetches just those (under 1 ms).  Other databases (the SQLite demo) get the plain form.
+    """
+    if connection.vendor == "postgresql":
+        return Q(pk__in_array=ArraySubquery(matches_of_bot(bot_id)))
+    return Q(pk__in=matches_of_bot(bot_id))
 
 
 LIST_FIELDS = (
@@ -111,7 +137,7 @@ def attach_seats(rows: list[dict]) -> list[dict]:
 
 def matches_of_bot(bot_id: int) -> QuerySet:
     """Ids of the matches a bot played (any version), for filtering without DISTINCT."""
-    return MatchSeat.objects.filter(bot_version__bot_id=bot_id).values("match_id")
+    return MatchSeat.objects.filter(bot_version__bot_id=bot_id).order_by().values("match_id")
 
 
 def with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
@@ -248,7 +274,7 @@ def recent_matches(
     """The newest matches ``user`` may see, with seats, optionally of one bot or one owner."""
     qs = visible_matches(user)
     if bot_id is not None:
-        qs = qs.filter(pk__in=matches_of_bot(bot_id))
+        qs = qs.filter(of_bot(bot_id))
     if owner_id is not None:
         qs = qs.filter(pk__in=matches_of_owner(owner_id))
     if status:

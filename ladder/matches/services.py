@@ -184,7 +184,8 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
             seat.place = places[seat.seat]
             seat.forfeit_reason = clean["forfeits"][seat.seat] or ""
             seat.stderr = clean["stderr"][seat.seat][-cap:]
-        MatchSeat.objects.bulk_update(seats, ["score", "place", "forfeit_reason", "stderr"])
+        for seat in seats:  # a few rows: plain UPDATEs cost less than bulk_update's CASEs
+            seat.save(update_fields=["score", "place", "forfeit_reason", "stderr"])
         if clean["log"] is not None:
             # The object is written before the row commits: a rollback leaves at most an
             # orphan object that the next attempt overwrites, never a row without its log.
