@@ -388,6 +388,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=15)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--skip-refit", action="store_true")
     parser.add_argument("--seed-only", action="store_true", help="fill the database and stop")
     args = parser.parse_args()
     database_url = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
@@ -403,7 +404,8 @@ def main() -> None:
         return
     print("\nMonsoon at scale: figures from this run on this machine (2 cores, shared)")
     storage_figures(args.matches)
-    refit_figures(args.bootstrap)
+    if not args.skip_refit:
+        refit_figures(args.bootstrap)
     matchmaking_figures()
     live_update_figures(args.live_samples)
     if not args.skip_http:
