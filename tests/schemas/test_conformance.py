@@ -17,9 +17,9 @@ from jsonschema import Draft202012Validator
 
 from engine.registry import all_games, get_game
 from engine.rng import Rng
-from engine.schemas import ENTRY_POINTS, entry_schema, load_schema
+from engine.schemas import ENTRY_POINTS, entry_schema, is_uniform_map, load_schema
 from tests.engine.conftest import GAME_TABLES, table_id
-from tests.schemas.helpers import problems, render_schemas, validator
+from tests.schemas.helpers import problems, validator
 
 GAMES = list(all_games())
 
@@ -135,7 +135,6 @@ def _objects(schema, path="$"):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_key_and_action_kind_is_described(game):
     document = load_schema(game)
-    is_uniform_map = render_schemas().is_uniform_map
     undescribed = [
         f"{path}/{key}"
         for path, schema in _objects(document)

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from engine.registry import all_games
-from engine.schemas import load_schema
+from engine.schemas import key_rows, load_schema
 from tests.schemas.helpers import ROOT, render_schemas
 
 GAMES = list(all_games())
@@ -34,7 +34,7 @@ def test_the_page_has_one_generated_section_listing_every_key(game):
     page = render.doc_path(game).read_text(encoding="utf-8")
     assert page.count(render.BEGIN) == 1 and page.count(render.END) == 1
     section = page[page.index(render.BEGIN) : page.index(render.END)]
-    for path, _kind, _text in render.key_rows(load_schema(game), "observation"):
+    for path, _kind, _text in key_rows(load_schema(game), "observation"):
         assert f"| `{path}` |" in section
 
 
