@@ -125,6 +125,11 @@ def with_examples(document: dict[str, Any], game: str) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- the docs section
+def wrap(text: str) -> str:
+    """A paragraph wrapped to the docs' width; `code` spans are never split."""
+    return textwrap.fill(text, LINE_WIDTH, break_on_hyphens=False, break_long_words=False)
+
+
 def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -152,9 +157,9 @@ def render_section(document: dict[str, Any], game: str) -> str:
         "",
         "## Observation and action schema",
         "",
-        textwrap.fill(intro, LINE_WIDTH, break_on_hyphens=False, break_long_words=False),
+        wrap(intro),
         "",
-        textwrap.fill(keys, LINE_WIDTH, break_on_hyphens=False, break_long_words=False),
+        wrap(keys),
         "",
         "| key | type | meaning |",
         "| --- | --- | --- |",
@@ -180,7 +185,7 @@ def render_section(document: dict[str, Any], game: str) -> str:
         format_json(example),
         "```",
         "",
-        f"Legal actions at that point: {legal}.",
+        wrap(f"Legal actions at that point: {legal}."),
         "",
         END,
     ]
