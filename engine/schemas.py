@@ -83,8 +83,20 @@ def code(value: Any) -> str:
     return f"`{json.dumps(value) if not isinstance(value, str) else value}`"
 
 
+def grouped(reading: str) -> str:
+    """``(a or b)`` inside a larger reading, so ``array of (x or null)`` is not misread."""
+    return f"({reading})" if " or " in reading else reading
+
+
 def type_of(schema: dict[str, Any], defs: dict[str, Any]) -> str:
-    """A short human reading of a schema's type: ``integer 0-4 or null``."""
+    """A short human reading of a schema's type: ``integer 0 to 4 or null``.
+
+    A definition with a ``title`` (``card label``) is named by it rather than spelled out.
+    """
+    reference = schema.get("$ref", "")
+    named = defs.get(reference.removeprefix("#/$defs/"), {}) if reference else {}
+    if "title" in named:
+        return str(named["title"])
     schema = resolve(schema, defs)
     if "const" in schema:
         return code(schema["const"])
@@ -108,10 +120,10 @@ def type_of(schema: dict[str, Any], defs: dict[str, Any]) -> str:
                 parts = ", ".join(type_of(item, defs) for item in schema["prefixItems"])
                 words.append(f"array{count} [{parts}]")
             else:
-                words.append(f"array{count} of " + type_of(schema.get("items", {}), defs))
+                words.append(f"array{count} of " + grouped(type_of(schema.get("items", {}), defs)))
         elif kind == "object" and is_uniform_map(schema):
             keys = ", ".join(code(key) for key in schema["properties"])
-            value = type_of(next(iter(schema["properties"].values())), defs)
+            value = grouped(type_of(next(iter(schema["properties"].values())), defs))
             words.append(f"object {{{keys}}} → {value}")
         elif kind == "string" and "pattern" in schema:
             words.append("string")
@@ -128,6 +140,11 @@ def key_rows(document: dict[str, Any], entry: str) -> list[tuple[str, str, str]]
     def walk(schema: dict[str, Any], prefix: str) -> None:
         schema = resolve(schema, defs)
         if is_uniform_map(schema):
+            # One row per key of the shared value, under ``map.*.``: the map's own row
+            # already names the keys (``boards.*.deck_size``).
+            value = non_null(next(iter(schema["properties"].values())), defs)
+            if "properties" in value:
+                walk(value, prefix + "*.")
             return
         for key, sub in schema.get("properties", {}).items():
             path = prefix + key

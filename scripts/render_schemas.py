@@ -130,6 +130,10 @@ def wrap(text: str) -> str:
     return textwrap.fill(text, LINE_WIDTH, break_on_hyphens=False, break_long_words=False)
 
 
+def lowered(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]
+
+
 def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -167,7 +171,7 @@ def render_section(document: dict[str, Any], game: str) -> str:
     lines += [f"| `{path}` | {cell(kind)} | {cell(text)} |" for path, kind, text in observed]
     lines += [
         "",
-        f"Actions: {defs['action']['description']}",
+        wrap(f"The action (`$defs/action`) is {lowered(defs['action']['description'])}"),
         "",
         "| kind | form | meaning |",
         "| --- | --- | --- |",

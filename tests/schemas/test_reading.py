@@ -32,6 +32,22 @@ DEFS = {
         },
     },
     "view": {"$ref": "#/$defs/base", "properties": {"seat": {"$ref": "#/$defs/seat"}}},
+    "stall": {
+        "title": "market stall",
+        "type": "object",
+        "properties": {"open": {"type": "boolean", "description": "Open today."}},
+    },
+    "market": {
+        "type": "object",
+        "properties": {
+            "stalls": {
+                "description": "Stalls by town.",
+                "type": "object",
+                "properties": {"x": {"$ref": "#/$defs/stall"}, "y": {"$ref": "#/$defs/stall"}},
+            },
+            "queue": {"type": "array", "items": {"type": ["integer", "null"]}},
+        },
+    },
 }
 
 
@@ -43,6 +59,14 @@ def test_keys_follow_references_nest_into_lists_and_keep_their_own_descriptions(
         ("rows", "array of object or null", "Score rows, null before the end."),
         ("rows[].pts", "integer", "Points."),
         ("seat", "integer 0 to 4", "A seat."),  # no description of its own: the definition's
+    ]
+
+
+def test_a_map_over_a_fixed_vocabulary_lists_its_value_keys_once_under_a_star():
+    assert key_rows({"$defs": DEFS}, "market") == [
+        ("stalls", "object {`x`, `y`} → market stall", "Stalls by town."),
+        ("stalls.*.open", "boolean", "Open today."),
+        ("queue", "array of (integer or null)", ""),
     ]
 
 
