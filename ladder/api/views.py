@@ -8,6 +8,7 @@ import django_filters
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -76,6 +77,7 @@ class GameViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
 
     def _describe(self, spec, ladder_ids):
+        schema = reverse("game-schema", kwargs={"name": spec.name})
         return {
             "name": spec.name,
             "title": spec.title,
@@ -84,6 +86,7 @@ class GameViewSet(viewsets.ViewSet):
             "max_players": spec.max_players,
             "variants": list(spec.variants),
             "ladders": ladder_ids.get(spec.name, []),
+            "schema": self.request.build_absolute_uri(schema),
         }
 
     def _ladder_ids(self):
@@ -117,7 +120,7 @@ class GameViewSet(viewsets.ViewSet):
         },
     )
     # Not named ``schema``: that attribute of every DRF view is its OpenAPI generator.
-    @action(detail=True, methods=["get"], url_path="schema")
+    @action(detail=True, methods=["get"], url_path="schema", url_name="schema")
     def observation_schema(self, request, name=None):
         """The observation, public view and action schema of one game."""
         spec = all_games().get(name)

@@ -23,6 +23,16 @@ def test_the_api_serves_the_schema_of_every_game_to_anyone(game):
 
 
 @pytest.mark.django_db
+def test_the_games_list_and_detail_link_each_game_to_its_schema():
+    client = APIClient()
+    for game in client.get("/api/v1/games/").json():
+        assert game["schema"] == f"http://testserver/api/v1/games/{game['name']}/schema/"
+        assert client.get(game["schema"]).json()["$id"] == f"urn:monsoon:game:{game['name']}"
+    detail = client.get("/api/v1/games/borneo/").json()
+    assert detail["schema"] == "http://testserver/api/v1/games/borneo/schema/"
+
+
+@pytest.mark.django_db
 def test_an_unknown_game_has_no_schema():
     response = APIClient().get("/api/v1/games/chess/schema/")
     assert response.status_code == 404
