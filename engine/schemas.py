@@ -10,6 +10,7 @@ schema as tables for people (the docs pages rendered by ``scripts/render_schemas
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
 import json
 from typing import Any
@@ -24,7 +25,7 @@ ENTRY_POINTS: tuple[str, ...] = ("observation", "public_view", "action")
 def schema_text(game: str) -> str:
     """The schema file of ``game`` as stored; raises ``UnknownGame`` for an unknown name."""
     spec = get_game(game)
-    package = next(p for p in GAME_PACKAGES if p.rsplit(".", 1)[-1] == spec.name)
+    package = next(p for p in GAME_PACKAGES if importlib.import_module(p).GAME is spec)
     return importlib.resources.files(package).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 

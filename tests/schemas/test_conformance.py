@@ -15,7 +15,7 @@ import copy
 import pytest
 from jsonschema import Draft202012Validator
 
-from engine.registry import all_games, get_game
+from engine.registry import UnknownGame, all_games, get_game
 from engine.rng import Rng
 from engine.schemas import ENTRY_POINTS, entry_schema, is_uniform_map, load_schema
 from tests.engine.conftest import GAME_TABLES, table_id
@@ -152,3 +152,8 @@ def test_every_key_and_action_kind_is_described(game):
 def test_an_entry_point_that_does_not_exist_is_refused():
     with pytest.raises(ValueError, match="no schema entry 'hand'"):
         entry_schema(load_schema("batavia"), "hand")
+
+
+def test_an_unknown_game_has_no_schema_and_the_error_names_the_known_games():
+    with pytest.raises(UnknownGame, match="known games: batavia"):
+        load_schema("chess")
