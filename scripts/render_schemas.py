@@ -64,7 +64,7 @@ def doc_path(game: str) -> Path:
     return ROOT / "docs" / "games" / f"{game}.md"
 
 
-def format_json(value: Any, indent: int = 0, lead: int = 0) -> str:
+def format_json(value: object, indent: int = 0, lead: int = 0) -> str:
     """JSON with short values kept on one line: readable files, stable diffs.
 
     ``lead`` is how many characters (indentation and key) precede the value on its line.

@@ -6,7 +6,6 @@ import functools
 import importlib.util
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from jsonschema import Draft202012Validator
 
@@ -21,7 +20,7 @@ def validator(game: str, entry: str) -> Draft202012Validator:
     return Draft202012Validator(entry_schema(load_schema(game), entry))
 
 
-def problems(game: str, entry: str, value: Any) -> list[str]:
+def problems(game: str, entry: str, value: object) -> list[str]:
     """Every way ``value`` breaks the schema, each with the JSON path it happens at."""
     return [
         f"{error.json_path}: {error.message}" for error in validator(game, entry).iter_errors(value)
