@@ -95,10 +95,11 @@ def missing_toolchain(language: str) -> list[str]:
 
 
 def copy_kit(language: str, destination: Path) -> Path:
-    """Copy the kit's sources (not build output) into ``destination``, which must not exist."""
+    """Copy the kit's sources (not build output) into ``destination`` (absent or empty)."""
     shutil.copytree(
         KITS[language].source,
         destination,
+        dirs_exist_ok=True,
         ignore=shutil.ignore_patterns(
             "target", "Cargo.lock", "classes", "mybot", "mybot.jar", "*.tar.gz"
         ),
