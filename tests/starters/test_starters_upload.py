@@ -61,7 +61,7 @@ def upload_starter(client, kit_for, language: str, game: str) -> dict:
 
 
 def validate(client, version: dict) -> dict:
-    tasks.validate_bot_version.apply(args=[version["id"]])
+    tasks.validate_bot_version.apply(args=(version["id"],))
     return client.get(f"/api/v1/versions/{version['id']}/").json()
 
 
@@ -90,7 +90,7 @@ def test_the_five_languages_play_a_ranked_match_together(alice, kit_for):
     seated = [BotVersion.objects.get(pk=v["id"]) for v in versions]
     match = match_services.create_match(ladder_for("packet_row", len(seated)), seated, seed=5)
 
-    tasks.run_match.apply(args=[match.pk])
+    tasks.run_match.apply(args=(match.pk,))
 
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.status_reason
