@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bots.starters import KITS, LANGUAGES, MANIFEST, copy_kit
 from engine.core import EngineError
 from engine.log import replay
 from engine.registry import all_games, get_game
@@ -176,12 +177,32 @@ if __name__ == "__main__":
 '''
 
 
+def _write_starter_kit(game: str, players: int, directory: Path, language: str) -> None:
+    """``new-bot --lang``: copy ``bots/starters/<language>/``, declaring ``game`` in its manifest
+    (an upload to a bot of another game is then refused with a clear reason)."""
+    kit = KITS[language]
+    copy_kit(language, directory)
+    manifest = json.loads((directory / MANIFEST).read_text())
+    (directory / MANIFEST).write_text(json.dumps({**manifest, "game": game}) + "\n")
+    print(f"wrote a {language} starter bot for {game} to {directory.resolve()} (see its README.md)")
+    for command in kit.build:
+        print(f"build:  (cd {directory} && {' '.join(command)})")
+    print(
+        f"play:   monsoon play {game} "
+        + " ".join([f"--bot {directory}"] + ["--bot random"] * (players - 1))
+    )
+    print(f"upload: (cd {directory} && tar czf mybot.tar.gz {' '.join((MANIFEST, *kit.upload))})")
+
+
 def cmd_new_bot(args: argparse.Namespace) -> None:
     spec = get_game(args.game)
     directory = Path(args.dir)
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         raise CommandError(f"{directory} already exists and is not an empty directory")
     directory.mkdir(parents=True, exist_ok=True)
+    if args.lang:
+        _write_starter_kit(spec.name, spec.min_players, directory, args.lang)
+        return
     (directory / "main.py").write_text(NEW_BOT_MAIN.format(game=spec.name))
     (directory / "test_bot.py").write_text(
         NEW_BOT_TEST.format(game=spec.name, players=spec.min_players)
@@ -287,6 +308,12 @@ def build_parser() -> argparse.ArgumentParser:
     new_bot = sub.add_parser("new-bot", help="write a starter bot with its own test")
     new_bot.add_argument("game")
     new_bot.add_argument("dir")
+    new_bot.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="copy the standard-library starter kit of this language (bots/starters/, "
+        "docs/languages.md) instead of the Python SDK starter",
+    )
     new_bot.set_defaults(func=cmd_new_bot)
 
     rep = sub.add_parser("replay", help="re-simulate a log; exit 2 if it does not reproduce")

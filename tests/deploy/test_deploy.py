@@ -146,7 +146,15 @@ def test_dockerfile_copies_what_exists_and_installs_the_sandbox():
         *sources, _target = line.split()
         for source in sources:
             assert (ROOT / source).exists(), source
-    for package in ("bubblewrap", "libseccomp2", "python3-minimal", "python3.11"):
+    for package in (
+        "bubblewrap",
+        "libseccomp2",
+        "python3-minimal",
+        "python3.11",
+        "nodejs",
+        "default-jre-headless",
+        "libstdc++6",
+    ):
         assert package in text
     services = compose()["services"].values()
     volumes = {v.split(":")[1] for service in services for v in service.get("volumes", [])}
