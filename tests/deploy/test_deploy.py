@@ -48,6 +48,7 @@ NOT_FOR_PRODUCTION = {
     "MONSOON_ENQUEUE_VALIDATION": "hooks for tests; the broker URL sets them",
     "MONSOON_VERSION_VALIDATOR": "hooks for tests",
     "MONSOON_MATCH_OVER": "hooks for tests",
+    "MONSOON_ALLOW_UNBOUNDED_SEATS": "development machines only (refused without DEBUG)",
     "PATH": "the sandbox passes it on",
 }
 
