@@ -3,7 +3,7 @@
 The same seeded 4-player Batavia matches between the reference ``random`` bot, uploaded as
 real bot versions, every seat in bubblewrap, are played twice in one run:
 
-1. by a local ``multiprocessing`` pool of two processes calling ``workers.match_job.play``
+1. by a local ``multiprocessing`` pool of two processes calling ``workers.matches.job.play``
    (no broker, no database: the ceiling for this machine);
 2. by the same pool doing a worker's whole job without the broker: claim, play, record and
    rate through ``ladder.matches.services`` (the same work the Celery task does);
@@ -102,7 +102,7 @@ def _pool_init(artifacts: dict[int, bytes]) -> None:
 
 
 def _pool_play(job: tuple[dict, bool]) -> None:
-    from workers import match_job
+    from workers.matches import job as match_job
 
     spec, record = job
     if record:

@@ -333,15 +333,15 @@ else:
     _BROKER_OPTIONS = {}
 # The callable that smoke-tests a new bot version ("module:function"): the sandboxed smoke match.
 MONSOON_VERSION_VALIDATOR = os.environ.get(
-    "MONSOON_VERSION_VALIDATOR", "workers.validation:validate_artifact"
+    "MONSOON_VERSION_VALIDATOR", "workers.matches.validation:validate_artifact"
 )
 # Called after commit with the id of a queued match / a pending version ("module:function"): by
 # default the Celery tasks when a broker is configured, else nothing.
 MONSOON_ENQUEUE_MATCH = os.environ.get(
-    "MONSOON_ENQUEUE_MATCH", "workers.tasks:enqueue_match" if _WORKERS else ""
+    "MONSOON_ENQUEUE_MATCH", "workers.matches.tasks:enqueue_match" if _WORKERS else ""
 )
 MONSOON_ENQUEUE_VALIDATION = os.environ.get(
-    "MONSOON_ENQUEUE_VALIDATION", "workers.tasks:enqueue_validation" if _WORKERS else ""
+    "MONSOON_ENQUEUE_VALIDATION", "workers.matches.tasks:enqueue_validation" if _WORKERS else ""
 )
 # Called after commit with the id of a match that reached finished or failed: the tournaments
 # advance their rounds from it (a beat task calling ``tournaments.services.tick`` is the backstop).

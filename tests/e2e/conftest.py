@@ -297,8 +297,8 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, 
     media = tmp_path / "media"
     settings.MEDIA_ROOT = media
     settings.CELERY_BROKER_URL = redis_server.url
-    settings.MONSOON_ENQUEUE_MATCH = "workers.tasks:enqueue_match"
-    settings.MONSOON_ENQUEUE_VALIDATION = "workers.tasks:enqueue_validation"
+    settings.MONSOON_ENQUEUE_MATCH = "workers.matches.tasks:enqueue_match"
+    settings.MONSOON_ENQUEUE_VALIDATION = "workers.matches.tasks:enqueue_validation"
     from workers.celery_app import app
 
     app.conf.broker_url = redis_server.url

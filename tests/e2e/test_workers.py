@@ -189,7 +189,7 @@ def test_a_redis_restart_loses_no_queued_match_and_workers_reconnect(fleet, redi
 
 
 def test_a_task_delivered_twice_records_one_result(fleet):
-    from workers.tasks import run_match
+    from workers.matches.tasks import run_match
 
     alice = create_user("alice", "alice-password-1")
     versions = steady_versions(alice)

@@ -18,7 +18,7 @@ from tests.ladder.conftest import (  # noqa: F401  (fixtures)
     olivia,
 )
 from tests.workers.conftest import FAST, program, random_bot
-from workers.runner import run_match
+from workers.matches.runner import run_match
 
 
 @pytest.fixture

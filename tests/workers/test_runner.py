@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -11,14 +10,9 @@ import pytest
 from engine.log import replay
 from tests.workers.conftest import FAST, program, random_bot
 from workers.launch import BotProgram, LaunchError, Limits
-from workers.runner import (
-    STDERR_CAP_BYTES,
-    BotNotFound,
-    TimeControls,
-    resolve_bot,
-    run_match,
-    validate_bot,
-)
+from workers.matches.reference import reference_bot
+from workers.matches.runner import STDERR_CAP_BYTES, TimeControls, run_match
+from workers.matches.validation import validate_bot
 
 
 def play(
@@ -30,7 +24,7 @@ def play(
     tc: TimeControls = FAST,
     **kwargs,
 ):
-    bots = [random_bot(game), middle, random_bot(game)]
+    bots = [random_bot(), middle, random_bot()]
     return run_match(game, seed, bots, launcher=launcher, time_controls=tc, **kwargs)
 
 
@@ -48,8 +42,8 @@ def test_a_clean_match_records_times_and_replays(launcher):
 
 
 def test_reference_bots_play_the_same_game_every_time(launcher):
-    first = play(launcher, resolve_bot("greedy", "batavia"), seed=5)
-    second = play(launcher, resolve_bot("greedy", "batavia"), seed=5)
+    first = play(launcher, reference_bot("greedy"), seed=5)
+    second = play(launcher, reference_bot("greedy"), seed=5)
     actions = [[d["action"] for d in o.log["decisions"]] for o in (first, second)]
     assert actions[0] == actions[1] and first.scores == second.scores
 
@@ -195,28 +189,6 @@ def test_validate_bot_accepts_a_working_bot_and_explains_a_broken_one(launcher):
     assert not ok and "crash" in text and "bug in my bot" in text
 
 
-def test_resolve_bot_finds_names_files_directories_and_manifests(tmp_path):
-    assert resolve_bot("mcts", "borneo").directory.name == "mcts"
-    script = tmp_path / "mine.py"
-    script.write_text("print('hi')")
-    (tmp_path / "secret.txt").write_text("neighbour")
-    alone = resolve_bot(str(script), "batavia")
-    assert alone.command == ("python3", "mine.py")
-    assert sorted(p.name for p in alone.directory.iterdir()) == ["mine.py"]
-    (tmp_path / "main.py").write_text("")
-    assert resolve_bot(str(tmp_path), "batavia").command == ("python3", "main.py")
-    (tmp_path / "monsoon.json").write_text(json.dumps({"command": ["./run", "--fast"]}))
-    assert resolve_bot(str(tmp_path), "batavia").command == ("./run", "--fast")
-    # One manifest check for uploads and the CLI: a string is split as the ladder does.
-    (tmp_path / "monsoon.json").write_text(json.dumps({"command": "./run --fast"}))
-    assert resolve_bot(str(tmp_path), "batavia").command == ("./run", "--fast")
-    (tmp_path / "monsoon.json").write_text(json.dumps({"command": []}))
-    with pytest.raises(BotNotFound, match="must name the command"):
-        resolve_bot(str(tmp_path), "batavia")
-    with pytest.raises(BotNotFound, match="reference bot"):
-        resolve_bot("alphazero", "batavia")
-
-
 def test_limits_reach_the_bot(launcher, tmp_path):
     (tmp_path / "main.py").write_text(
         "import json, resource, sys\n"
@@ -229,13 +201,13 @@ def test_limits_reach_the_bot(launcher, tmp_path):
         "    print(json.dumps({'action': m['legal_actions'][0]}), flush=True)\n"
     )
     limits = Limits(memory_bytes=512 * 1024 * 1024)
-    outcome = play(launcher, resolve_bot(str(tmp_path), "batavia"), limits=limits)
+    outcome = play(launcher, BotProgram(tmp_path, ("python3", "main.py"), "limits"), limits=limits)
     assert outcome.stderr[1].strip() == str(512 * 1024 * 1024)
 
 
 def test_the_mcts_reference_bot_plays_through_the_runner_on_determinized_states(launcher):
     tc = TimeControls(startup_ms=5_000, move_ms=50, bank_ms=2_000)
-    bots = [resolve_bot("mcts", "east_indiaman"), resolve_bot("greedy", "east_indiaman")]
+    bots = [reference_bot("mcts"), reference_bot("greedy")]
     outcome = run_match("east_indiaman", 2, bots, launcher=launcher, time_controls=tc)
     assert outcome.forfeits == [None, None], outcome.stderr
     timed = [d["ms"] for d in outcome.log["decisions"] if d["seat"] == 0 and "ms" in d]

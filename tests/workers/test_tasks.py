@@ -27,6 +27,7 @@ from tests.ladder.conftest import client_for, ladder_for, make_bot
 from tests.workers.sandbox_helpers import needs_sandbox
 from workers import tasks
 from workers.artifact_cache import ArtifactCache, ArtifactError
+from workers.matches import tasks as match_tasks
 
 REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 CRASHING_BOT = b"import sys\nprint('no module named numpy', file=sys.stderr)\nsys.exit(3)\n"
@@ -53,7 +54,7 @@ def upload_reference(owner, name: str, reference: str, game: str = "packet_row")
 
 
 def validated(version: BotVersion) -> BotVersion:
-    tasks.validate_bot_version.apply(args=[version.pk])
+    match_tasks.validate_bot_version.apply(args=[version.pk])
     version.refresh_from_db()
     return version
 
@@ -71,7 +72,7 @@ def test_a_queued_match_is_played_in_the_sandbox_and_recorded_once(two_active):
     assert [v.status for v in two_active] == ["active", "active"]
     match = match_services.create_match(ladder_for("packet_row", 2), two_active, seed=11)
 
-    first = tasks.run_match.apply(args=[match.pk]).get()
+    first = match_tasks.run_match.apply(args=[match.pk]).get()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.status_reason
     assert "recorded" in first
@@ -80,7 +81,7 @@ def test_a_queued_match_is_played_in_the_sandbox_and_recorded_once(two_active):
     assert match.worker.endswith(f"/{os.getpid()}")  # who ran it: this process
     points = RatingPoint.objects.count()
 
-    second = tasks.run_match.apply(args=[match.pk]).get()
+    second = match_tasks.run_match.apply(args=[match.pk]).get()
     assert "nothing to do" in second
     assert RatingPoint.objects.count() == points
     assert list(Rating.objects.values_list("games", flat=True)) == [1, 1]
@@ -94,12 +95,12 @@ def test_a_lost_artifact_is_an_infrastructure_failure_never_a_result(two_active,
     gone.artifact.storage.delete(gone.artifact.name)
     settings.MONSOON_ARTIFACT_CACHE = Path(settings.MEDIA_ROOT).parent / "empty-cache"
 
-    tasks.run_match.apply(args=[match.pk])
+    match_tasks.run_match.apply(args=[match.pk])
     match.refresh_from_db()
     assert (match.status, match.attempts) == (Match.Status.QUEUED, 1)
     assert "cannot fetch artifact" in match.status_reason
 
-    tasks.run_match.apply(args=[match.pk])
+    match_tasks.run_match.apply(args=[match.pk])
     match.refresh_from_db()
     assert (match.status, match.attempts) == (Match.Status.FAILED, 2)
     assert match.ranking is None and not match.rated
@@ -120,7 +121,7 @@ def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, setting
     settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
     version = validated(upload_reference(alice, "pr-random", "random"))
     assert version.status == BotVersion.Status.ACTIVE
-    again = tasks.validate_bot_version.apply(args=[version.pk]).get()
+    again = match_tasks.validate_bot_version.apply(args=[version.pk]).get()
     assert "nothing to do" in again
 
 
@@ -168,7 +169,7 @@ def test_a_validation_left_by_a_dead_worker_goes_back_to_pending(alice, settings
 
 
 def test_recording_waits_for_the_database_and_then_gives_up(monkeypatch):
-    monkeypatch.setattr(tasks.time, "sleep", lambda _s: None)
+    monkeypatch.setattr(match_tasks.time, "sleep", lambda _s: None)
     calls = []
 
     def flaky():
@@ -177,14 +178,14 @@ def test_recording_waits_for_the_database_and_then_gives_up(monkeypatch):
             raise OperationalError("connection refused")
         return "recorded"
 
-    assert tasks._with_database_patience(flaky, "test") == "recorded"
+    assert match_tasks._with_database_patience(flaky, "test") == "recorded"
     assert len(calls) == 3
 
     def down():
         raise OperationalError("connection refused")
 
     with pytest.raises(OperationalError):
-        tasks._with_database_patience(down, "test", patience_s=0)
+        match_tasks._with_database_patience(down, "test", patience_s=0)
 
 
 def test_the_artifact_cache_unpacks_once_and_refuses_other_bytes(tmp_path):
@@ -274,7 +275,7 @@ def test_a_program_run_as_dot_slash_keeps_its_executable_bit_and_plays(alice):
     )
     version = validated(version)
     assert version.status == BotVersion.Status.ACTIVE, version.failure_reason
-    unpacked = Path(tasks.settings.MONSOON_ARTIFACT_CACHE) / version.sha256 / "mybot"
+    unpacked = Path(match_tasks.settings.MONSOON_ARTIFACT_CACHE) / version.sha256 / "mybot"
     assert unpacked.stat().st_mode & 0o7777 == 0o755  # executable, never setuid or setgid
 
 
@@ -282,13 +283,14 @@ def test_a_command_holding_a_nul_byte_forfeits_its_seat_and_the_match_ends():
     """``monsoon play`` crashed with a traceback and no result on such a command; a program
     built by any path now forfeits as "could not be started" and the others play on."""
     from workers.launch import BotProgram, LocalLauncher
-    from workers.runner import resolve_bot, run_match
+    from workers.matches.reference import reference_bot
+    from workers.matches.runner import run_match
 
     bad = BotProgram(REFERENCE / "random", ("python3", "main.py\x00x"), "nul")
     outcome = run_match(
         "borneo",
         3,
-        [bad, resolve_bot("random", "borneo"), resolve_bot("random", "borneo")],
+        [bad, reference_bot("random"), reference_bot("random")],
         launcher=LocalLauncher(),
     )
     assert outcome.forfeits[0] is not None and "NUL byte" in outcome.forfeits[0]

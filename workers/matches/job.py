@@ -1,7 +1,7 @@
 """One ladder match on a worker, from its spec to its outcome, without Celery or the ORM.
 
-:mod:`workers.tasks` reads the spec (``ladder.matches.selectors.match_spec``) and records the
-outcome; what lies between is here so the benchmarks' local process pool and the Celery task
+:mod:`workers.matches.tasks` reads the spec (``ladder.matches.selectors.match_spec``) and records
+the outcome; what lies between is here so the benchmarks' local process pool and the Celery task
 play a match in exactly the same way: artifacts from the worker's cache, every seat in the
 sandbox the settings name, the runner's default time controls and limits.
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 from workers.artifact_cache import ArtifactCache
 from workers.launch import BotProgram, Launcher, LocalLauncher
-from workers.runner import MatchOutcome, run_match
+from workers.matches.runner import MatchOutcome, run_match
 
 logger = logging.getLogger(__name__)
 

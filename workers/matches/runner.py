@@ -1,4 +1,4 @@
-"""The match runner: plays one match between bot programs over the bot protocol.
+"""The protocol loop: plays one match between bot programs over the bot protocol.
 
 One runner thread drives the engine and every seat. Each bot is started through a
 :class:`~workers.launch.Launcher` (a sandbox on the ladder, a plain process with
@@ -6,26 +6,25 @@ One runner thread drives the engine and every seat. Each bot is started through 
 ``selectors`` loop, so it can enforce every deadline itself and a bot that floods stderr, never
 reads stdin or sends a line without end cannot block it.
 
-Whatever a bot does becomes that seat's forfeit with a reason code (``workers.protocol.
-FORFEIT_CODES``), never an exception: the seat is ranked last, its remaining decisions are made
-by the seeded random policy, and the match is still played to the end so the other bots' result
-counts. ``MatchOutcome.record()`` is what ``ladder.matches.services.record_result`` takes.
+Whatever a bot does becomes that seat's forfeit with a reason code
+(``workers.matches.protocol.FORFEIT_CODES``), never an exception: the seat is ranked last, its
+remaining decisions are made by the seeded random policy, and the match is still played to the
+end so the other bots' result counts. ``MatchOutcome.record()`` is the typed result record
+(:class:`~workers.matches.records.MatchRecord`) the worker hands to the ladder as JSON.
+
+This module is the loop alone: what to play comes from :mod:`workers.matches.job` (a ladder
+match) or :mod:`workers.matches.validation` (a smoke match), or from the ``monsoon`` CLI.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import json
 import os
 import selectors
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from bots.builtin import random_policy
@@ -34,9 +33,8 @@ from engine.core import Action, GameState, competition_ranking
 from engine.log import finish_log, new_log, record_decision
 from engine.registry import get_game
 from engine.rng import Rng
-from ladder.bots.artifacts import UploadRejected, manifest_command
-from workers import protocol
-from workers.launch import CHECKOUT, BotProcess, BotProgram, Launcher, LaunchError, Limits
+from workers.launch import BotProcess, BotProgram, Launcher, LaunchError, Limits
+from workers.matches import protocol
 
 STDERR_CAP_BYTES = 64 * 1024
 """Captured stderr kept per seat: the first and the last half of this, the middle dropped."""
@@ -51,8 +49,6 @@ own clock runs out."""
 BLANK_BYTES_BUDGET = 64 * 1024
 """Blank lines tolerated on a seat's stdout per match (a stray ``print()`` per decision is
 fine); a flood of them is a protocol violation, since skipping each costs the runner work."""
-REFERENCE_DIR = CHECKOUT / "bots" / "reference"
-REFERENCE_BOTS = ("random", "greedy", "mcts")
 
 
 @dataclass(frozen=True)
@@ -679,93 +675,3 @@ def run_match(
         return outcome
     finally:
         match.close()
-
-
-def validate_bot(
-    game: str,
-    program: BotProgram,
-    *,
-    launcher: Launcher,
-    seed: int = 0,
-    time_controls: TimeControls = DEFAULT_TIME_CONTROLS,
-    limits: Limits = DEFAULT_LIMITS,
-) -> tuple[bool, str]:
-    """A smoke match against random bots at the smallest table; ok only without a forfeit.
-
-    The text is for the bot's owner: what went wrong (with the end of its stderr) or how the
-    smoke match went.
-    """
-    spec = get_game(game)
-    others = [resolve_bot("random", spec.name)] * (spec.min_players - 1)
-    outcome = run_match(
-        spec.name,
-        seed,
-        [program, *others],
-        launcher=launcher,
-        time_controls=time_controls,
-        limits=limits,
-        names=[program.name, *(f"random{i}" for i in range(1, spec.min_players))],
-    )
-    reason = outcome.forfeits[0]
-    if reason is not None:
-        stderr = outcome.stderr[0].strip()
-        tail = f"\nlast stderr:\n{stderr[-2000:]}" if stderr else ""
-        return False, f"the smoke match against random bots failed: {reason}{tail}"
-    asked = sum(1 for d in outcome.log["decisions"] if d["seat"] == 0 and d.get("by") == "bot")
-    return True, (
-        f"played a {spec.min_players}-player {spec.name} smoke match against random bots: "
-        f"place {outcome.ranking[0]}, score {outcome.scores[0]}, {asked} decisions"
-    )
-
-
-def _alone(script: Path) -> Path:
-    """A private directory holding only a copy of ``script`` (removed when Python exits).
-
-    A single-file bot must not take its neighbours along: its directory is what the sandbox
-    mounts, and ``~/bot.py`` would otherwise expose the whole home directory.
-    """
-    directory = Path(tempfile.mkdtemp(prefix="monsoon-bot-"))
-    atexit.register(shutil.rmtree, directory, True)
-    shutil.copyfile(script, directory / script.name)
-    return directory
-
-
-class BotNotFound(ValueError):
-    """A ``--bot`` that is neither a reference bot nor a usable file or directory."""
-
-
-def resolve_bot(name_or_path: str, game: str) -> BotProgram:
-    """A reference bot by name, a ``.py`` file, or a directory with ``main.py``/``monsoon.json``.
-
-    A ``.py`` file runs alone (a copy in a private directory); a bot made of several files is a
-    directory. ``monsoon.json`` is ``{"command": ["./mybot", "--fast"]}``: argv run inside the
-    directory.
-    """
-    get_game(game)
-    if name_or_path in REFERENCE_BOTS:
-        return BotProgram(REFERENCE_DIR / name_or_path, ("python3", "main.py"), name_or_path)
-    path = Path(name_or_path).expanduser()
-    if path.is_file():
-        if path.suffix != ".py":
-            raise BotNotFound(f"{path}: a bot file must be a .py program (or give a directory)")
-        return BotProgram(_alone(path), ("python3", path.name), path.stem)
-    if path.is_dir():
-        path = path.resolve()
-        manifest = path / "monsoon.json"
-        if manifest.is_file():
-            try:
-                data = json.loads(manifest.read_text())
-            except (OSError, UnicodeDecodeError, ValueError) as exc:
-                raise BotNotFound(f"{manifest}: not readable JSON ({exc})") from None
-            try:
-                command = manifest_command(data)
-            except UploadRejected as exc:
-                raise BotNotFound(f"{path}: {exc}") from None
-            return BotProgram(path, tuple(command), path.name)
-        if (path / "main.py").is_file():
-            return BotProgram(path, ("python3", "main.py"), path.name)
-        raise BotNotFound(f"{path}: the directory has neither main.py nor monsoon.json")
-    raise BotNotFound(
-        f"no bot {name_or_path!r}: give a reference bot ({', '.join(REFERENCE_BOTS)}), "
-        "a .py file or a bot directory"
-    )
