@@ -103,8 +103,10 @@ def _pool_init(artifacts: dict[int, bytes]) -> None:
 
 def _pool_play(job: tuple[dict, bool]) -> None:
     from workers.matches import job as match_job
+    from workers.matches.records import MatchSpec
 
-    spec, record = job
+    spec_json, record = job
+    spec = MatchSpec.from_json(spec_json)
     if record:
         from django.utils import timezone
 
@@ -112,8 +114,8 @@ def _pool_play(job: tuple[dict, bool]) -> None:
         from ladder.matches.services import claim_match
 
         # new -> queued without the broker hook: this pool is the queue.
-        Match.objects.filter(pk=spec["match_id"]).update(status="queued", queued_at=timezone.now())
-        claim_match(spec["match_id"], f"pool/{os.getpid()}")
+        Match.objects.filter(pk=spec.match_id).update(status="queued", queued_at=timezone.now())
+        claim_match(spec.match_id, f"pool/{os.getpid()}")
     outcome = match_job.play(
         spec,
         launcher=_pool_state["launcher"],
@@ -123,7 +125,7 @@ def _pool_play(job: tuple[dict, bool]) -> None:
     if record:
         from ladder.matches.services import record_result
 
-        record_result(spec["match_id"], outcome.record())
+        record_result(spec.match_id, outcome.record().to_json())
 
 
 def _local_pool(match_ids: list[int], *, record: bool) -> float:

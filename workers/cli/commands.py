@@ -60,6 +60,7 @@ def _launcher(no_sandbox: bool) -> Launcher:
             file=sys.stderr,
         )
         return LocalLauncher()
+    problem: str | None
     try:
         from workers.sandbox import BwrapLauncher, sandbox_problem
     except ImportError:

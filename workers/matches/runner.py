@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from bots.builtin import random_policy
 from bots.state_codec import encode_state
@@ -35,6 +35,7 @@ from engine.registry import get_game
 from engine.rng import Rng
 from workers.launch import BotProcess, BotProgram, Launcher, LaunchError, Limits
 from workers.matches import protocol
+from workers.matches.records import GameLog, MatchRecord
 
 STDERR_CAP_BYTES = 64 * 1024
 """Captured stderr kept per seat: the first and the last half of this, the middle dropped."""
@@ -148,7 +149,7 @@ class MatchOutcome:
     ranking: list[int]
     engine_ranking: list[int]
     forfeits: list[str | None]
-    log: dict[str, Any]
+    log: GameLog
     stderr: list[str]
     startup_ms: list[float | None] = field(default_factory=list)
     """Per seat, launch to ``ready`` (None: it never got there)."""
@@ -156,17 +157,17 @@ class MatchOutcome:
     """Wall time of the match's phases: ``startup``, ``play`` and ``finish`` (end message and
     waiting for the bots to exit), for the workers' metrics and the benchmarks."""
 
-    def record(self) -> dict[str, Any]:
-        """The dict ``ladder.matches.services.record_result`` expects."""
-        return {
-            "scores": list(self.scores),
-            "ranking": list(self.ranking),
-            "forfeits": list(self.forfeits),
-            "log": self.log,
-            "stderr": list(self.stderr),
-        }
+    def record(self) -> MatchRecord:
+        """The typed result record the worker hands to the ladder (as JSON)."""
+        return MatchRecord(
+            scores=tuple(self.scores),
+            ranking=tuple(self.ranking),
+            forfeits=tuple(self.forfeits),
+            stderr=tuple(self.stderr),
+            log=self.log,
+        )
 
-    def owner_log(self) -> dict[str, Any]:
+    def owner_log(self) -> GameLog:
         """The log with every seat's captured stderr in ``result.stderr`` (for local runs)."""
         log = dict(self.log)
         log["result"] = {**self.log["result"], "stderr": list(self.stderr)}
@@ -180,7 +181,7 @@ def _infrastructure(exc: LaunchError) -> bool:
     return unavailable is not None and isinstance(exc, unavailable)
 
 
-def _fd(pipe: Any) -> int:
+def _fd(pipe: IO[bytes]) -> int:
     fd = pipe.fileno()
     os.set_blocking(fd, False)
     return fd
@@ -442,8 +443,7 @@ class _Match:
         self._unwatch(seat)
         if failure is not None:
             self.forfeit(seat, failure.code, str(failure))
-        else:
-            assert line is not None
+        elif line is not None:
             lines[seat] = line
 
     # --- the match --------------------------------------------------------------------------

@@ -19,8 +19,9 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
@@ -28,6 +29,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from workers.celery_app import app
 from workers.matches import job
+from workers.matches.records import MatchSpec
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -91,7 +93,7 @@ class LeaseKeeper:
         self._thread.join()
 
 
-def _worker_name(task: Any) -> str:
+def _worker_name(task: Task) -> str:
     return f"{task.request.hostname or 'worker'}/{os.getpid()}"
 
 
@@ -111,7 +113,7 @@ def _fail(match_id: int, reason: str) -> str:
     soft_time_limit=max(settings.MONSOON_MATCH_TIME_LIMIT - 60, 30),
     time_limit=settings.MONSOON_MATCH_TIME_LIMIT,
 )
-def run_match(self: Any, match_id: int) -> str:
+def run_match(self: Task, match_id: int) -> str:
     """Play one queued match in the sandbox and record its result exactly once."""
     from ladder.bots.selectors import artifact_bytes
     from ladder.matches.selectors import match_spec
@@ -128,7 +130,7 @@ def run_match(self: Any, match_id: int) -> str:
         return f"match {match_id} was not queued; nothing to do"
     with LeaseKeeper(match_id, worker, lease):
         try:
-            spec = match_spec(match_id)
+            spec = MatchSpec.from_json(match_spec(match_id))
             outcome = job.play(
                 spec,
                 launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
@@ -142,7 +144,7 @@ def run_match(self: Any, match_id: int) -> str:
         except Exception as exc:
             return f"match {match_id}: " + _fail(match_id, f"{type(exc).__name__}: {exc}")
     result = _with_database_patience(
-        lambda: record_result(match_id, outcome.record()), f"recording match {match_id}"
+        lambda: record_result(match_id, outcome.record().to_json()), f"recording match {match_id}"
     )
     return result.message
 
@@ -154,7 +156,7 @@ def run_match(self: Any, match_id: int) -> str:
     soft_time_limit=300,
     time_limit=360,
 )
-def validate_bot_version(self: Any, version_id: int) -> str:
+def validate_bot_version(self: Task, version_id: int) -> str:
     """The smoke match of a pending version; a failure of the host leaves it pending."""
     from ladder.bots.services import validate_version
 
@@ -171,10 +173,10 @@ def validate_bot_version(self: Any, version_id: int) -> str:
     return f"version {version_id}: {version.status}"
 
 
-def _send(task: Any, object_id: int) -> None:
+def _send(task: Task, object_id: int) -> None:
     """Hand an id to the broker; when it is unreachable the id waits for the reaper."""
     try:
-        task.apply_async(args=[object_id], retry=True)
+        task.apply_async(args=(object_id,), retry=True)
     except BrokerError as exc:
         logger.warning(
             "could not send %s(%s) to the broker (%s); the reaper sends it later",
