@@ -22,7 +22,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-STAGING_ROOT = Path("/tmp")  # noqa: S108  (mkdtemp makes a private 0700 holder inside it)
+STAGING_ROOT = Path("/tmp")
 """Where copies go: world-traversable on every Linux host (``1777``)."""
 
 
@@ -64,13 +64,13 @@ def stage_copy(source: Path, prefix: str) -> tuple[Path, Path]:
     try:
         shutil.copytree(source, target, symlinks=True, ignore=_skip_special)
         for root, _dirs, files in os.walk(target):
-            os.chmod(root, 0o755)  # noqa: S103  (each seat's uid must read the bot)
+            os.chmod(root, 0o755)
             for name in files:
                 path = os.path.join(root, name)
                 if not os.path.islink(path):
                     executable = os.stat(path).st_mode & stat.S_IXUSR
                     os.chmod(path, 0o755 if executable else 0o644)
-        os.chmod(holder, 0o711)  # noqa: S103  (traversable, not listable, by the seat uids)
+        os.chmod(holder, 0o711)
     except BaseException:
         shutil.rmtree(holder, ignore_errors=True)
         raise

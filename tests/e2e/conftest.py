@@ -288,7 +288,7 @@ class Fleet:
 
 
 @pytest.fixture
-def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, str]:
+def worker_env(transactional_db, settings, tmp_path, redis_server) -> Iterator[dict[str, str]]:
     """The environment of this test's workers, and this process wired to the same broker."""
     from ladder.ladders.services import sync_ladders
 
@@ -297,9 +297,11 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, 
     media = tmp_path / "media"
     settings.MEDIA_ROOT = media
     settings.CELERY_BROKER_URL = redis_server.url
-    settings.MONSOON_ENQUEUE_MATCH = "workers.matches.tasks:enqueue_match"
-    settings.MONSOON_ENQUEUE_VALIDATION = "workers.matches.tasks:enqueue_validation"
+    from ladder.core.hooks import connect_workers
     from workers.celery_app import app
+    from workers.matches.tasks import worker_link
+
+    previous_link = connect_workers(worker_link())  # as the workers app does with a broker set
 
     app.conf.broker_url = redis_server.url
     db = connection.settings_dict
@@ -326,7 +328,8 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, 
             "PYTHONUNBUFFERED": "1",
         }
     )
-    return env
+    yield env
+    connect_workers(previous_link)
 
 
 @pytest.fixture

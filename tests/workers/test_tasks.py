@@ -19,15 +19,17 @@ from django.utils import timezone
 from ladder.accounts.services import create_user
 from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
+from ladder.core.hooks import WorkerLink, connect_workers
 from ladder.fleet import services as fleet_services
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog
 from ladder.ratings.models import Rating, RatingPoint
-from tests.ladder.conftest import client_for, ladder_for, make_bot
+from tests.ladder.conftest import accept, client_for, ladder_for, make_bot
 from tests.workers.sandbox_helpers import needs_sandbox
 from workers import tasks
 from workers.artifact_cache import ArtifactCache, ArtifactError
 from workers.matches import tasks as match_tasks
+from workers.matches import validation
 
 REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 CRASHING_BOT = b"import sys\nprint('no module named numpy', file=sys.stderr)\nsys.exit(3)\n"
@@ -35,11 +37,21 @@ CRASHING_BOT = b"import sys\nprint('no module named numpy', file=sys.stderr)\nsy
 
 @pytest.fixture(autouse=True)
 def _worker_dirs(settings, tmp_path):
-    """Each test gets its own storage and artifact cache (the cache is per worker process)."""
+    """Each test gets its own storage and artifact cache (the cache is per worker process), and
+    the tasks run in-process: nothing is sent to a broker."""
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.MONSOON_ARTIFACT_CACHE = tmp_path / "cache"
     settings.MONSOON_ENQUEUE_MATCH = ""
     settings.MONSOON_ENQUEUE_VALIDATION = ""
+    previous = connect_workers(None)
+    yield
+    connect_workers(previous)
+
+
+@pytest.fixture
+def accept_every_version(monkeypatch):
+    """The smoke match replaced by an instant yes, for tests about something else."""
+    monkeypatch.setattr(validation, "validate_artifact", accept)
 
 
 @pytest.fixture
@@ -117,8 +129,7 @@ def test_validation_rejects_a_bot_that_crashes_and_shows_its_stderr(alice):
     assert "no module named numpy" in version.failure_reason
 
 
-def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, settings):
-    settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
+def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, accept_every_version):
     version = validated(upload_reference(alice, "pr-random", "random"))
     assert version.status == BotVersion.Status.ACTIVE
     again = match_tasks.validate_bot_version.apply(args=[version.pk]).get()
@@ -126,9 +137,8 @@ def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, setting
 
 
 def test_the_reaper_requeues_dead_workers_matches_and_resends_lost_ids(
-    alice, settings, monkeypatch
+    alice, settings, monkeypatch, accept_every_version
 ):
-    settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
     settings.MONSOON_RESEND_AFTER_SECONDS = 60
     versions = [validated(upload_reference(alice, f"pr-{i}", "random")) for i in range(2)]
     ladder = ladder_for("packet_row", 2)
@@ -315,3 +325,41 @@ def test_an_artifact_the_file_system_refuses_is_the_artifact_fault(tmp_path, mon
     cache = ArtifactCache(tmp_path / "cache")
     with pytest.raises(ArtifactError, match="File name too long"):
         cache.directory(hashlib.sha256(data).hexdigest(), "zip", lambda: data)
+
+
+def test_the_workers_app_links_the_ladder_to_the_tasks_and_the_ladder_sends_through_it(
+    alice, django_capture_on_commit_callbacks, accept_every_version
+):
+    import workers
+    from workers.apps import WorkersConfig
+
+    WorkersConfig("workers", workers).ready()  # what django.setup() does with a broker set
+    link = connect_workers(None)
+    assert link == WorkerLink(match_tasks.enqueue_match, match_tasks.enqueue_validation)
+
+    sent: list[tuple[str, int]] = []
+    connect_workers(
+        WorkerLink(
+            enqueue_match=lambda pk: sent.append(("match", pk)),
+            enqueue_validation=lambda pk: sent.append(("version", pk)),
+        )
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        version = upload_reference(alice, "pr-random", "random")
+    assert sent == [("version", version.pk)]
+    versions = [validated(version), validated(upload_reference(alice, "pr-2", "random"))]
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_services.create_match(ladder_for("packet_row", 2), versions)
+    assert sent == [("match", match.pk)]
+
+
+def test_a_hook_named_in_settings_wins_over_the_workers_link(settings):
+    from ladder.core.hooks import configured_hook
+
+    connect_workers(WorkerLink(enqueue_match=print, enqueue_validation=print))
+    settings.MONSOON_ENQUEUE_MATCH = "tests.ladder.conftest:accept"
+    assert configured_hook("MONSOON_ENQUEUE_MATCH") is accept
+    settings.MONSOON_ENQUEUE_MATCH = ""
+    assert configured_hook("MONSOON_ENQUEUE_MATCH") is print
+    assert configured_hook("MONSOON_MATCH_OVER") is not print

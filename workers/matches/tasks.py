@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from kombu.exceptions import OperationalError as BrokerError
 
+from ladder.core.hooks import WorkerLink
 from workers.celery_app import app
 from workers.matches import job
 from workers.matches.records import MatchSpec
@@ -159,9 +160,10 @@ def run_match(self: Task, match_id: int) -> str:
 def validate_bot_version(self: Task, version_id: int) -> str:
     """The smoke match of a pending version; a failure of the host leaves it pending."""
     from ladder.bots.services import validate_version
+    from workers.matches.validation import validate_artifact
 
     try:
-        version = validate_version(version_id)
+        version = validate_version(version_id, validator=validate_artifact)
     except Exception as exc:  # the version is back to pending: the host failed, not the bot
         connections.close_all()
         logger.warning("validating version %s failed on this worker: %s", version_id, exc)
@@ -187,10 +189,15 @@ def _send(task: Task, object_id: int) -> None:
 
 
 def enqueue_match(match_id: int) -> None:
-    """``MONSOON_ENQUEUE_MATCH``: called after the commit that queued the match."""
+    """Called by the ladder (through the link) after the commit that queued the match."""
     _send(run_match, match_id)
 
 
 def enqueue_validation(version_id: int) -> None:
-    """``MONSOON_ENQUEUE_VALIDATION``: called after the commit that stored the upload."""
+    """Called by the ladder (through the link) after the commit that stored the upload."""
     _send(validate_bot_version, version_id)
+
+
+def worker_link() -> WorkerLink:
+    """What the ladder calls after commit to reach the workers (see ``workers/apps.py``)."""
+    return WorkerLink(enqueue_match=enqueue_match, enqueue_validation=enqueue_validation)
