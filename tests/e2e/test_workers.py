@@ -9,7 +9,6 @@ seats rated once (one rating point per seat, ``games`` equal to the matches play
 from __future__ import annotations
 
 import io
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -198,8 +197,11 @@ def test_a_task_delivered_twice_records_one_result(fleet):
     run_match.apply_async(args=[match.pk])  # and a duplicate delivery
     fleet.worker("w1")
     wait_for(lambda: finished_count() == 1, 60, "the match to finish")
-    time.sleep(1.5)  # the duplicate is consumed too
-    assert "was not queued; nothing to do" in fleet.log("w1")
+    wait_for(
+        lambda: "was not queued; nothing to do" in fleet.log("w1"),
+        60,
+        "the duplicate delivery to be consumed",
+    )
     assert_recorded_exactly_once([match])
 
 
@@ -212,15 +214,16 @@ def test_a_brief_database_outage_retries_the_match_instead_of_failing_it(fleet, 
     fleet.worker("w1", DATABASE_URL=through_proxy, MONSOON_MATCH_LEASE_SECONDS="30")
     wait_for(lambda: finished_count() >= 1, 60, "the first match to finish")
     flaky_database.go_down()
-    try:  # down until the worker has needed it: to record a match or to claim the next one
-        wait_for(
-            lambda: (
-                "the database is unreachable" in fleet.log("w1") or "Retry in" in fleet.log("w1")
-            ),
-            60,
-            "the worker to meet the outage",
-        )
-        time.sleep(2)
+
+    def outage_met() -> int:
+        """How often the worker found the database away: to record a match or to claim one."""
+        log = fleet.log("w1")
+        return log.count("the database is unreachable") + log.count("Retry in")
+
+    try:  # down until the worker has needed it, and has tried again while it was still down
+        wait_for(outage_met, 60, "the worker to meet the outage")
+        met = outage_met()
+        wait_for(lambda: outage_met() > met, 60, "the worker to try again during the outage")
     finally:
         flaky_database.come_back()
 

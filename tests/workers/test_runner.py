@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
@@ -65,9 +64,8 @@ def test_reference_bots_play_the_same_game_every_time(launcher):
     ],
 )
 def test_each_failure_is_a_forfeit_and_the_match_still_completes(launcher, bot, code):
-    began = time.monotonic()
+    # The sleepers never answer: without the runner's own deadlines this would never return.
     outcome = play(launcher, program(bot))
-    assert time.monotonic() - began < 10
     reason = outcome.forfeits[1]
     assert reason is not None and reason.startswith(code + ":"), reason
     assert outcome.forfeits[0] is None and outcome.forfeits[2] is None
@@ -86,30 +84,41 @@ def test_a_crash_keeps_the_traceback_for_the_owner(launcher):
 
 
 def test_start_up_has_its_own_budget(launcher):
+    # The bot sleeps 60 s before answering: the forfeit comes from the 500 ms start-up budget.
     tc = TimeControls(startup_ms=500, move_ms=100, bank_ms=300)
-    began = time.monotonic()
     outcome = play(launcher, program("slow_start"), tc=tc)
-    assert time.monotonic() - began < 5
-    assert outcome.forfeits[1].startswith("startup_timeout:")
+    assert outcome.forfeits[1] == "startup_timeout: no ready answer within 500 ms"
+    assert outcome.startup_ms[1] is None and None not in outcome.startup_ms[::2]
     assert not any(d["seat"] == 1 and d["by"] == "bot" for d in outcome.log["decisions"])
 
 
 def test_a_slow_bot_lives_on_its_bank_until_the_bank_is_gone(launcher):
-    # 150 ms per decision against 50 ms move time: each decision costs ~100 ms of bank.
+    # The bot takes 150 ms per decision against 50 ms of move time, so every answer draws on the
+    # bank, and it reports the bank each request grants it. What is checked is the runner's
+    # bookkeeping, exact whatever the machine's load: each answer's time over the move time
+    # leaves the bank, and the decision after the last answer is the one the bank cannot cover.
     tc = TimeControls(startup_ms=3_000, move_ms=50, bank_ms=350)
     outcome = play(launcher, program("slow_mover"), tc=tc)
     assert outcome.forfeits[1].startswith("timeout:")
-    answered = [d for d in outcome.log["decisions"] if d["seat"] == 1 and d["by"] == "bot"]
-    assert 2 <= len(answered) <= 3
-    assert all(d["ms"] >= 150 for d in answered)
+    answered = [d["ms"] for d in outcome.log["decisions"] if d["seat"] == 1 and d["by"] == "bot"]
     banks = [float(line.split()[1]) for line in outcome.stderr[1].split("\n") if line]
-    assert banks[0] == 350 and banks == sorted(banks, reverse=True) and banks[1] < 270
+    assert banks[0] == 350
+    assert len(banks) == len(answered) + 1  # one request more: the one it timed out on
+    assert all(ms >= 150 for ms in answered)  # the bot's own sleep is a lower bound
+    # The bank is sent rounded to 0.1 ms: two roundings apart at most 0.1 ms.
+    for granted, next_granted, ms in zip(banks, banks[1:], answered, strict=False):
+        assert next_granted == pytest.approx(granted - (ms - 50), abs=0.11)
+    assert banks[-1] <= 350 - 100 * len(answered) + 0.05
 
 
-def test_the_same_bot_keeps_playing_with_a_bank_large_enough(launcher):
-    tc = TimeControls(startup_ms=3_000, move_ms=200, bank_ms=0)
+def test_the_same_bot_keeps_playing_within_its_move_time_without_a_bank(launcher):
+    # Its 150 ms per decision fit the move time with room to spare (no tight margin): the match
+    # is played to the end and no decision draws on the (empty) bank.
+    tc = TimeControls(startup_ms=3_000, move_ms=2_000, bank_ms=0)
     outcome = play(launcher, program("slow_mover"), tc=tc, game="packet_row")
     assert outcome.forfeits == [None, None, None]
+    banks = {line.split()[1] for line in outcome.stderr[1].split("\n") if line}
+    assert banks == {"0.0"}
 
 
 def test_stderr_is_capped_and_a_flood_does_not_block_the_match(launcher):
