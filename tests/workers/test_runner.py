@@ -88,7 +88,7 @@ def test_start_up_has_its_own_budget(launcher):
     tc = TimeControls(startup_ms=500, move_ms=100, bank_ms=300)
     outcome = play(launcher, program("slow_start"), tc=tc)
     assert outcome.forfeits[1] == "startup_timeout: no ready answer within 500 ms"
-    assert outcome.startup_ms[1] is None and None not in outcome.startup_ms[::2]
+    assert outcome.startup_ms[1] is None
     assert not any(d["seat"] == 1 and d["by"] == "bot" for d in outcome.log["decisions"])
 
 
