@@ -75,6 +75,14 @@ def test_each_failure_is_a_forfeit_and_the_match_still_completes(launcher, bot, 
     replay(outcome.log)  # the fallback moves make a complete, reproducible game
 
 
+def test_output_between_decisions_waits_for_the_seats_next_decision(launcher):
+    outcome = play(launcher, program("stray_output"))
+    assert outcome.forfeits == [None, None, None]
+    answered = [d for d in outcome.log["decisions"] if d["seat"] == 1 and d["by"] == "bot"]
+    assert len(answered) > 3 and all(d["debug"] == "first" for d in answered)
+    replay(outcome.log)
+
+
 def test_a_crash_keeps_the_traceback_for_the_owner(launcher):
     outcome = play(launcher, program("crash_midgame"))
     assert "RuntimeError: bug in my bot" in outcome.stderr[1]

@@ -119,6 +119,12 @@ class _Seat:
         self.stdout_closed = False
         self.wants_state = False
         self.stderr_open = False
+        self.out_watched = False
+        """Whether stdout is in the selector. It stays there from one decision to the next (a
+        polite bot writes nothing in between): registering and unregistering it for every
+        decision cost more runner CPU than anything but encoding the request."""
+        self.in_watched = False
+        """Whether stdin is in the selector: only while a message is partly written."""
 
     @property
     def live(self) -> bool:
@@ -258,7 +264,7 @@ class _Match:
         for fd in (seat.in_fd, seat.out_fd, seat.err_fd):
             with contextlib.suppress(KeyError, ValueError):
                 self.sel.unregister(fd)
-        seat.stderr_open = False
+        seat.stderr_open = seat.out_watched = seat.in_watched = False
         proc, seat.proc = seat.proc, None
         proc.terminate_all()
 
@@ -361,7 +367,7 @@ class _Match:
                 seat.pending = b""
                 continue
             waiting[seat] = deadline
-            self.sel.register(seat.out_fd, selectors.EVENT_READ, (seat, "out"))
+            self._watch_out(seat)
             if payload:
                 self._write(seat)
                 if seat.forfeit is not None:
@@ -387,6 +393,8 @@ class _Match:
                         self._write(seat)
                     elif seat in waiting:
                         self._read(seat, waiting, lines)
+                    else:  # output between its decisions: read only when it is asked again
+                        self._unwatch_out(seat)
         finally:
             for seat in waiting:
                 self._unwatch(seat)
@@ -397,10 +405,22 @@ class _Match:
             return f"no ready answer within {startup_limit} ms"
         return f"no reply within {self.tc.move_ms} ms move time plus the time bank"
 
+    def _watch_out(self, seat: _Seat) -> None:
+        if not seat.out_watched:
+            self.sel.register(seat.out_fd, selectors.EVENT_READ, (seat, "out"))
+            seat.out_watched = True
+
+    def _unwatch_out(self, seat: _Seat) -> None:
+        if seat.out_watched:
+            self.sel.unregister(seat.out_fd)
+            seat.out_watched = False
+
     def _unwatch(self, seat: _Seat) -> None:
-        for fd in (seat.out_fd, seat.in_fd):
-            with contextlib.suppress(KeyError, ValueError):
-                self.sel.unregister(fd)
+        """Stop watching the seat's pipes to the bot (a failure, or the end of the match)."""
+        self._unwatch_out(seat)
+        if seat.in_watched:
+            self.sel.unregister(seat.in_fd)
+            seat.in_watched = False
         seat.pending = b""
 
     def _write(self, seat: _Seat) -> None:
@@ -414,11 +434,12 @@ class _Match:
                 self.forfeit(seat, "crash", self._crash_message(seat, "stopped reading its input"))
             return
         seat.pending = seat.pending[written:]
-        registered = seat.in_fd in self.sel.get_map()
-        if seat.pending and not registered:
+        if seat.pending and not seat.in_watched:
             self.sel.register(seat.in_fd, selectors.EVENT_WRITE, (seat, "in"))
-        elif not seat.pending and registered:
+            seat.in_watched = True
+        elif not seat.pending and seat.in_watched:
             self.sel.unregister(seat.in_fd)
+            seat.in_watched = False
 
     def _read(self, seat: _Seat, waiting: dict[_Seat, float], lines: dict[_Seat, bytes]) -> None:
         try:
@@ -440,10 +461,11 @@ class _Match:
         if failure is None and line is None:
             return
         del waiting[seat]
-        self._unwatch(seat)
         if failure is not None:
+            self._unwatch(seat)
             self.forfeit(seat, failure.code, str(failure))
         elif line is not None:
+            seat.pending = b""  # stdout stays watched for the seat's next decision
             lines[seat] = line
 
     # --- the match --------------------------------------------------------------------------
@@ -598,12 +620,13 @@ class _Match:
         """Close stdin once the end message is out; collect stderr until the bots are gone."""
         live = [seat for seat in self.seats if seat.live]
         for seat in live:
-            self.sel.register(seat.out_fd, selectors.EVENT_READ, (seat, "out"))
+            self._watch_out(seat)
         while True:
             for seat in live:
                 if not seat.pending and seat.proc is not None and not seat.proc.stdin.closed:
-                    with contextlib.suppress(KeyError, ValueError):
+                    if seat.in_watched:
                         self.sel.unregister(seat.in_fd)
+                        seat.in_watched = False
                     with contextlib.suppress(OSError):
                         seat.proc.stdin.close()  # end of input: a polite bot exits now
             if all(seat.stdout_closed and not seat.stderr_open for seat in live):
@@ -628,7 +651,7 @@ class _Match:
                         chunk = b""
                     if not chunk:
                         seat.stdout_closed = True
-                        self.sel.unregister(seat.out_fd)
+                        self._unwatch_out(seat)
 
     def close(self) -> None:
         """Kill whatever is left of every bot; runs whatever happened before."""
