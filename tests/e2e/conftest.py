@@ -303,7 +303,7 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> Iterator[d
 
     previous_link = connect_workers(worker_link())  # as the workers app does with a broker set
 
-    app.conf.broker_url = redis_server.url
+    app.conf.update(broker_url=redis_server.url)
     db = connection.settings_dict
     env = {
         key: value

@@ -61,7 +61,9 @@ def steady_versions(owner, count: int = 2) -> list[BotVersion]:
         version = bot_services.upload_version(
             bot, owner, filename="main.py", data=(BOTS / "steady.py").read_bytes()
         )
-        versions.append(bot_services.validate_version(version.pk, accept))
+        validated = bot_services.validate_version(version.pk, accept)
+        assert validated is not None
+        versions.append(validated)
     return versions
 
 
@@ -122,6 +124,7 @@ def test_upload_validation_matchmaking_results_and_standings(fleet):
     assert sum(row["games"] for row in rows) >= 12
 
     match = Match.objects.filter(status=Status.FINISHED).first()
+    assert match is not None
     assert match.kind == Match.Kind.LADDER and match.ranked
     detail = api.get(f"/api/v1/matches/{match.pk}/").json()
     assert detail["status"] == "finished"
@@ -194,7 +197,7 @@ def test_a_task_delivered_twice_records_one_result(fleet):
     versions = steady_versions(alice)
     match = match_services.create_match(ladder_for("packet_row", 2), versions, seed=5, queue=False)
     assert match_services.enqueue_match(match.pk)  # sends it once, on commit
-    run_match.apply_async(args=[match.pk])  # and a duplicate delivery
+    run_match.apply_async(args=(match.pk,))  # and a duplicate delivery
     fleet.worker("w1")
     wait_for(lambda: finished_count() == 1, 60, "the match to finish")
     wait_for(

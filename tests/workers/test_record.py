@@ -96,6 +96,6 @@ def test_the_record_goes_to_json_and_back_unchanged(launcher):
     )
     record = outcome.record()
     assert MatchRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
-    assert record.forfeits[1].startswith("illegal_action:")
+    assert (record.forfeits[1] or "").startswith("illegal_action:")
     with pytest.raises(SpecError, match="for every seat"):
         MatchRecord(scores=(1, 2), ranking=(1,), forfeits=(None, None), stderr=("", ""), log={})

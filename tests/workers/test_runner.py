@@ -149,7 +149,8 @@ def test_several_forfeits_rank_the_earlier_one_lower(launcher):
     bots = [program("crash_midgame"), program("illegal"), random_bot(), program("echo_first")]
     outcome = run_match("batavia", 3, bots, launcher=launcher, time_controls=FAST)
     fallback = [d["seat"] for d in outcome.log["decisions"] if d["by"] == "fallback"]
-    assert outcome.forfeits[0].startswith("crash") and outcome.forfeits[1].startswith("illegal")
+    assert (outcome.forfeits[0] or "").startswith("crash")
+    assert (outcome.forfeits[1] or "").startswith("illegal")
     # The illegal bot fails at its first decision; the crashing bot only at its third.
     assert fallback.index(1) < fallback.index(0)
     assert outcome.ranking[0] == 3 and outcome.ranking[1] == 4
@@ -170,7 +171,9 @@ class _BrokenLauncher:
 def test_a_bot_that_cannot_start_forfeits_without_raising():
     bots = [BotProgram(program("echo_first").directory, ("no-such-interpreter",))] * 3
     outcome = run_match("batavia", 1, bots, launcher=_BrokenLauncher(), time_controls=FAST)
-    assert all(reason.startswith("crash: could not be started") for reason in outcome.forfeits)
+    assert all(
+        (reason or "").startswith("crash: could not be started") for reason in outcome.forfeits
+    )
     replay(outcome.log)
 
 
@@ -241,7 +244,7 @@ def test_a_host_without_a_sandbox_is_an_infrastructure_error_not_a_forfeit(monke
     class SandboxUnavailable(LaunchError):
         pass
 
-    fake.SandboxUnavailable = SandboxUnavailable
+    vars(fake)["SandboxUnavailable"] = SandboxUnavailable
     monkeypatch.setitem(sys.modules, "workers.sandbox", fake)
 
     class NoSandbox:
