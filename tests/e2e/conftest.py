@@ -296,6 +296,14 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> Iterator[d
     redis_server.flush()
     media = tmp_path / "media"
     settings.MEDIA_ROOT = media
+    # The workers store game logs under their MEDIA_ROOT (ladder.settings_test): read them there.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "match_logs": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": media / "match-logs", "allow_overwrite": True},
+        },
+    }
     settings.CELERY_BROKER_URL = redis_server.url
     from ladder.core.hooks import connect_workers
     from workers.celery_app import app
