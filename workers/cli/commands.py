@@ -16,8 +16,10 @@ from bots.starters import KITS, LANGUAGES, MANIFEST, copy_kit
 from engine.core import EngineError
 from engine.log import replay
 from engine.registry import all_games, get_game
+from workers.cli.bots import BotNotFound, resolve_bot
 from workers.launch import Launcher, LocalLauncher
-from workers.runner import REFERENCE_BOTS, BotNotFound, TimeControls, resolve_bot, run_match
+from workers.matches.reference import REFERENCE_BOTS
+from workers.matches.runner import TimeControls, run_match
 
 EXIT_USAGE = 2
 
@@ -59,6 +61,7 @@ def _launcher(no_sandbox: bool) -> Launcher:
             file=sys.stderr,
         )
         return LocalLauncher()
+    problem: str | None
     try:
         from workers.sandbox import BwrapLauncher, sandbox_problem
     except ImportError:
