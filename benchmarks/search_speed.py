@@ -10,8 +10,9 @@ in this one process (one core), through the public interface only (:mod:`engine.
 - determinize: calls per second on mid-game states, each call for one observing seat (the
   seats take turns).
 
-Each figure is the median of ``--repeats`` runs of ``--seconds`` each, because the machine is
-shared and its load varies.
+Time is this process's CPU time (``time.process_time``), so a figure is what one core does
+even when other processes share it; each figure is the median of ``--repeats`` runs of
+``--seconds`` each, because a shared machine's caches and clocks still vary with its load.
 
     .venv/bin/python -m benchmarks.search_speed            # prints the table, exits 0
     .venv/bin/python -m benchmarks.search_speed --check    # exits 1 if any figure fails
@@ -57,14 +58,14 @@ def random_play_rate(spec: GameSpec, players: int, seconds: float, seed: int) ->
     chooser = Rng(seed)
     game_seed = seed * 100_000
     decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         state = spec.new_state(game_seed, players)
         game_seed += 1
         while not state.is_terminal():
             state.apply(chooser.choice(state.legal_actions()))
             decisions += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return decisions / elapsed
 
@@ -90,12 +91,12 @@ def mid_game_states(spec: GameSpec, players: int, count: int) -> list[GameState]
 def call_rate(calls: list[Callable[[], object]], seconds: float) -> float:
     """Calls per second, cycling through ``calls`` until ``seconds`` have passed."""
     done = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         for call in calls:
             call()
         done += len(calls)
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return done / elapsed
 
