@@ -24,6 +24,7 @@ lives in the state's ``b_*`` attributes and is public (its cards lie on the tabl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.games.packet_row import cards as C
@@ -86,24 +87,32 @@ class ShipmentSteps:
         )
         if not contracts or not self.ships[p]:
             return []
-        return [label for label, card in contracts if self._joinable(p, [card])]
+        can_join = self._can_join(p)
+        return [label for label, card in contracts if can_join(card)]
 
     def _joinable(self, p: int, contracts: list[int]) -> bool:
         """Whether any one of ``contracts`` can join the shipment (or start one)."""
         if not self.ships[p]:
             return False
+        can_join = self._can_join(p)
+        return any(can_join(card) for card in contracts)
+
+    def _can_join(self, p: int) -> Callable[[int], bool]:
+        """A test of whether one contract card can join ``p``'s shipment (or start one),
+        with ``p``'s holdings counted once for all the contracts it is asked about."""
         ships, goods, traders, singles, doubles, captains = self._holdings(p)
         destinations = sorted({C.DEST[c] for c in self.b_contracts})
-        for card in contracts:
+
+        def can_join(card: int) -> bool:
             dest = C.DEST[card]
             wanted = destinations if dest in destinations else [*destinations, dest]
             if not ships_feasible(ships, captains, wanted):
-                continue
+                return False
             demand = list(self.b_demand)
             demand[C.GOODS_OF[card]] += C.AMOUNT[card]
-            if goods_feasible(demand, goods, traders, singles, doubles):
-                return True
-        return False
+            return goods_feasible(demand, goods, traders, singles, doubles)
+
+        return can_join
 
     def _hidden_may_join(self, p: int) -> bool:
         """Whether the others must reckon with ``p``'s unrevealed starting contract

@@ -50,7 +50,7 @@ Rulings (also in ``docs/games/packet_row.md``; the rulebook wins where it is cle
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
 from engine.games.packet_row import cards as C
@@ -61,6 +61,7 @@ from engine.games.packet_row.shipment import (
     STARTING_KINDS,
     ShipmentSteps,
 )
+from engine.games.sampling import random_orders
 from engine.rng import Rng
 
 AREA, OFFER, HARBOUR, WINDOW, OVER = "area", "offer", "harbour", "window", "over"
@@ -289,17 +290,20 @@ class PacketRowState(ShipmentSteps, GameState):
 
     def determinize(self, player: int, rng: Rng) -> PacketRowState:
         self.check_seat(player)
-        state = self.clone()
-        for b in range(C.NB):
-            pool = state.decks[b] + state.boxed[b]
-            rng.shuffle(pool)
-            size = len(state.decks[b])
-            state.decks[b], state.boxed[b] = pool[:size], pool[size:]
+        state = cast(PacketRowState, self.clone())
         holders = [
             q for q in range(self.num_players) if q != player and state.start_contract[q] != EMPTY
         ]
-        pool = state.unused_starting + [state.start_contract[q] for q in holders]
-        rng.shuffle(pool)
+        starting = state.unused_starting + [state.start_contract[q] for q in holders]
+        # Each board's deck and box form one unseen pool; so do the starting contracts not
+        # seen.  One draw of ``rng`` orders all five pools.
+        pools = [state.decks[b] + state.boxed[b] for b in range(C.NB)]
+        orders = random_orders(rng, [*map(len, pools), len(starting)])
+        for b in range(C.NB):
+            pool = [pools[b][i] for i in orders[b]]
+            size = len(state.decks[b])
+            state.decks[b], state.boxed[b] = pool[:size], pool[size:]
+        pool = [starting[i] for i in orders[C.NB]]
         for q in holders:
             old, new = state.start_contract[q], pool.pop()
             hand = state.hands[q]
