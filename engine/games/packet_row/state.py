@@ -57,6 +57,7 @@ from engine.games.packet_row import cards as C
 from engine.games.packet_row import components as K
 from engine.games.packet_row.shipment import (
     BUILDER_PHASES,
+    CONTRACTS,
     EMPTY,
     STARTING_KINDS,
     ShipmentSteps,
@@ -65,6 +66,8 @@ from engine.games.sampling import random_orders
 from engine.rng import Rng
 
 AREA, OFFER, HARBOUR, WINDOW, OVER = "area", "offer", "harbour", "window", "over"
+_LEGAL_NOW = "; legal now:"
+"""A refusal ending so is completed with the legal actions when it is shown to the player."""
 action_vocabulary = C.action_vocabulary
 
 
@@ -321,123 +324,169 @@ class PacketRowState(ShipmentSteps, GameState):
     def _choosable(self, b: int) -> bool:
         return not self.chosen[b] and any(c != EMPTY for c in self.current[b])
 
-    def _takes(self, p: int, b: int, out: list[str]) -> None:
-        money = self.money[p]
-        for i, c in enumerate(self.current[b]):
-            if c != EMPTY and C.COST[c] <= money:
-                out.append(C.TAKE_ACT[b][i])
-        if any(C.KIND[c] == C.ASSISTANT for c in self.hands[p]):
-            for j, c in enumerate(self.future[b]):
-                if c != EMPTY and C.COST[c] <= money:
-                    out.append(C.ASSIST_ACT[b][j])
-
-    def _anytime(self, p: int, out: list[str]) -> None:
-        """Fulfilment starts and cashing, offered at each of the player's own decisions."""
-        out.extend(self._ready_contracts(p))
-        values = sorted({C.VALUE[c] for c in self.hands[p] if C.KIND[c] == C.MONEY})
-        out.extend(C.CASH_ACT[v] for v in values)
-
     def _compute_legal(self) -> list[str]:
+        """The actions the refusals below accept, asked about each candidate in the order
+        the legal list has always had."""
         p, phase = self.active, self.phase
+        if phase in BUILDER_PHASES:
+            return self._builder_options(p)
         out: list[str] = []
-        if phase == OFFER:
-            self._takes(p, self.area, out)
+        if phase in (OFFER, HARBOUR):
+            forced = phase == HARBOUR and self._forced()
+            assistant = self._has_assistant(p)
+            boards = [self.area]
+            if phase == HARBOUR:
+                boards.extend(b for b in range(C.NB) if b != self.area)
+            for b in boards:
+                for slot in range(self.slots):
+                    if self._take_refusal(p, b, slot, False, forced, assistant) is None:
+                        out.append(C.TAKE_ACT[b][slot])
+                for slot in range(K.FUTURE_SUPPLY):
+                    if self._take_refusal(p, b, slot, True, forced, assistant) is None:
+                        out.append(C.ASSIST_ACT[b][slot])
+        if phase in (AREA, HARBOUR):
+            out.extend(C.AREA_ACT[b] for b in range(C.NB) if self._area_refusal(b) is None)
+        if phase in (OFFER, HARBOUR) and self._pass_refusal() is None:
             out.append(C.PASS)
-            self._anytime(p, out)
-        elif phase == AREA:
-            out.extend(C.AREA_ACT[b] for b in range(C.NB) if self._choosable(b))
-            self._anytime(p, out)
-        elif phase == HARBOUR:
-            self._takes(p, self.area, out)
-            others = [b for b in range(C.NB) if not self.chosen[b]]
-            if self._forced():
-                for b in others:
-                    self._takes(p, b, out)
-                out.append(C.PASS)
-            else:
-                areas = [C.AREA_ACT[b] for b in others if self._choosable(b)]
-                out.extend(areas)
-                if not areas:
-                    out.append(C.PASS)
-            self._anytime(p, out)
-        elif phase == WINDOW:
-            self._anytime(p, out)
+        if phase in (OFFER, AREA, HARBOUR, WINDOW):
+            # "At any time": fulfilment starts, then cashing, at each of p's own decisions.
+            ready = self._ready_contracts(p)
+            out.extend(label for label in self._contract_labels(p) if label in ready)
+            out.extend(act for v, act in C.CASH_ACT.items() if self._cash_refusal(p, v) is None)
+        if phase == WINDOW:
             out.append(C.DONE)
-        elif phase in BUILDER_PHASES:
-            out = self._builder_options(p)
         return out
 
-    def _why_illegal(self, action: Any) -> str:
-        """A specific reason, because bot authors read these in their match logs."""
-        if self.phase == OVER:
+    def _refusal(self, action: str) -> str | None:
+        """Why the player to move may not take ``action`` now, or ``None`` if he may.
+
+        With the refusals it calls, the one statement of Packet Row's legality rules: the
+        legal list is what they accept (:meth:`_compute_legal` asks them about each
+        candidate) and an illegal action's error is the reason they give, so the two cannot
+        disagree.  Bot authors read these reasons in their match logs, so each is specific.
+        """
+        p, phase = self.active, self.phase
+        if phase == OVER:
             return "the game is over"
-        p, phase, legal = self.active, self.phase, self._legal or []
-        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
-        if not isinstance(action, str):
-            kind = type(action).__name__
-            return f"Packet Row actions are strings, not {kind}; legal now: {shown}"
         info = C.ACTION_INFO.get(action)
         if info is None:
-            return f"{action!r} is not a Packet Row action; legal now: {shown}"
+            return f"{action!r} is not a Packet Row action{_LEGAL_NOW}"
         verb = info[0]
         in_builder = phase in BUILDER_PHASES
         if in_builder and verb in ("take", "assist", "area", "pass", "done", "cash"):
-            return f"finish the fulfilment in progress first; legal now: {shown}"
+            return f"finish the fulfilment in progress first{_LEGAL_NOW}"
         if verb in ("take", "assist"):
-            b, slot = info[1], info[2]
-            row = self.future[b] if verb == "assist" else self.current[b]
-            if phase not in (OFFER, HARBOUR):
-                return f"no card can be taken in the {phase} step"
-            if slot >= len(row) or row[slot] == EMPTY:
-                return f"there is no card on that {K.BOARDS[b]} space"
-            if phase == OFFER and b != self.area:
-                return f"you were asked about the {K.BOARDS[self.area]}, not the {K.BOARDS[b]}"
-            if phase == HARBOUR and b != self.area:
-                if self.chosen[b]:
-                    return f"the {K.BOARDS[b]} was already chosen this round"
-                if not self._forced():
-                    return (
-                        "you may take from another area only when everybody else has placed "
-                        "a piece; choose it first (area:X)"
-                    )
-            if verb == "assist" and not any(C.KIND[c] == C.ASSISTANT for c in self.hands[p]):
-                return "taking from the future supply needs an assistant card"
-            cost = C.COST[row[slot]]
-            if cost > self.money[p]:
-                has_money_cards = any(C.KIND[c] == C.MONEY for c in self.hands[p])
-                hint = "; cash money cards first" if has_money_cards else ""
-                return f"that card costs ${cost} and you have ${self.money[p]}{hint}"
-            return f"that card cannot be taken now; legal now: {shown}"
+            forced = phase == HARBOUR and self._forced()
+            assistant = self._has_assistant(p)
+            return self._take_refusal(p, info[1], info[2], verb == "assist", forced, assistant)
         if verb == "area":
-            b = info[1]
-            if phase not in (AREA, HARBOUR):
-                return f"only the harbour master chooses an area, not in the {phase} step"
-            if self.chosen[b]:
-                return f"the {K.BOARDS[b]} was already chosen this round"
-            if not self._choosable(b):
-                return f"the {K.BOARDS[b]} has no card in its current supply"
-            return "everybody else has a card: take one or pass"
+            return self._area_refusal(info[1])
         if verb == "pass":
-            if phase == HARBOUR:
-                return "another area is left: take a card or choose that area"
-            if phase == AREA:
-                return f"the harbour master must choose an area first; legal now: {shown}"
-            if phase == WINDOW:
-                return "'done' ends your end-of-round window; 'pass' is for taking cards"
-            return f"there is nothing to pass in the {phase} step; legal now: {shown}"
+            return self._pass_refusal()
         if verb == "done":
-            return f"'done' ends the end-of-round window; legal now: {shown}"
+            return None if phase == WINDOW else f"'done' ends the end-of-round window{_LEGAL_NOW}"
         if verb == "cash":
-            return f"you hold no ${info[1]} money card"
+            return self._cash_refusal(p, info[1])
         if verb == "contract":
             if not any(C.LABEL[c] == action for c in self.hands[p]):
                 return f"you hold no {action} card"
+            ready = self._builder_options(p) if in_builder else self._ready_contracts(p)
+            if action in ready:
+                return None
             return "your ships and goods cannot complete that contract (with this shipment)"
-        if verb == "sail":
+        if verb == "sail" and phase != CONTRACTS:
             return "'sail' ends choosing contracts for a fulfilment in progress"
         if not in_builder:
             return "ships, captains and goods are chosen while fulfilling contracts"
-        return f"that choice cannot complete this shipment; legal now: {shown}"
+        if action in self._builder_options(p):
+            return None
+        return f"that choice cannot complete this shipment{_LEGAL_NOW}"
+
+    def _has_assistant(self, p: int) -> bool:
+        return any(C.KIND[c] == C.ASSISTANT for c in self.hands[p])
+
+    def _contract_labels(self, p: int) -> list[str]:
+        """The kinds of contract ``p`` holds, in the order actions list them."""
+        labels = {C.LABEL[c] for c in self.hands[p] if C.KIND[c] == C.CONTRACT}
+        return sorted(labels, key=C.CONTRACT_ORDER.__getitem__)
+
+    def _take_refusal(
+        self, p: int, b: int, slot: int, from_future: bool, forced: bool, assistant: bool
+    ) -> str | None:
+        """Taking the card on ``slot`` of board ``b``'s current (or, with an assistant,
+        future) supply; ``forced`` and ``assistant`` are :meth:`_forced` in the harbour
+        step and whether ``p`` holds an assistant, asked once per decision."""
+        phase = self.phase
+        if phase not in (OFFER, HARBOUR):
+            return f"no card can be taken in the {phase} step"
+        row = self.future[b] if from_future else self.current[b]
+        if slot >= len(row) or row[slot] == EMPTY:
+            return f"there is no card on that {K.BOARDS[b]} space"
+        if b != self.area:
+            if phase == OFFER:
+                return f"you were asked about the {K.BOARDS[self.area]}, not the {K.BOARDS[b]}"
+            if self.chosen[b]:
+                return f"the {K.BOARDS[b]} was already chosen this round"
+            if not forced:
+                return (
+                    "you may take from another area only when everybody else has placed "
+                    "a piece; choose it first (area:X)"
+                )
+        if from_future and not assistant:
+            return "taking from the future supply needs an assistant card"
+        cost = C.COST[row[slot]]
+        if cost > self.money[p]:
+            has_money_cards = any(C.KIND[c] == C.MONEY for c in self.hands[p])
+            hint = "; cash money cards first" if has_money_cards else ""
+            return f"that card costs ${cost} and you have ${self.money[p]}{hint}"
+        return None
+
+    def _area_refusal(self, b: int) -> str | None:
+        """The harbour master choosing board ``b`` (first, or after the offers)."""
+        phase = self.phase
+        if phase not in (AREA, HARBOUR):
+            return f"only the harbour master chooses an area, not in the {phase} step"
+        if self.chosen[b]:
+            return f"the {K.BOARDS[b]} was already chosen this round"
+        if not self._choosable(b):
+            return f"the {K.BOARDS[b]} has no card in its current supply"
+        if phase == HARBOUR and self._forced():
+            return "everybody else has a card: take one or pass"
+        return None
+
+    def _pass_refusal(self) -> str | None:
+        """Declining a card when asked; for the harbour master, ending the round."""
+        phase = self.phase
+        if phase == OFFER:
+            return None
+        if phase == HARBOUR:
+            if self._forced() or not any(self._choosable(b) for b in range(C.NB)):
+                return None
+            return "another area is left: take a card or choose that area"
+        if phase == AREA:
+            return f"the harbour master must choose an area first{_LEGAL_NOW}"
+        if phase == WINDOW:
+            return "'done' ends your end-of-round window; 'pass' is for taking cards"
+        return f"there is nothing to pass in the {phase} step{_LEGAL_NOW}"
+
+    def _cash_refusal(self, p: int, value: int) -> str | None:
+        if any(C.KIND[c] == C.MONEY and C.VALUE[c] == value for c in self.hands[p]):
+            return None
+        return f"you hold no ${value} money card"
+
+    def _why_illegal(self, action: Any) -> str:
+        """The refusal of an action not in the legal list, the legal actions named if useful."""
+        legal = self._legal or []
+        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+        if self.phase == OVER:
+            return "the game is over"
+        if not isinstance(action, str):
+            kind = type(action).__name__
+            return f"Packet Row actions are strings, not {kind}; legal now: {shown}"
+        reason = self._refusal(action) or f"that action cannot be taken now{_LEGAL_NOW}"
+        if reason.endswith(_LEGAL_NOW):
+            reason = f"{reason} {shown}"
+        return reason
 
     # ------------------------------------------------------------------ rounds
     def _start_round(self) -> None:
