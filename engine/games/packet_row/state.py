@@ -71,6 +71,11 @@ _LEGAL_NOW = "; legal now:"
 action_vocabulary = C.action_vocabulary
 
 
+def _cash_refusal(value: int, held: set[int]) -> str | None:
+    """Cashing a money card of ``value``, given the values of those the player holds."""
+    return None if value in held else f"you hold no ${value} money card"
+
+
 class PacketRowState(ShipmentSteps, GameState):
     game_name = "packet_row"
 
@@ -335,7 +340,7 @@ class PacketRowState(ShipmentSteps, GameState):
             forced = phase == HARBOUR and self._forced()
             assistant = self._has_assistant(p)
             boards = [self.area]
-            if phase == HARBOUR:
+            if forced:  # other boards are refused wholesale unless forced: not asked then
                 boards.extend(b for b in range(C.NB) if b != self.area)
             for b in boards:
                 for slot in range(self.slots):
@@ -351,8 +356,11 @@ class PacketRowState(ShipmentSteps, GameState):
         if phase in (OFFER, AREA, HARBOUR, WINDOW):
             # "At any time": fulfilment starts, then cashing, at each of p's own decisions.
             ready = self._ready_contracts(p)
-            out.extend(label for label in self._contract_labels(p) if label in ready)
-            out.extend(act for v, act in C.CASH_ACT.items() if self._cash_refusal(p, v) is None)
+            if ready:
+                out.extend(label for label in self._contract_labels(p) if label in ready)
+            held = self._money_values(p)
+            if held:
+                out.extend(act for v, act in C.CASH_ACT.items() if _cash_refusal(v, held) is None)
         if phase == WINDOW:
             out.append(C.DONE)
         return out
@@ -386,7 +394,7 @@ class PacketRowState(ShipmentSteps, GameState):
         if verb == "done":
             return None if phase == WINDOW else f"'done' ends the end-of-round window{_LEGAL_NOW}"
         if verb == "cash":
-            return self._cash_refusal(p, info[1])
+            return _cash_refusal(info[1], self._money_values(p))
         if verb == "contract":
             if not any(C.LABEL[c] == action for c in self.hands[p]):
                 return f"you hold no {action} card"
@@ -469,10 +477,9 @@ class PacketRowState(ShipmentSteps, GameState):
             return "'done' ends your end-of-round window; 'pass' is for taking cards"
         return f"there is nothing to pass in the {phase} step{_LEGAL_NOW}"
 
-    def _cash_refusal(self, p: int, value: int) -> str | None:
-        if any(C.KIND[c] == C.MONEY and C.VALUE[c] == value for c in self.hands[p]):
-            return None
-        return f"you hold no ${value} money card"
+    def _money_values(self, p: int) -> set[int]:
+        """The values of the money cards ``p`` holds."""
+        return {C.VALUE[c] for c in self.hands[p] if C.KIND[c] == C.MONEY}
 
     def _why_illegal(self, action: Any) -> str:
         """The refusal of an action not in the legal list, the legal actions named if useful."""
