@@ -681,3 +681,24 @@ def test_cards_turned_over_for_the_auction_leave_the_known_make_up_of_the_stack(
     left = state.observation(BEN)["stack_from_discards"]
     assert sum(left.values()) == 7 - 3
     assert [left["GB"], left["DK"]] == [3 - turned.count(GB), 4 - turned.count(DK)]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_legal_list_and_the_illegal_action_errors_come_from_one_set_of_rules(players):
+    """At every decision of seeded games: each legal action is one the rules accept, and
+    every other action of the game is refused with its own reason (never the catch-all
+    that would mean the legal list and the rules disagree)."""
+    vocabulary = GAME.action_vocabulary(players)
+    for seed in range(2):
+        state = fresh(players, seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            for action in vocabulary:
+                if action in legal:
+                    assert state._refusal(action) is None, action
+                    continue
+                with pytest.raises(IllegalAction) as refused:
+                    state.apply(action)
+                assert "is not legal now" not in str(refused.value), action
+            state.apply(rng.choice(legal))

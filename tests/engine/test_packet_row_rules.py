@@ -749,3 +749,24 @@ def test_what_follows_a_move_never_depends_on_what_a_player_cannot_see(players):
                         assert [mine[k] for k in keys] == [theirs[k] for k in keys], action
             state.apply(rng.choice(legal))
             step += 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_legal_list_and_the_illegal_action_errors_come_from_one_set_of_rules(players):
+    """At every decision of seeded games: each legal action is one the rules accept, and
+    every other action of the game is refused with its own reason (never the catch-all
+    that would mean the legal list and the rules disagree)."""
+    vocabulary = C.action_vocabulary(players)
+    for seed in range(2):
+        state = new_game(players, seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            for action in vocabulary:
+                if action in legal:
+                    assert state._refusal(action) is None, action
+                    continue
+                with pytest.raises(IllegalAction) as refused:
+                    state.apply(action)
+                assert "cannot be taken now" not in str(refused.value), action
+            state.apply(rng.choice(legal))
