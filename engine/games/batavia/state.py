@@ -41,6 +41,7 @@ import copy
 from typing import Any, cast
 
 from engine.core import (
+    Action,
     GameNotOver,
     GameState,
     IllegalAction,
@@ -171,7 +172,7 @@ class BataviaState(GameState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Action) -> None:
         if self._legal is None:
             self._legal = self._compute_legal()
         if not isinstance(action, str) or action not in self._legal:
@@ -421,7 +422,9 @@ class BataviaState(GameState):
         takes the first cards of the pool that fit that make-up; the hands get the rest.
         """
         if self.restocked is not None:
-            room, stack, rest = list(self.restocked), [], []
+            room = list(self.restocked)
+            stack: list[int] = []
+            rest: list[int] = []
             size = len(pool) - sum(counts)
             for card in pool:
                 if len(stack) < size and room[card] > 0:
@@ -601,7 +604,7 @@ class BataviaState(GameState):
             return f"you do not hold the {K.COMPANIES[c]} seal"
         return f"there is no {K.COMPANIES[c]} trading post ahead of your merchant"
 
-    def _why_illegal(self, action: Any) -> str:
+    def _why_illegal(self, action: object) -> str:
         """The refusal of an action not in the legal list, the legal actions named if useful."""
         legal = self._legal or []
         shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")

@@ -25,7 +25,6 @@ lives in the state's ``b_*`` attributes and is public (its cards lie on the tabl
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from engine.games.packet_row import cards as C
 from engine.games.packet_row.feasibility import goods_feasible, ships_feasible
@@ -149,19 +148,19 @@ class ShipmentSteps:
         options = []
         for kind in sorted(set(goods)):
             g, amount = kind
-            rest = list(goods)
-            rest.remove(kind)
+            others = list(goods)
+            others.remove(kind)
             if owed[g]:
                 left = list(owed)
                 left[g] = max(0, left[g] - amount)
-                if goods_feasible(left, rest, traders, singles, doubles):
+                if goods_feasible(left, others, traders, singles, doubles):
                     options.append(C.GOODS_ACT[kind])
             if traders:
                 for t in range(C.NG):
                     if t != g and owed[t]:
                         left = list(owed)
                         left[t] = max(0, left[t] - amount)
-                        if goods_feasible(left, rest, traders - 1, singles, doubles):
+                        if goods_feasible(left, others, traders - 1, singles, doubles):
                             options.append(C.TRADE_ACT[(g, amount, t)])
         for g in range(C.NG):
             if not owed[g]:
@@ -175,7 +174,7 @@ class ShipmentSteps:
                         options.append(C.GOLD_ACT[(nuggets, g)])
         return options
 
-    def _take_from_hand(self, p: int, match: Any) -> int:
+    def _take_from_hand(self, p: int, match: Callable[[int], bool]) -> int:
         hand = self.hands[p]
         card = next(c for c in hand if match(c))
         hand.remove(card)

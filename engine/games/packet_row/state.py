@@ -52,7 +52,14 @@ from __future__ import annotations
 import copy
 from typing import Any, cast
 
-from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
+from engine.core import (
+    Action,
+    GameNotOver,
+    GameState,
+    IllegalAction,
+    Observation,
+    competition_ranking,
+)
 from engine.games.packet_row import cards as C
 from engine.games.packet_row import components as K
 from engine.games.packet_row.shipment import (
@@ -131,7 +138,7 @@ class PacketRowState(ShipmentSteps, GameState):
         self.b_demand = [0] * C.NG
 
         self.final: list[dict[str, int]] | None = None
-        self._legal: list[str] | None = None
+        self._legal: list[str] | None = None  # type: ignore[assignment]  # core declares None
         self._ready: list[list[str] | None] = [None] * n
         self._start_round()
 
@@ -144,7 +151,7 @@ class PacketRowState(ShipmentSteps, GameState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Action) -> None:
         if self._legal is None:
             self._legal = self._compute_legal()
         if not isinstance(action, str) or action not in self._legal:
@@ -194,6 +201,17 @@ class PacketRowState(ShipmentSteps, GameState):
         hidden = self.start_contract[q]
         return sorted(C.LABEL[c] for c in self.hands[q] if c != hidden)
 
+    def _piece_view(self, q: int) -> dict[str, Any] | None:
+        piece = self.pieces[q]
+        if piece is None:
+            return None
+        board, from_future, slot = piece
+        return {
+            "board": K.BOARDS[board],
+            "supply": "future" if from_future else "current",
+            "slot": slot,
+        }
+
     def public_view(self) -> Observation:
         n = self.num_players
         labels = C.LABEL
@@ -219,13 +237,7 @@ class PacketRowState(ShipmentSteps, GameState):
                 "hand_size": len(self.hands[q]),
                 "known_hand": self._visible_hand(q),
                 "hidden_cards": 0 if self.start_contract[q] == EMPTY else 1,
-                "piece": None
-                if self.pieces[q] is None
-                else {
-                    "board": K.BOARDS[self.pieces[q][0]],
-                    "supply": "future" if self.pieces[q][1] else "current",
-                    "slot": self.pieces[q][2],
-                },
+                "piece": self._piece_view(q),
             }
             for q in range(n)
         ]
@@ -481,7 +493,7 @@ class PacketRowState(ShipmentSteps, GameState):
         """The values of the money cards ``p`` holds."""
         return {C.VALUE[c] for c in self.hands[p] if C.KIND[c] == C.MONEY}
 
-    def _why_illegal(self, action: Any) -> str:
+    def _why_illegal(self, action: object) -> str:
         """The refusal of an action not in the legal list, the legal actions named if useful."""
         legal = self._legal or []
         shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
