@@ -19,8 +19,33 @@ def new_game(players: int, seed: int = 0) -> PacketRowState:
 
 def refresh(state: PacketRowState) -> None:
     """Drop cached legal lists after attributes were set by hand."""
-    state._legal = None
-    state._ready = [None] * state.num_players
+    state.forget_derived()
+
+
+def current_row(state: PacketRowState, b: int) -> list[int]:
+    """Board ``b``'s current supply (EMPTY where a card was taken)."""
+    return state.current[b * state.slots : (b + 1) * state.slots]
+
+
+def future_row(state: PacketRowState, b: int) -> list[int]:
+    """Board ``b``'s future supply (EMPTY where a card was taken)."""
+    return state.future[b * K.FUTURE_SUPPLY : (b + 1) * K.FUTURE_SUPPLY]
+
+
+def discard_pile(state: PacketRowState, b: int) -> list[int]:
+    """Board ``b``'s discard pile, in the order the cards were discarded."""
+    return [c for c in state.discards if C.HOME[c] == b]
+
+
+def box_of(state: PacketRowState, b: int) -> list[int]:
+    """The cards of board ``b``'s deck put back in the box (two players)."""
+    return [c for c in state.boxed if C.HOME[c] == b]
+
+
+def piece(state: PacketRowState, player: int) -> list[int] | None:
+    """Where ``player``'s piece stands: [board, 0 current / 1 future, slot], or None."""
+    placed = state.pieces[3 * player : 3 * player + 3]
+    return None if placed[0] == EMPTY else placed
 
 
 def pull(state: PacketRowState, label: str, board: str | None = None) -> int:
@@ -28,7 +53,7 @@ def pull(state: PacketRowState, label: str, board: str | None = None) -> int:
     home = None if board is None else BOARD[board]
     places = [
         *state.decks,
-        *state.boxed,
+        state.boxed,
         state.unused_starting,
     ]
     for place in places:
@@ -36,10 +61,10 @@ def pull(state: PacketRowState, label: str, board: str | None = None) -> int:
             if C.LABEL[card] == label and (home is None or C.HOME[card] == home):
                 place.remove(card)
                 return card
-    for row in (*state.future, *state.current):
-        for i, card in enumerate(row):
+    for table in (state.future, state.current):
+        for i, card in enumerate(table):
             if card != EMPTY and C.LABEL[card] == label and (home is None or C.HOME[card] == home):
-                row[i] = EMPTY
+                table[i] = EMPTY
                 return card
     raise LookupError(f"no free {label} card left")
 
@@ -70,18 +95,18 @@ def set_supply(
 ) -> None:
     """Lay out exactly these cards (``None`` leaves a space empty) on a board."""
     b = BOARD[board]
-    for row in (state.current[b], state.future[b]):
-        for card in row:
-            if card != EMPTY:
-                state.decks[b].insert(0, card)
-    state.current[b] = [EMPTY] * state.slots
-    state.future[b] = [EMPTY] * K.FUTURE_SUPPLY
+    for card in (*current_row(state, b), *future_row(state, b)):
+        if card != EMPTY:
+            state.decks[b].insert(0, card)
+    slots, width = state.slots, K.FUTURE_SUPPLY
+    state.current[b * slots : (b + 1) * slots] = [EMPTY] * slots
+    state.future[b * width : (b + 1) * width] = [EMPTY] * width
     for i, label in enumerate(current):
         if label is not None:
-            state.current[b][i] = pull(state, label, board)
+            state.current[b * slots + i] = pull(state, label, board)
     for j, label in enumerate(future or []):
         if label is not None:
-            state.future[b][j] = pull(state, label, board)
+            state.future[b * width + j] = pull(state, label, board)
     refresh(state)
 
 

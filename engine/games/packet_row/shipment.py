@@ -43,7 +43,7 @@ class ShipmentSteps:
     hands: list[list[int]]
     ships: list[list[int]]
     start_contract: list[int]
-    discards: list[list[int]]
+    discards: list[int]
     money: list[int]
     supply: int
     phase: str
@@ -54,7 +54,7 @@ class ShipmentSteps:
     b_goods: list[list[int]]
     b_demand: list[int]
     _legal: list[str] | None
-    _ready: list[list[str] | None]
+    _ready: dict[int, list[str]]
 
     def _holdings(self, p: int) -> tuple[list[int], list[tuple[int, int]], int, int, int, int]:
         """Ships per destination, goods cards, traders, single and double nuggets, captains."""
@@ -119,7 +119,7 @@ class ShipmentSteps:
         return self.start_contract[p] != EMPTY and self._joinable(p, list(STARTING_KINDS))
 
     def _ready_contracts(self, p: int) -> list[str]:
-        ready = self._ready[p]
+        ready = self._ready.get(p)
         if ready is None:
             ready = self._ready[p] = self._contract_options(p)
         return ready
@@ -195,7 +195,7 @@ class ShipmentSteps:
             self.start_contract[p] = EMPTY
         self.b_contracts.append(card)
         self.b_demand[C.GOODS_OF[card]] += C.AMOUNT[card]
-        self._ready[p] = None
+        self._ready.pop(p, None)
         self._settle(p)
 
     def _step(self, p: int, info: tuple) -> None:
@@ -250,20 +250,20 @@ class ShipmentSteps:
         self.supply -= reward
         discards = self.discards
         for c in self.b_contracts:
-            discards[C.HOME[c]].append(c)
+            discards.append(c)  # to its own board's pile
         for _d, ship, captain in self.b_ships:
             for c in (ship, captain):
                 if c != EMPTY:
-                    discards[C.HOME[c]].append(c)
+                    discards.append(c)  # to its own board's pile
         for card, _g, trader in self.b_goods:
             for c in (card, trader):
                 if c != EMPTY:
-                    discards[C.HOME[c]].append(c)
+                    discards.append(c)  # to its own board's pile
         self.b_contracts = []
         self.b_groups = []
         self.b_ships = []
         self.b_goods = []
         self.b_demand = [0] * C.NG
-        self._ready[p] = None
+        self._ready.pop(p, None)
         self.phase = self.resume
         self._legal = None

@@ -94,19 +94,23 @@ class PacketRowState(ShipmentSteps, GameState):
         self.rng = rng = Rng(seed)
         self.slots = K.CURRENT_SUPPLY[n]
 
+        # Per-board rows of fixed width are kept in one flat list each: a clone copies a flat
+        # list in one step, and search bots clone a lot.  Snapshots still show the rows.
         self.decks: list[list[int]] = []
-        self.boxed: list[list[int]] = []  # two-player removals, unseen
-        self.current: list[list[int]] = []
-        self.future: list[list[int]] = []
+        self.boxed: list[int] = []  # two-player removals, unseen; each card's board is C.HOME
+        self.current: list[int] = []  # ``slots`` a board, EMPTY where a card was taken
+        self.future: list[int] = []  # FUTURE_SUPPLY a board
         for b in range(C.NB):
             deck = list(C.DECK_IDS[b])
             rng.shuffle(deck)
             removed = K.TWO_PLAYER_REMOVED_PER_DECK if n == 2 else 0
-            self.boxed.append([deck.pop() for _ in range(removed)])
-            self.future.append([deck.pop() for _ in range(K.FUTURE_SUPPLY)])
-            self.current.append([deck.pop() for _ in range(self.slots)])
+            self.boxed.extend([deck.pop() for _ in range(removed)])
+            self.future.extend([deck.pop() for _ in range(K.FUTURE_SUPPLY)])
+            self.current.extend([deck.pop() for _ in range(self.slots)])
             self.decks.append(deck)
-        self.discards: list[list[int]] = [[] for _ in range(C.NB)]
+        # Every discarded card goes to its own board's pile (``C.HOME``), so one list in
+        # discard order holds the four piles.
+        self.discards: list[int] = []
         self.short = [False] * C.NB
 
         starting = list(C.STARTING_IDS)
@@ -123,7 +127,8 @@ class PacketRowState(ShipmentSteps, GameState):
         self.chosen = [False] * C.NB
         self.area = EMPTY
         self.asking: list[int] = []
-        self.pieces: list[list[int] | None] = [None] * n  # [board, 0 current / 1 future, slot]
+        # Per player: board, 0 current / 1 future, slot; the board is EMPTY while unplaced.
+        self.pieces = [EMPTY] * (3 * n)
         self.game_over = False
         self.window_queue: list[int] = []
         self.phase = AREA
@@ -139,7 +144,7 @@ class PacketRowState(ShipmentSteps, GameState):
 
         self.final: list[dict[str, int]] | None = None
         self._legal: list[str] | None = None  # type: ignore[assignment]  # core declares None
-        self._ready: list[list[str] | None] = [None] * n
+        self._ready: dict[int, list[str]] = {}
         self._start_round()
 
     # ------------------------------------------------------------------ interface
@@ -194,7 +199,7 @@ class PacketRowState(ShipmentSteps, GameState):
     def forget_derived(self) -> None:
         """Cached legal lists and each player's ready contracts."""
         super().forget_derived()
-        self._ready = [None] * self.num_players
+        self._ready = {}
 
     # ------------------------------------------------------------------ views
     def _visible_hand(self, q: int) -> list[str]:
@@ -202,10 +207,9 @@ class PacketRowState(ShipmentSteps, GameState):
         return sorted(C.LABEL[c] for c in self.hands[q] if c != hidden)
 
     def _piece_view(self, q: int) -> dict[str, Any] | None:
-        piece = self.pieces[q]
-        if piece is None:
+        board, from_future, slot = self.pieces[3 * q : 3 * q + 3]
+        if board == EMPTY:
             return None
-        board, from_future, slot = piece
         return {
             "board": K.BOARDS[board],
             "supply": "future" if from_future else "current",
@@ -221,10 +225,10 @@ class PacketRowState(ShipmentSteps, GameState):
 
         boards = {
             K.BOARDS[b]: {
-                "current": row(self.current[b]),
-                "future": row(self.future[b]),
+                "current": row(self._supply_row(b, False)),
+                "future": row(self._supply_row(b, True)),
                 "deck_size": len(self.decks[b]),
-                "discards": sorted(labels[c] for c in self.discards[b]),
+                "discards": sorted(labels[c] for c in self.discards if C.HOME[c] == b),
                 "chosen": self.chosen[b],
                 "not_properly_refilled": self.short[b],
             }
@@ -289,16 +293,26 @@ class PacketRowState(ShipmentSteps, GameState):
     def snapshot(self) -> dict[str, Any]:
         skip = ("rng", "_legal", "_ready")
         data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
+        # The flat lists are shown as the per-board and per-player rows the state once kept,
+        # so the digests of logs written then still match.
+        data["boxed"] = [[c for c in self.boxed if C.HOME[c] == b] for b in range(C.NB)]
+        data["current"] = [self._supply_row(b, False) for b in range(C.NB)]
+        data["future"] = [self._supply_row(b, True) for b in range(C.NB)]
+        data["discards"] = [[c for c in self.discards if C.HOME[c] == b] for b in range(C.NB)]
+        data["pieces"] = [
+            None if self.pieces[3 * q] == EMPTY else self.pieces[3 * q : 3 * q + 3]
+            for q in range(self.num_players)
+        ]
         data["rng"] = self.rng.state
         return data
 
     def component_counts(self) -> dict[str, int]:
         cards = (
             sum(map(len, self.decks))
-            + sum(map(len, self.boxed))
-            + sum(1 for row in self.current for c in row if c != EMPTY)
-            + sum(1 for row in self.future for c in row if c != EMPTY)
-            + sum(map(len, self.discards))
+            + len(self.boxed)
+            + sum(1 for c in self.current if c != EMPTY)
+            + sum(1 for c in self.future if c != EMPTY)
+            + len(self.discards)
             + sum(map(len, self.hands))
             + sum(map(len, self.ships))
             + len(self.unused_starting)
@@ -317,12 +331,17 @@ class PacketRowState(ShipmentSteps, GameState):
         starting = state.unused_starting + [state.start_contract[q] for q in holders]
         # Each board's deck and box form one unseen pool; so do the starting contracts not
         # seen.  One draw of ``rng`` orders all five pools.
-        pools = [state.decks[b] + state.boxed[b] for b in range(C.NB)]
+        boxes: list[list[int]] = [[] for _ in range(C.NB)]
+        for c in state.boxed:
+            boxes[C.HOME[c]].append(c)
+        pools = [state.decks[b] + boxes[b] for b in range(C.NB)]
         orders = random_orders(rng, [*map(len, pools), len(starting)])
+        state.boxed = []
         for b in range(C.NB):
             pool = [pools[b][i] for i in orders[b]]
             size = len(state.decks[b])
-            state.decks[b], state.boxed[b] = pool[:size], pool[size:]
+            state.decks[b] = pool[:size]
+            state.boxed.extend(pool[size:])
         pool = [starting[i] for i in orders[C.NB]]
         for q in holders:
             old, new = state.start_contract[q], pool.pop()
@@ -336,10 +355,19 @@ class PacketRowState(ShipmentSteps, GameState):
     # ------------------------------------------------------------------ legality
     def _forced(self) -> bool:
         hm = self.harbour_master
-        return all(self.pieces[q] is not None for q in range(self.num_players) if q != hm)
+        return all(self.pieces[3 * q] != EMPTY for q in range(self.num_players) if q != hm)
 
     def _choosable(self, b: int) -> bool:
-        return not self.chosen[b] and any(c != EMPTY for c in self.current[b])
+        slots = self.slots
+        return not self.chosen[b] and any(
+            c != EMPTY for c in self.current[b * slots : b * slots + slots]
+        )
+
+    def _supply_row(self, b: int, from_future: bool) -> list[int]:
+        """Board ``b``'s current (or future) supply, EMPTY where a card was taken."""
+        width = K.FUTURE_SUPPLY if from_future else self.slots
+        table = self.future if from_future else self.current
+        return table[b * width : b * width + width]
 
     def _compute_legal(self) -> list[str]:
         """The actions the refusals below accept, asked about each candidate in the order
@@ -439,8 +467,13 @@ class PacketRowState(ShipmentSteps, GameState):
         phase = self.phase
         if phase not in (OFFER, HARBOUR):
             return f"no card can be taken in the {phase} step"
-        row = self.future[b] if from_future else self.current[b]
-        if slot >= len(row) or row[slot] == EMPTY:
+        width = K.FUTURE_SUPPLY if from_future else self.slots
+        card = (
+            (self.future if from_future else self.current)[b * width + slot]
+            if slot < width
+            else EMPTY
+        )
+        if card == EMPTY:
             return f"there is no card on that {K.BOARDS[b]} space"
         if b != self.area:
             if phase == OFFER:
@@ -454,7 +487,7 @@ class PacketRowState(ShipmentSteps, GameState):
                 )
         if from_future and not assistant:
             return "taking from the future supply needs an assistant card"
-        cost = C.COST[row[slot]]
+        cost = C.COST[card]
         if cost > self.money[p]:
             has_money_cards = any(C.KIND[c] == C.MONEY for c in self.hands[p])
             hint = "; cash money cards first" if has_money_cards else ""
@@ -512,7 +545,7 @@ class PacketRowState(ShipmentSteps, GameState):
         self.round += 1
         self.chosen = [False] * C.NB
         self.area = EMPTY
-        self.pieces = [None] * self.num_players
+        self.pieces = [EMPTY] * (3 * self.num_players)
         self.phase = AREA
         self.active = self.harbour_master
         if not any(self._choosable(b) for b in range(C.NB)):
@@ -522,7 +555,9 @@ class PacketRowState(ShipmentSteps, GameState):
         n, hm = self.num_players, self.harbour_master
         self.chosen[b] = True
         self.area = b
-        self.asking = [(hm + k) % n for k in range(1, n) if self.pieces[(hm + k) % n] is None]
+        self.asking = [
+            (hm + k) % n for k in range(1, n) if self.pieces[3 * ((hm + k) % n)] == EMPTY
+        ]
         self._ask_next()
 
     def _ask_next(self) -> None:
@@ -534,14 +569,15 @@ class PacketRowState(ShipmentSteps, GameState):
             self.phase = HARBOUR
 
     def _take(self, p: int, b: int, slot: int, from_future: bool) -> None:
-        row = self.future[b] if from_future else self.current[b]
-        card = row[slot]
-        row[slot] = EMPTY
+        width = K.FUTURE_SUPPLY if from_future else self.slots
+        table = self.future if from_future else self.current
+        card = table[b * width + slot]
+        table[b * width + slot] = EMPTY
         if from_future:
             hand = self.hands[p]
             assistant = next(c for c in hand if C.KIND[c] == C.ASSISTANT)
             hand.remove(assistant)
-            self.discards[C.GUILDHALL].append(assistant)
+            self.discards.append(assistant)  # to the guildhall, its board
         cost = C.COST[card]
         self.money[p] -= cost
         self.supply += cost
@@ -549,8 +585,8 @@ class PacketRowState(ShipmentSteps, GameState):
             self.ships[p].append(card)
         else:
             self.hands[p].append(card)
-        self._ready[p] = None
-        self.pieces[p] = [b, 1 if from_future else 0, slot]
+        self._ready.pop(p, None)
+        self.pieces[3 * p : 3 * p + 3] = [b, 1 if from_future else 0, slot]
         self.chosen[b] = True
         if p == self.harbour_master:
             self._end_round()
@@ -561,10 +597,10 @@ class PacketRowState(ShipmentSteps, GameState):
         hand = self.hands[p]
         card = next(c for c in hand if C.KIND[c] == C.MONEY and C.VALUE[c] == value)
         hand.remove(card)
-        self.discards[C.BANK].append(card)
+        self.discards.append(card)  # to the bank, its board
         self.money[p] += value
         self.supply -= value
-        self._ready[p] = None
+        self._ready.pop(p, None)
 
     def _refill(self, b: int) -> None:
         """Discard the current supply, move the future supply there, fill it from the deck,
@@ -577,15 +613,17 @@ class PacketRowState(ShipmentSteps, GameState):
         player game) additional cards" are that fill when no assistant was used.
         """
         deck = self.decks[b]
-        self.discards[b].extend(c for c in self.current[b] if c != EMPTY)
-        fresh = [c for c in self.future[b] if c != EMPTY]
+        self.discards.extend(c for c in self._supply_row(b, False) if c != EMPTY)
+        fresh = [c for c in self._supply_row(b, True) if c != EMPTY]
         drawn = min(self.slots - len(fresh), len(deck))
         fresh.extend([deck.pop() for _ in range(drawn)])
         if len(fresh) < self.slots:
             self.short[b] = True
-        self.current[b] = fresh + [EMPTY] * (self.slots - len(fresh))
+        slots = self.slots
+        self.current[b * slots : b * slots + slots] = fresh + [EMPTY] * (slots - len(fresh))
         future = [deck.pop() for _ in range(min(K.FUTURE_SUPPLY, len(deck)))]
-        self.future[b] = future + [EMPTY] * (K.FUTURE_SUPPLY - len(future))
+        width = K.FUTURE_SUPPLY
+        self.future[b * width : b * width + width] = future + [EMPTY] * (width - len(future))
 
     def _end_round(self) -> None:
         n = self.num_players
@@ -596,7 +634,7 @@ class PacketRowState(ShipmentSteps, GameState):
             self.game_over = True
         hm = self.harbour_master
         self.harbour_master = (hm + 1) % n
-        self.pieces = [None] * n
+        self.pieces = [EMPTY] * (3 * n)
         self.area = EMPTY
         self.window_queue = [(hm + k) % n for k in range(n)]
         self._next_window()
