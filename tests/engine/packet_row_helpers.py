@@ -51,12 +51,13 @@ def piece(state: PacketRowState, player: int) -> list[int] | None:
 def pull(state: PacketRowState, label: str, board: str | None = None) -> int:
     """Remove one card printed ``label`` from a deck, the box or a supply; return its id."""
     home = None if board is None else BOARD[board]
-    places = [
-        *state.decks,
-        state.boxed,
-        state.unused_starting,
-    ]
-    for place in places:
+    for b, deck in enumerate(state.decks):
+        for i in range(len(deck) - 1, -1, -1):
+            card = deck[i]
+            if C.LABEL[card] == label and (home is None or C.HOME[card] == home):
+                state.decks[b] = deck[:i] + deck[i + 1 :]
+                return card
+    for place in (state.boxed, state.unused_starting):
         for card in reversed(place):
             if C.LABEL[card] == label and (home is None or C.HOME[card] == home):
                 place.remove(card)
@@ -69,6 +70,11 @@ def pull(state: PacketRowState, label: str, board: str | None = None) -> int:
     raise LookupError(f"no free {label} card left")
 
 
+def put_under_deck(state: PacketRowState, card: int) -> None:
+    """Return a card to the bottom of its own board's deck."""
+    state.decks[C.HOME[card]] = bytes([card]) + state.decks[C.HOME[card]]
+
+
 def empty_hands(state: PacketRowState) -> None:
     """Every player starts the scenario with no cards (starting contracts go to the box)."""
     for p in range(state.num_players):
@@ -76,7 +82,7 @@ def empty_hands(state: PacketRowState) -> None:
             if C.IS_STARTING[card]:
                 state.unused_starting.append(card)
             else:
-                state.decks[C.HOME[card]].insert(0, card)
+                put_under_deck(state, card)
         state.hands[p] = []
         state.start_contract[p] = EMPTY
     refresh(state)
@@ -97,7 +103,7 @@ def set_supply(
     b = BOARD[board]
     for card in (*current_row(state, b), *future_row(state, b)):
         if card != EMPTY:
-            state.decks[b].insert(0, card)
+            put_under_deck(state, card)
     slots, width = state.slots, K.FUTURE_SUPPLY
     state.current[b * slots : (b + 1) * slots] = [EMPTY] * slots
     state.future[b * width : (b + 1) * width] = [EMPTY] * width
@@ -114,7 +120,7 @@ def stack_deck(state: PacketRowState, board: str, top: list[str]) -> None:
     """Put these cards on top of a board's deck, ``top[0]`` drawn first."""
     b = BOARD[board]
     cards = [pull(state, label, board) for label in top]
-    state.decks[b].extend(reversed(cards))
+    state.decks[b] += bytes(reversed(cards))
     refresh(state)
 
 

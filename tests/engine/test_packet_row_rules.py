@@ -402,7 +402,7 @@ def test_refill_adds_extra_cards_for_four_and_five_players():
         state = new_game(n)
         empty_hands(state)
         future = list(future_row(state, MARKET))
-        top = state.decks[MARKET][-extra:]
+        top = list(state.decks[MARKET][-extra:])
         state.apply("area:market")
         for _ in range(n - 1):
             state.apply("pass")
@@ -444,7 +444,7 @@ def test_four_players_need_two_boards_not_properly_refilled():
     for name in ("bank", "guildhall"):
         b = BOARD[name]
         state.boxed.extend(state.decks[b])
-        state.decks[b] = []
+        state.decks[b] = b""
     refresh(state)
     state.apply("area:bank")
     for _ in range(3):
@@ -538,8 +538,8 @@ def test_determinize_resamples_decks_and_hidden_starting_contracts_only():
         seen_ben_contracts.add(other.start_contract[BEN])
         deck_orders.add(tuple(other.decks[MARKET]))
         boxes.add(tuple(sorted(box_of(other, MARKET))))
-        assert sorted(other.decks[MARKET] + box_of(other, MARKET)) == sorted(
-            state.decks[MARKET] + box_of(state, MARKET)
+        assert sorted([*other.decks[MARKET], *box_of(other, MARKET)]) == sorted(
+            [*state.decks[MARKET], *box_of(state, MARKET)]
         )
         assert other.start_contract[BEN] != state.start_contract[ANNA]
     assert len(seen_ben_contracts) > 1 and len(deck_orders) > 1 and len(boxes) > 1
@@ -691,7 +691,7 @@ def test_end_of_round_windows_do_not_reveal_an_unrevealed_starting_contract():
 
 def test_no_window_when_the_open_cards_rule_out_every_starting_contract():
     state = window_leak_table("contract:grain:GB:2:20")
-    state.ships[BEN], state.decks[DOCKS] = [], state.decks[DOCKS] + state.ships[BEN]
+    state.ships[BEN], state.decks[DOCKS] = [], state.decks[DOCKS] + bytes(state.ships[BEN])
     refresh(state)
     state.apply("area:market")
     state.apply("pass")

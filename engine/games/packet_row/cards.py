@@ -32,6 +32,8 @@ GUILDHALL, DOCKS, MARKET, BANK = range(NB)
 
 CARDS: tuple[K.Card, ...] = (*K.GUILDHALL, *K.DOCKS, *K.MARKET, *K.BANK, *K.STARTING_CONTRACTS)
 NUM_CARDS = len(CARDS)
+if NUM_CARDS > 256:
+    raise ImportError("card ids must fit in a byte: the state keeps each deck as bytes")
 DECK_IDS: tuple[tuple[int, ...], ...] = tuple(
     tuple(range(start, start + len(deck)))
     for start, deck in zip(

@@ -96,7 +96,9 @@ class PacketRowState(ShipmentSteps, GameState):
 
         # Per-board rows of fixed width are kept in one flat list each: a clone copies a flat
         # list in one step, and search bots clone a lot.  Snapshots still show the rows.
-        self.decks: list[list[int]] = []
+        # Each deck is an immutable string of card ids, top card last: a clone shares it and
+        # a draw slices it.
+        self.decks: list[bytes] = []
         self.boxed: list[int] = []  # two-player removals, unseen; each card's board is C.HOME
         self.current: list[int] = []  # ``slots`` a board, EMPTY where a card was taken
         self.future: list[int] = []  # FUTURE_SUPPLY a board
@@ -107,7 +109,7 @@ class PacketRowState(ShipmentSteps, GameState):
             self.boxed.extend([deck.pop() for _ in range(removed)])
             self.future.extend([deck.pop() for _ in range(K.FUTURE_SUPPLY)])
             self.current.extend([deck.pop() for _ in range(self.slots)])
-            self.decks.append(deck)
+            self.decks.append(bytes(deck))
         # Every discarded card goes to its own board's pile (``C.HOME``), so one list in
         # discard order holds the four piles.
         self.discards: list[int] = []
@@ -293,6 +295,7 @@ class PacketRowState(ShipmentSteps, GameState):
     def snapshot(self) -> dict[str, Any]:
         skip = ("rng", "_legal", "_ready")
         data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
+        data["decks"] = [list(deck) for deck in self.decks]
         # The flat lists are shown as the per-board and per-player rows the state once kept,
         # so the digests of logs written then still match.
         data["boxed"] = [[c for c in self.boxed if C.HOME[c] == b] for b in range(C.NB)]
@@ -334,13 +337,13 @@ class PacketRowState(ShipmentSteps, GameState):
         boxes: list[list[int]] = [[] for _ in range(C.NB)]
         for c in state.boxed:
             boxes[C.HOME[c]].append(c)
-        pools = [state.decks[b] + boxes[b] for b in range(C.NB)]
+        pools = [[*state.decks[b], *boxes[b]] for b in range(C.NB)]
         orders = random_orders(rng, [*map(len, pools), len(starting)])
         state.boxed = []
         for b in range(C.NB):
             pool = [pools[b][i] for i in orders[b]]
             size = len(state.decks[b])
-            state.decks[b] = pool[:size]
+            state.decks[b] = bytes(pool[:size])
             state.boxed.extend(pool[size:])
         pool = [starting[i] for i in orders[C.NB]]
         for q in holders:
@@ -616,13 +619,16 @@ class PacketRowState(ShipmentSteps, GameState):
         self.discards.extend(c for c in self._supply_row(b, False) if c != EMPTY)
         fresh = [c for c in self._supply_row(b, True) if c != EMPTY]
         drawn = min(self.slots - len(fresh), len(deck))
-        fresh.extend([deck.pop() for _ in range(drawn)])
+        fresh.extend(reversed(deck[len(deck) - drawn :]))  # drawn from the top, one by one
+        deck = deck[: len(deck) - drawn]
         if len(fresh) < self.slots:
             self.short[b] = True
         slots = self.slots
         self.current[b * slots : b * slots + slots] = fresh + [EMPTY] * (slots - len(fresh))
-        future = [deck.pop() for _ in range(min(K.FUTURE_SUPPLY, len(deck)))]
         width = K.FUTURE_SUPPLY
+        dealt = min(width, len(deck))
+        future = list(reversed(deck[len(deck) - dealt :]))
+        self.decks[b] = deck[: len(deck) - dealt]
         self.future[b * width : b * width + width] = future + [EMPTY] * (width - len(future))
 
     def _end_round(self) -> None:
