@@ -101,15 +101,25 @@ class ShipmentSteps:
         with ``p``'s holdings counted once for all the contracts it is asked about."""
         ships, goods, traders, singles, doubles, captains = self._holdings(p)
         destinations = sorted({C.DEST[c] for c in self.b_contracts})
+        # Contracts share destinations and goods: each check is made once per value.
+        ships_ok: dict[int, bool] = {}
+        goods_ok: dict[tuple[int, int], bool] = {}
 
         def can_join(card: int) -> bool:
             dest = C.DEST[card]
-            wanted = destinations if dest in destinations else [*destinations, dest]
-            if not ships_feasible(ships, captains, wanted):
+            fits = ships_ok.get(dest)
+            if fits is None:
+                wanted = destinations if dest in destinations else [*destinations, dest]
+                fits = ships_ok[dest] = ships_feasible(ships, captains, wanted)
+            if not fits:
                 return False
-            demand = list(self.b_demand)
-            demand[C.GOODS_OF[card]] += C.AMOUNT[card]
-            return goods_feasible(demand, goods, traders, singles, doubles)
+            need = (C.GOODS_OF[card], C.AMOUNT[card])
+            fits = goods_ok.get(need)
+            if fits is None:
+                demand = list(self.b_demand)
+                demand[need[0]] += need[1]
+                fits = goods_ok[need] = goods_feasible(demand, goods, traders, singles, doubles)
+            return fits
 
         return can_join
 

@@ -379,8 +379,8 @@ class PacketRowState(ShipmentSteps, GameState):
         if phase in BUILDER_PHASES:
             return self._builder_options(p)
         out: list[str] = []
+        forced = phase == HARBOUR and self._forced()
         if phase in (OFFER, HARBOUR):
-            forced = phase == HARBOUR and self._forced()
             assistant = self._has_assistant(p)
             boards = [self.area]
             if forced:  # other boards are refused wholesale unless forced: not asked then
@@ -389,11 +389,11 @@ class PacketRowState(ShipmentSteps, GameState):
                 for slot in range(self.slots):
                     if self._take_refusal(p, b, slot, False, forced, assistant) is None:
                         out.append(C.TAKE_ACT[b][slot])
-                for slot in range(K.FUTURE_SUPPLY):
+                for slot in range(K.FUTURE_SUPPLY if assistant else 0):  # refused without one
                     if self._take_refusal(p, b, slot, True, forced, assistant) is None:
                         out.append(C.ASSIST_ACT[b][slot])
-        if phase in (AREA, HARBOUR):
-            out.extend(C.AREA_ACT[b] for b in range(C.NB) if self._area_refusal(b) is None)
+        if phase == AREA or (phase == HARBOUR and not forced):  # refused when forced
+            out.extend(C.AREA_ACT[b] for b in range(C.NB) if self._area_refusal(b, False) is None)
         if phase in (OFFER, HARBOUR) and self._pass_refusal() is None:
             out.append(C.PASS)
         if phase in (OFFER, AREA, HARBOUR, WINDOW):
@@ -431,7 +431,7 @@ class PacketRowState(ShipmentSteps, GameState):
             assistant = self._has_assistant(p)
             return self._take_refusal(p, info[1], info[2], verb == "assist", forced, assistant)
         if verb == "area":
-            return self._area_refusal(info[1])
+            return self._area_refusal(info[1], phase == HARBOUR and self._forced())
         if verb == "pass":
             return self._pass_refusal()
         if verb == "done":
@@ -497,8 +497,9 @@ class PacketRowState(ShipmentSteps, GameState):
             return f"that card costs ${cost} and you have ${self.money[p]}{hint}"
         return None
 
-    def _area_refusal(self, b: int) -> str | None:
-        """The harbour master choosing board ``b`` (first, or after the offers)."""
+    def _area_refusal(self, b: int, forced: bool) -> str | None:
+        """The harbour master choosing board ``b`` (first, or after the offers); ``forced``
+        is :meth:`_forced` in the harbour step."""
         phase = self.phase
         if phase not in (AREA, HARBOUR):
             return f"only the harbour master chooses an area, not in the {phase} step"
@@ -506,7 +507,7 @@ class PacketRowState(ShipmentSteps, GameState):
             return f"the {K.BOARDS[b]} was already chosen this round"
         if not self._choosable(b):
             return f"the {K.BOARDS[b]} has no card in its current supply"
-        if phase == HARBOUR and self._forced():
+        if forced:
             return "everybody else has a card: take one or pass"
         return None
 
