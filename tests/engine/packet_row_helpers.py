@@ -92,7 +92,10 @@ def give(state: PacketRowState, player: int, *labels: str) -> None:
     """Put cards into a player's hand (ships in front of him)."""
     for label in labels:
         card = pull(state, label)
-        (state.ships if C.KIND[card] == C.SHIP else state.hands)[player].append(card)
+        if C.KIND[card] == C.SHIP:
+            state.ships[player] += bytes((card,))
+        else:
+            state.hands[player].append(card)
     refresh(state)
 
 

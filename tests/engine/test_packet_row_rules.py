@@ -150,7 +150,7 @@ def test_anna_fulfils_one_contract_for_35_dollars():
     assert sorted(state.legal_actions()) == ["goods:fur:2", "goods:fur:3"]
     state.apply("goods:fur:3")
     assert state.money[ANNA] == 60
-    assert state.hands[ANNA] == [] and state.ships[ANNA] == []
+    assert state.hands[ANNA] == [] and not state.ships[ANNA]
     assert labels(discard_pile(state, BOARD["guildhall"])) == ["contract:fur:SE:5:35"]
     assert labels(discard_pile(state, MARKET)) == ["goods:fur:2:6", "goods:fur:3:10"]
     assert labels(discard_pile(state, DOCKS)) == ["ship:SE"]
@@ -184,7 +184,7 @@ def test_david_fulfils_three_contracts_for_65_dollars_tobacco_split_cotton_lost(
     state.apply("goods:tobacco:3")
     state.apply("goods:cotton:2")  # one cotton is owed; the second is lost
     assert state.money[ANNA] == 25 + 65
-    assert state.hands[ANNA] == [] and state.ships[ANNA] == []
+    assert state.hands[ANNA] == [] and not state.ships[ANNA]
 
 
 def test_several_contracts_of_one_destination_share_one_ship():
@@ -197,7 +197,7 @@ def test_several_contracts_of_one_destination_share_one_ship():
     state.apply("contract:grain:GB:1:15")
     assert state.phase == "load" and state.b_demand == [1, 2, 0, 0]
     state.apply("goods:grain:1")
-    assert state.money[ANNA] == 25 + 35 and state.ships[ANNA] == []
+    assert state.money[ANNA] == 25 + 35 and not state.ships[ANNA]
 
 
 def test_trader_example_changes_two_cotton_into_fur():
@@ -691,7 +691,7 @@ def test_end_of_round_windows_do_not_reveal_an_unrevealed_starting_contract():
 
 def test_no_window_when_the_open_cards_rule_out_every_starting_contract():
     state = window_leak_table("contract:grain:GB:2:20")
-    state.ships[BEN], state.decks[DOCKS] = [], state.decks[DOCKS] + bytes(state.ships[BEN])
+    state.ships[BEN], state.decks[DOCKS] = b"", state.decks[DOCKS] + state.ships[BEN]
     refresh(state)
     state.apply("area:market")
     state.apply("pass")

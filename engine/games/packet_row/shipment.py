@@ -41,7 +41,7 @@ class ShipmentSteps:
 
     # Attributes provided by the game state.
     hands: list[list[int]]
-    ships: list[list[int]]
+    ships: list[bytes]
     start_contract: list[int]
     discards: list[int]
     money: list[int]
@@ -54,7 +54,7 @@ class ShipmentSteps:
     b_goods: list[list[int]]
     b_demand: list[int]
     _legal: list[str] | None
-    _ready: dict[int, list[str]]
+    _ready: dict[int, str]
 
     def _holdings(self, p: int) -> tuple[list[int], list[tuple[int, int]], int, int, int, int]:
         """Ships per destination, goods cards, traders, single and double nuggets, captains."""
@@ -129,10 +129,12 @@ class ShipmentSteps:
         return self.start_contract[p] != EMPTY and self._joinable(p, list(STARTING_KINDS))
 
     def _ready_contracts(self, p: int) -> list[str]:
+        """The contracts ``p`` could start a fulfilment with, kept until his cards change
+        (as one string, which a clone shares instead of copying)."""
         ready = self._ready.get(p)
         if ready is None:
-            ready = self._ready[p] = self._contract_options(p)
-        return ready
+            ready = self._ready[p] = " ".join(self._contract_options(p))
+        return ready.split()
 
     def _builder_options(self, p: int) -> list[str]:
         if self.phase == CONTRACTS:
@@ -216,8 +218,10 @@ class ShipmentSteps:
             self.phase = SHIPS
         elif verb in ("ship", "captain"):
             dest = self.b_groups[0]
-            ship = next(s for s in self.ships[p] if C.DEST[s] == info[1])
-            self.ships[p].remove(ship)
+            ships = self.ships[p]
+            at = next(i for i, s in enumerate(ships) if C.DEST[s] == info[1])
+            ship = ships[at]
+            self.ships[p] = ships[:at] + ships[at + 1 :]
             captain = EMPTY
             if verb == "captain":
                 captain = self._take_from_hand(p, lambda c: C.KIND[c] == C.CAPTAIN)

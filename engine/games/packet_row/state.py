@@ -120,7 +120,8 @@ class PacketRowState(ShipmentSteps, GameState):
         self.hands: list[list[int]] = [[starting.pop()] for _ in range(n)]
         self.start_contract = [hand[0] for hand in self.hands]  # EMPTY once revealed
         self.unused_starting = starting
-        self.ships: list[list[int]] = [[] for _ in range(n)]
+        # The ships in front of each player, as a byte string of card ids (shared by clones).
+        self.ships: list[bytes] = [b""] * n
         self.money = [K.START_MONEY] * n
         self.supply = K.BANK_MONEY - K.START_MONEY * n
 
@@ -146,7 +147,7 @@ class PacketRowState(ShipmentSteps, GameState):
 
         self.final: list[dict[str, int]] | None = None
         self._legal: list[str] | None = None  # type: ignore[assignment]  # core declares None
-        self._ready: dict[int, list[str]] = {}
+        self._ready: dict[int, str] = {}
         self._start_round()
 
     # ------------------------------------------------------------------ interface
@@ -296,6 +297,7 @@ class PacketRowState(ShipmentSteps, GameState):
         skip = ("rng", "_legal", "_ready")
         data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
         data["decks"] = [list(deck) for deck in self.decks]
+        data["ships"] = [list(ships) for ships in self.ships]
         # The flat lists are shown as the per-board and per-player rows the state once kept,
         # so the digests of logs written then still match.
         data["boxed"] = [[c for c in self.boxed if C.HOME[c] == b] for b in range(C.NB)]
@@ -586,7 +588,7 @@ class PacketRowState(ShipmentSteps, GameState):
         self.money[p] -= cost
         self.supply += cost
         if C.KIND[card] == C.SHIP:
-            self.ships[p].append(card)
+            self.ships[p] += bytes((card,))
         else:
             self.hands[p].append(card)
         self._ready.pop(p, None)
