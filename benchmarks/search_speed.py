@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from engine.core import GameSpec, GameState
 from engine.registry import all_games, get_game
@@ -107,14 +108,10 @@ def clone_calls(states: list[GameState]) -> list[Callable[[], object]]:
 
 def determinize_calls(states: list[GameState], seed: int) -> list[Callable[[], object]]:
     """One call per state, the observing seat rotating, each with its own sampler."""
-    calls: list[Callable[[], object]] = []
-    for index, state in enumerate(states):
-        seat = index % state.num_players
-        sampler = Rng.derive(seed, index)
-        calls.append(
-            lambda state=state, seat=seat, sampler=sampler: state.determinize(seat, sampler)
-        )
-    return calls
+    return [
+        partial(state.determinize, index % state.num_players, Rng.derive(seed, index))
+        for index, state in enumerate(states)
+    ]
 
 
 def measure(spec: GameSpec, players: int, seconds: float, repeats: int) -> list[Figure]:
