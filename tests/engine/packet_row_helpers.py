@@ -100,7 +100,10 @@ def give(state: PacketRowState, player: int, *labels: str) -> None:
 
 
 def set_supply(
-    state: PacketRowState, board: str, current: list[str], future: list[str] | None = None
+    state: PacketRowState,
+    board: str,
+    current: list[str | None],
+    future: list[str | None] | None = None,
 ) -> None:
     """Lay out exactly these cards (``None`` leaves a space empty) on a board."""
     b = BOARD[board]

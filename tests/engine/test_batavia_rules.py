@@ -108,7 +108,9 @@ def test_auction_package_of_three_is_won_and_paid_one_note_at_a_time_from_the_le
 
 def test_a_bid_beyond_ones_notes_is_refused():
     state = fresh()
-    state.notes[state.current_player()] = 4
+    bidder = state.current_player()
+    assert bidder is not None
+    state.notes[bidder] = 4
     with pytest.raises(IllegalAction, match="exceeds your 4 promissory notes"):
         state.apply("bid:5")
 
