@@ -134,7 +134,8 @@ def test_replay_viewer(browser, live_server, site_world, game):
     by_css(browser, '[data-action="forward"]').click()
     assert position.text == f"1 / {total}"
     decision = by_css(browser, "#replay-decision").text
-    assert "Decision 1:" in decision and "ms" in decision
+    assert decision.startswith(f"{match.seats.get(seat=0).seat}") or "Seat" in decision
+    assert "ms" in decision and "plays '" not in decision
     assert "Time used so far:" in by_css(browser, "#replay-clock").text
     assert "[object" not in by_css(browser, "#viewer").text
     by_css(browser, '[data-action="back"]').click()

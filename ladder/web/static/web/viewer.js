@@ -87,6 +87,12 @@
   var playButton = root.querySelector('[data-action="play"]');
   var clockLine = document.getElementById("replay-clock");
   var speed = document.getElementById("replay-speed");
+  var changesList = document.getElementById("replay-changes");
+  var stderrBox = document.getElementById("replay-stderr");
+  var stderrNode = document.getElementById("replay-stderr-data");
+  var stderrData = stderrNode ? JSON.parse(stderrNode.textContent) : {};
+  var chart = document.getElementById("progress-chart");
+  var forfeitSteps = data.forfeit_steps || {};
   var step = 0;
   var timer = null;
 
@@ -99,13 +105,46 @@
   function describe(index) {
     if (index === 0) { return ["Start of the game. ", data.seats.map(function (name, s) { return [seat(s), " " + name + " "]; })]; }
     var d = data.frames[index].decision;
-    var parts = ["Decision " + index + ": ", seat(d.seat), " " + data.seats[d.seat] + " chose ",
-      h("code", null, typeof d.action === "string" ? d.action : JSON.stringify(d.action))];
-    if (typeof d.ms === "number") { parts.push(" in " + (d.ms >= 100 ? Math.round(d.ms) : d.ms.toFixed(1)) + " ms"); }
-    if (d.by && d.by !== "bot") { parts.push(" (" + d.by + ")"); }
-    parts.push(".");
+    var sentence = d.text || ("Seat " + d.seat + " plays " + (typeof d.action === "string" ? d.action : JSON.stringify(d.action)) + ".");
+    var meta = [data.seats[d.seat]];
+    if (typeof d.ms === "number") { meta.push((d.ms >= 100 ? Math.round(d.ms) : d.ms.toFixed(1)) + " ms"); }
+    if (d.by && d.by !== "bot") { meta.push(d.by === "fallback" ? "played for the forfeited seat" : d.by); }
+    var parts = [seat(d.seat), " ", h("span", { "class": "sentence" }, sentence), " ",
+      h("span", { "class": "decision-meta" }, "(" + meta.join(", ") + "; ", h("code", null, typeof d.action === "string" ? d.action : JSON.stringify(d.action)), ")")];
+    Object.keys(forfeitSteps).forEach(function (s) {
+      if (forfeitSteps[s] === index) {
+        parts.push(h("span", { "class": "forfeit" }, " Seat " + s + " forfeited here: " + data.forfeits[s] + "."));
+      }
+    });
     if (index === last) { parts.push(" Game over.", forfeitNotes()); }
     return parts;
+  }
+
+  function showChanges(index) {
+    if (!changesList) { return; }
+    var lines = index === 0 ? [] : (data.frames[index].changes || []);
+    changesList.replaceChildren.apply(changesList, lines.length
+      ? lines.map(function (line) { return h("li", null, line); })
+      : [h("li", { "class": "empty" }, index === 0 ? "Nothing yet: the game is about to start." : "Nothing public changed.")]);
+  }
+
+  function showStderr(index) {
+    if (!stderrBox) { return; }
+    var lines = [];
+    Object.keys(stderrData).forEach(function (s) {
+      var here = stderrData[s][String(index)];
+      if (here) { lines.push("seat " + s + ":"); lines = lines.concat(here); }
+    });
+    stderrBox.textContent = lines.length ? lines.join("\n") : "(nothing written at this step)";
+  }
+
+  function moveCursor(index) {
+    if (!chart) { return; }
+    var left = +chart.getAttribute("data-left"), right = +chart.getAttribute("data-right");
+    var x = left + (right - left) * index / Math.max(1, last);
+    var cursor = chart.querySelector(".cursor");
+    cursor.setAttribute("x1", x.toFixed(1));
+    cursor.setAttribute("x2", x.toFixed(1));
   }
 
   function show(index) {
@@ -116,12 +155,16 @@
       seats: data.seats, viewAs: seatView,
       privatePart: seatView !== null && state.private ? state.private[seatView] : null,
       catalogue: data.catalogue || {}, decision: step > 0 ? data.frames[step].decision : null,
+      previous: step > 0 ? tables[step - 1].public : null,
       over: step === last
     };
     slider.value = String(step);
     slider.setAttribute("aria-valuetext", "step " + step + " of " + last);
     position.textContent = step + " / " + last;
     decisionLine.replaceChildren(h("span", null, describe(step)));
+    showChanges(step);
+    showStderr(step);
+    moveCursor(step);
     if (timed) {
       clockLine.replaceChildren(h("span", null, "Time used so far: ", clocks[step].map(function (ms, s) {
         return [seat(s), " " + (ms >= 1000 ? (ms / 1000).toFixed(2) + " s" : Math.round(ms) + " ms") + "  "];
@@ -162,6 +205,15 @@
     button.addEventListener("click", function () { actions[button.getAttribute("data-action")](); });
   });
   slider.addEventListener("input", function () { pause(); show(parseInt(slider.value, 10)); });
+  if (chart) {
+    chart.addEventListener("click", function (event) {
+      var box = chart.getBoundingClientRect(), scale = +chart.getAttribute("data-width") / box.width;
+      var left = +chart.getAttribute("data-left"), right = +chart.getAttribute("data-right");
+      var x = (event.clientX - box.left) * scale;
+      pause();
+      show(Math.round((x - left) / (right - left) * last));
+    });
+  }
   if (viewAs) { viewAs.addEventListener("change", function () { show(step); }); }
   if (speed) {
     speed.addEventListener("change", function () { if (timer !== null) { pause(); play(); } });
