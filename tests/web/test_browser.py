@@ -14,6 +14,7 @@ import pytest
 from django.urls import reverse
 
 from ladder.bots.models import BotVersion
+from ladder.tournaments import services as tournament_services
 from tests.web.conftest import FORFEIT, finished_tournament, make_active_version, make_bot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -357,3 +358,125 @@ def test_finished_tournament_page_and_a_round_match_replay(
     back = by_css(browser, f'a[href^="{reverse("web:tournament", args=[t.pk])}#round-1"]')
     assert back.text == "Monsoon Masters"
     assert script_errors(browser) == []
+
+
+# --- phones: no page scrolls sideways at 390 px ----------------------------------------------
+
+PHONE = (390, 844)
+OVERFLOW_SCRIPT = """
+var width = window.innerWidth, wide = [];
+document.querySelectorAll('body *').forEach(function (el) {
+  var box = el.getBoundingClientRect();
+  if (box.right > width + 0.5 && box.width > 0) {
+    var inScroller = false;
+    for (var p = el.parentElement; p; p = p.parentElement) {
+      var o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden') { inScroller = true; break; }
+    }
+    if (!inScroller) {
+      wide.push(el.tagName.toLowerCase() + '.' + el.className + ' ' + Math.round(box.right));
+    }
+  }
+});
+return [document.documentElement.scrollWidth, width, wide.slice(0, 8)];
+"""
+
+
+def site_pages(world, tournaments) -> dict[str, str]:
+    """Every page a visitor can open, by a readable name."""
+    pages = {
+        "home": reverse("web:home"),
+        "tournaments": reverse("web:tournaments"),
+        "login": reverse("web:login"),
+        "signup": reverse("web:signup"),
+        "password-reset": reverse("web:password-reset"),
+        "bot": reverse("web:bot", args=["alice-batavia"]),
+    }
+    for game in TABLES_BY_GAME:
+        pages[f"standings-{game}"] = reverse("web:standings", args=[game, 3])
+        pages[f"match-{game}"] = reverse("web:match", args=[world.matches[game].pk])
+    pages["match-queued"] = reverse("web:match", args=[world.queued.pk])
+    for name, t in tournaments.items():
+        pages[f"tournament-{name}"] = reverse("web:tournament", args=[t.pk])
+    return pages
+
+
+OWNER_PAGES = {
+    "my-bots": "web:my-bots",
+    "bot-new": "web:bot-new",
+    "token": "web:token",
+    "password-change": "web:password-change",
+}
+TABLES_BY_GAME = ("batavia", "east_indiaman", "borneo", "packet_row")
+
+
+def overflowing_pages(browser, base: str, urls: dict[str, str]) -> dict[str, list]:
+    found = {}
+    for name, url in urls.items():
+        browser.get(base + url)
+        wait_for(browser, lambda d: d.execute_script("return document.readyState") == "complete")
+        scroll_width, inner, wide = browser.execute_script(OVERFLOW_SCRIPT)
+        if scroll_width > inner:
+            found[name] = [scroll_width, inner, wide]
+    return found
+
+
+@pytest.mark.parametrize("who", ["visitor", "owner", "organiser"])
+def test_no_page_scrolls_sideways_on_a_phone(
+    browser, live_server, site_world, olivia, bob, who, django_capture_on_commit_callbacks
+):
+    from tests.web.conftest import open_tournament, started_tournament
+
+    field = [site_world.bots[n] for n in ("alice-batavia", "bob-batavia", "olivia-batavia")]
+    extra = make_bot(bob, "bob-batavia-2")
+    make_active_version(extra)
+    tournaments = {
+        "finished": finished_tournament(
+            olivia, [*field, extra], django_capture_on_commit_callbacks, name="Monsoon Masters"
+        ),
+        "running": started_tournament(olivia, field, name="Monsoon Weekly"),
+        "open": open_tournament(olivia, name="Monsoon Open with a rather long name for phones"),
+    }
+    for bot in [*field, extra]:  # wide entrant tables (withdraw buttons for owner and organiser)
+        tournament_services.register_entrant(tournaments["open"].pk, bot.owner, bot.pk)
+    urls = site_pages(site_world, tournaments)
+    browser.delete_all_cookies()
+    if who == "owner":
+        log_in(browser, live_server, "alice", "alice-password-1")
+    elif who == "organiser":
+        log_in(browser, live_server, "olivia", "olivia-password-1")
+    if who != "visitor":
+        urls.update({name: reverse(view) for name, view in OWNER_PAGES.items()})
+    browser.set_window_size(*PHONE)
+    try:
+        assert browser.execute_script("return window.innerWidth") == PHONE[0]
+        found = overflowing_pages(browser, live_server.url, urls)
+        for name in ("home", "standings-batavia", "tournament-finished", "match-borneo"):
+            browser.get(live_server.url + urls[name])
+            browser.save_screenshot(str(ARTIFACTS / f"phone-{who}-{name}.png"))
+    finally:
+        browser.set_window_size(1280, 1000)
+    assert found == {}, f"pages wider than {PHONE[0]} px: {found}"
+
+
+def test_home_and_standings_keep_their_columns_on_a_phone(browser, live_server, site_world):
+    """Nothing essential sits off-screen in a scrolling box: every visible cell of the
+    standings and the latest matches lies within the 390 px viewport."""
+    browser.set_window_size(*PHONE)
+    try:
+        for url in (reverse("web:home"), reverse("web:standings", args=["batavia", 3])):
+            browser.get(live_server.url + url)
+            cut = browser.execute_script("""
+                var w = window.innerWidth, cut = [];
+                document.querySelectorAll('table.standings td, table.matches td').forEach(
+                  function (td) {
+                    var box = td.getBoundingClientRect();
+                    if (box.width > 0 && box.right > w + 0.5) { cut.push(td.textContent.trim()); }
+                  });
+                return cut;""")
+            assert cut == [], f"{url}: cells beyond the screen edge: {cut[:5]}"
+        text = by_css(browser, "table.standings tbody tr").text
+        assert "by alice" in text or "by olivia" in text or "by bob" in text
+        assert "P" in text  # the provisional mark, beside the rating
+    finally:
+        browser.set_window_size(1280, 1000)
