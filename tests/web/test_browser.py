@@ -480,3 +480,39 @@ def test_home_and_standings_keep_their_columns_on_a_phone(browser, live_server, 
         assert "P" in text  # the provisional mark, beside the rating
     finally:
         browser.set_window_size(1280, 1000)
+
+
+@pytest.mark.parametrize("game", ["batavia", "east_indiaman", "borneo", "packet_row"])
+def test_replay_on_desktop_and_phone(browser, live_server, site_world, game):
+    """The drawn board fits a phone, the controls stay on screen while the board scrolls, and
+    each step reads as a sentence with what it changed; screenshots at 1366 and 390 px."""
+    match = site_world.matches[game]
+    try:
+        for width in (1366, 390):
+            browser.set_window_size(width, 900)
+            browser.get(live_server.url + reverse("web:match", args=[match.pk]))
+            total = int(by_css(browser, "#replay-position").text.split("/")[1])
+            browser.execute_script(
+                "var s = document.getElementById('replay-step'); s.value = arguments[0];"
+                "s.dispatchEvent(new Event('input'));",
+                total // 3,
+            )
+            sentence = by_css(browser, "#replay-decision .sentence").text
+            assert sentence.startswith("Seat ") and "plays '" not in sentence
+            assert all_css(browser, "#replay-changes li")
+            board = by_css(browser, "#replay-drawing svg.board-svg")
+            assert 0 < board.size["width"] <= width
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+            # Scroll the board under the controls: the bar stays pinned to the top.
+            browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", board)
+            top = browser.execute_script(
+                "return document.querySelector('.viewer-bar').getBoundingClientRect().top"
+            )
+            assert abs(top) < 2, f"controls scrolled away (top {top}) at {width} px"
+            by_css(browser, '[data-action="forward"]').click()  # and still work from there
+            assert by_css(browser, "#replay-position").text == f"{total // 3 + 1} / {total}"
+            browser.save_screenshot(str(ARTIFACTS / f"replay-{game}-{width}-scrolled.png"))
+            screenshot(browser, f"replay-{game}-{width}.png", width=width)
+    finally:
+        browser.set_window_size(1280, 1000)
+    assert script_errors(browser) == []

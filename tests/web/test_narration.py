@@ -158,3 +158,21 @@ def test_changes_name_the_seat_and_the_values():
     before = {"phase": "a", "players": [{"gold": 3, "hand": [1, 2]}, {"gold": 0, "hand": []}]}
     after = {"phase": "b", "players": [{"gold": 5, "hand": [1, 2]}, {"gold": 0, "hand": [4]}]}
     assert changes(before, after) == ["Seat 0 · gold: 3 → 5", "Seat 1 · hand: none → 4"]
+
+
+def test_a_new_round_and_the_end_are_said():
+    rounds = ends = 0
+    for _seat, _action, text, before, after in narrated_steps("packet_row"):
+        if after["round"] != before["round"] and not after.get("final"):
+            assert text.endswith(f"Round {after['round']} begins."), text
+            rounds += 1
+        if after.get("final") and not before.get("final"):
+            assert text.endswith("The game ends and is scored."), text
+            ends += 1
+    assert rounds > 0 and ends == len(SEEDS)
+
+
+def test_long_lists_say_what_was_added_and_removed():
+    before = {"discards": ["a", "b", "c", "d", "e"]}
+    after = {"discards": ["a", "b", "c", "d", "e", "f", "f"]}
+    assert changes(before, after) == ["discards: 5 → 7; + f, + f"]

@@ -30,9 +30,20 @@ def narrate(game: str, seat: int, action: Any, before: View, after: View) -> str
     if narrator is None or not isinstance(action, str) or kind_of(action) not in narrator.kinds:
         return raw(seat, action)
     try:
-        return narrator.sentence(seat, action, before, after)
+        text = narrator.sentence(seat, action, before, after)
     except (KeyError, IndexError, ValueError, TypeError):
         return raw(seat, action)  # a view that does not look as expected: say what was played
+    return text + consequences(before, after)
+
+
+def consequences(before: View, after: View) -> str:
+    """What the decision set off beyond itself: a new round, the end of the game."""
+    if after.get("final") and not before.get("final"):
+        return " The game ends and is scored."
+    new_round = after.get("round")
+    if isinstance(new_round, int) and new_round != before.get("round"):
+        return f" Round {new_round} begins."
+    return ""
 
 
 def progress(game: str, view: View) -> list[float] | None:

@@ -7,6 +7,7 @@ out: the sentence already says who acted, and they change on nearly every step.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ladder.web.narration.base import View
@@ -29,6 +30,23 @@ def _text(value: Any) -> str:
     else:
         text = str(value)
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def _line(label: str, old: Any, new: Any) -> str:
+    """``label: old → new``; a long list says what was added and removed instead."""
+    if isinstance(old, list) and isinstance(new, list) and max(len(old), len(new)) > 4:
+        try:
+            before, after = Counter(map(_text, old)), Counter(map(_text, new))
+        except TypeError:
+            before = after = Counter()
+        added, removed = list((after - before).elements()), list((before - after).elements())
+        parts = [f"{len(old)} → {len(new)}"]
+        if added:
+            parts.append(_text(["+ " + a for a in added]))
+        if removed:
+            parts.append(_text(["- " + r for r in removed]))
+        return f"{label}: " + "; ".join(parts)
+    return f"{label}: {_text(old)} → {_text(new)}"
 
 
 def _label(path: list[Any]) -> str:
@@ -76,7 +94,7 @@ def changes(before: View, after: View) -> list[str]:
     out: list[tuple[list[Any], Any, Any]] = []
     _walk(before, after, [], out)
     out.sort(key=lambda item: [str(k) for k in item[0]])
-    lines = [f"{_label(p)}: {_text(old)} → {_text(new)}" for p, old, new in out[:MAX_LINES]]
+    lines = [_line(_label(p), old, new) for p, old, new in out[:MAX_LINES]]
     if len(out) > MAX_LINES:
         lines.append(f"… and {len(out) - MAX_LINES} more changes")
     return lines

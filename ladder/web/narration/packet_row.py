@@ -42,7 +42,7 @@ def describe_card(label: str | None) -> str:
         return f"a ship to {DESTINATION.get(parts[1], parts[1])}"
     if kind == "money":
         return f"a ${parts[1]} money card"
-    return f"a {kind}"
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def _cost_note(seat: int, before: View, after: View) -> str:

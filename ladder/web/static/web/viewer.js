@@ -52,7 +52,47 @@
     return h("div", { "class": "hand-cards", "aria-label": "hand of seat " + s },
       count ? h("div", { "class": "cards" }, cards) : h("span", { "class": "empty" }, "empty hand"));
   }
-  var helpers = { h: h, table: table, seat: seat, facts: facts, card: card, hand: hand };
+  /* SVG elements for the drawn boards: svg("rect", {x: 1, ...}, children...). */
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVGNS, tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      var value = attrs[key];
+      if (value !== null && value !== undefined && value !== false) { node.setAttribute(key, String(value)); }
+    });
+    Array.prototype.slice.call(arguments, 2).forEach(function append(child) {
+      if (child === null || child === undefined || child === false) { return; }
+      if (Array.isArray(child)) { child.forEach(append); return; }
+      node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+    });
+    return node;
+  }
+  /* A board: an <svg> that scales to the drawing's width, with a title for screen readers. */
+  function board(width, height, label, children) {
+    return svg("svg", { "class": "board-svg", viewBox: "0 0 " + width + " " + height, role: "img",
+      "aria-label": label, preserveAspectRatio: "xMidYMin meet" }, svg("title", null, label), children);
+  }
+  var SEAT_COLOURS = ["#0b5cad", "#a4161a", "#1a6b32", "#6b3fa0", "#8a5300"];
+  /* A seat's round token; ``changed`` rings it in gold (what the step changed). */
+  function token(x, y, s, r, changed) {
+    return svg("g", { "class": "token" + (changed ? " changed" : "") },
+      changed ? svg("circle", { cx: x, cy: y, r: r + 3, fill: "none", stroke: "#f0b400", "stroke-width": 3 }) : null,
+      svg("circle", { cx: x, cy: y, r: r, fill: SEAT_COLOURS[s % 5], stroke: "#fff", "stroke-width": 1.5 }),
+      svg("text", { x: x, y: y + r * 0.42, "text-anchor": "middle", "font-size": r * 1.2, "font-weight": 700, fill: "#fff" }, String(s)),
+      svg("title", null, "seat " + s + ": " + data.seats[s]));
+  }
+  /* Whether the value at ``path`` differs between the previous step's view and this one. */
+  function changed(ctx, view, path) {
+    if (!ctx.previous) { return false; }
+    var a = ctx.previous, b = view;
+    for (var i = 0; i < path.length; i++) {
+      a = a === null || a === undefined ? undefined : a[path[i]];
+      b = b === null || b === undefined ? undefined : b[path[i]];
+    }
+    return JSON.stringify(a) !== JSON.stringify(b);
+  }
+  var helpers = { h: h, table: table, seat: seat, facts: facts, card: card, hand: hand,
+    svg: svg, board: board, token: token, changed: changed, seatColours: SEAT_COLOURS };
 
   /* --- rebuild whole tables from the deltas ------------------------------------------------- */
   var clone = window.structuredClone || function (x) { return JSON.parse(JSON.stringify(x)); };
