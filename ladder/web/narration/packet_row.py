@@ -24,20 +24,21 @@ def contract(goods: str, dest: str, amount: str, reward: str) -> str:
     return f"a contract for {amount} {goods} to {DESTINATION.get(dest, dest)} paying ${reward}"
 
 
-def describe_card(label: str | None) -> str:
-    """A card label as a player would read the card."""
+def describe_card(label: str | None, *, with_cost: bool = True) -> str:
+    """A card label as a player would read the card (its price left out on request)."""
     if not label:
         return "an empty space"
     parts = label.split(":")
     kind = parts[0]
     if kind == "contract":
         return contract(*parts[1:5])
+    price = f" (costs ${parts[-1]})" if with_cost and kind in ("goods", "gold") else ""
     if kind == "goods":
-        return f"{parts[2]} {parts[1]} (costs ${parts[3]})"
+        return f"{parts[2]} {parts[1]}{price}"
     if kind == "gold":
-        return f"{plural(int(parts[1]), 'gold nugget')} (costs ${parts[2]})"
+        return f"{plural(int(parts[1]), 'gold nugget')}{price}"
     if kind == "vp":
-        return f"a {parts[2]}-VP card (costs ${parts[1]})"
+        return f"a {parts[2]}-VP card" + (f" (costs ${parts[1]})" if with_cost else "")
     if kind == "ship":
         return f"a ship to {DESTINATION.get(parts[1], parts[1])}"
     if kind == "money":
@@ -58,8 +59,8 @@ def sentence(seat: int, action: str, before: View, after: View) -> str:
     if kind in ("take", "assist"):
         board = before["boards"][parts[1]]
         row = board["current" if kind == "take" else "future"]
-        taken = describe_card(row[int(parts[2])])
         cost = _cost_note(seat, before, after)
+        taken = describe_card(row[int(parts[2])], with_cost=not cost)
         if kind == "take":
             return f"{who(seat)} takes {taken} from the {parts[1]}{cost}."
         return (
