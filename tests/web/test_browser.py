@@ -516,3 +516,52 @@ def test_replay_on_desktop_and_phone(browser, live_server, site_world, game):
     finally:
         browser.set_window_size(1280, 1000)
     assert script_errors(browser) == []
+
+
+def test_owner_sees_stderr_of_each_step_and_the_forfeit_on_the_chart(
+    browser, live_server, site_world
+):
+    match = site_world.matches["batavia"]  # alice owns seat 0; bob's seat 1 forfeited
+    seat = match.seats.get(seat=0)
+    first = next(i for i, d in enumerate(match_decisions(match), 1) if d["seat"] == 0)
+    seat.stderr = f"warming up\n[monsoon step {first}]\nALICE thinks about step {first}\n"
+    seat.save(update_fields=["stderr"])
+    browser.delete_all_cookies()
+    log_in(browser, live_server, "alice", "alice-password-1")
+    browser.get(live_server.url + reverse("web:match", args=[match.pk]))
+    assert by_css(browser, "#replay-stderr").text == "seat 0:\nwarming up"
+    browser.execute_script(
+        "var s = document.getElementById('replay-step'); s.value = arguments[0];"
+        "s.dispatchEvent(new Event('input'));",
+        first,
+    )
+    assert by_css(browser, "#replay-stderr").text == f"seat 0:\nALICE thinks about step {first}"
+    by_css(browser, '[data-action="forward"]').click()
+    assert by_css(browser, "#replay-stderr").text == "(nothing written at this step)"
+    # The chart marks bob's forfeit; clicking its right end jumps to the last step.
+    assert "seat 1 forfeits" in by_css(browser, "#progress-chart").text
+    chart = by_css(browser, "#progress-chart")
+    browser.execute_script(
+        "var c = arguments[0], b = c.getBoundingClientRect();"
+        "c.dispatchEvent(new MouseEvent('click', {clientX: b.right - 2, clientY: b.top + 20,"
+        " bubbles: true}));",
+        chart,
+    )
+    total = by_css(browser, "#replay-position").text.split("/")[1].strip()
+    assert by_css(browser, "#replay-position").text == f"{total} / {total}"
+    assert "forfeited" in by_css(browser, "#replay-decision").text
+    # Another visitor gets no stderr at all.
+    browser.delete_all_cookies()
+    browser.get(live_server.url + reverse("web:match", args=[match.pk]))
+    assert all_css(browser, "#replay-stderr") == []
+    assert "ALICE thinks" not in browser.page_source
+    assert script_errors(browser) == []
+
+
+def match_decisions(match) -> list[dict]:
+    import gzip
+    import json
+
+    from ladder.matches import selectors as match_selectors
+
+    return json.loads(gzip.decompress(match_selectors.compressed_log(match)))["decisions"]

@@ -50,7 +50,7 @@ def _line(label: str, old: Any, new: Any) -> str:
 
 
 def _label(path: list[Any]) -> str:
-    words = []
+    words: list[str] = []
     for i, key in enumerate(path):
         if isinstance(key, int) and i > 0 and path[i - 1] == "players":
             words[-1] = f"Seat {key}"

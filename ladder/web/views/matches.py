@@ -83,9 +83,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     replay = _replay(match, seats)
     # Stderr by replay step, only for the seats whose stderr this visitor may read.
     readable = {
-        row["seat"].seat: row["seat"].stderr
-        for row in rows
-        if row["stderr_visible"] and row["seat"].stderr
+        s.seat: s.stderr
+        for s in seats
+        if s.stderr and match_selectors.stderr_visible_to(request.user, s)
     }
     stderr_steps = {str(seat): stderr_by_step(text) for seat, text in readable.items()}
     stderr_marked = any(has_marks(text) for text in readable.values())

@@ -16,7 +16,7 @@ from ladder.matches import selectors as match_selectors
 from ladder.matches.models import Match
 from ladder.ratings import selectors as rating_selectors
 from ladder.ratings.services import PROVISIONAL_MIN_GAMES, PROVISIONAL_WIDTH
-from ladder.web.ladder_summary import ranked_bot_counts, summarise
+from ladder.web.ladder_summary import LadderSummary, ranked_bot_counts, summarise
 from ladder.web.sections import home_sections
 
 PROVISIONAL_RULE = {
@@ -31,7 +31,7 @@ LATEST_MATCHES = 12
 def home(request: HttpRequest) -> HttpResponse:
     specs = all_games()
     bots = ranked_bot_counts(list(specs))
-    by_game: dict[str, list] = {}
+    by_game: dict[str, list[LadderSummary]] = {}
     for ladder in ladders().order_by("game", "num_players"):
         summary = summarise(ladder, standing_rows(ladder), bots.get(ladder.game, 0))
         by_game.setdefault(ladder.game, []).append(summary)
@@ -52,8 +52,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "web/home.html",
         {
             "games": games,
-            "active_count": sum(len(g["active"]) for g in games),
-            "ladder_count": sum(len(g["ladders"]) for g in games),
+            "active_count": sum(s.active for group in by_game.values() for s in group),
+            "ladder_count": sum(len(group) for group in by_game.values()),
             "latest": latest,
             "sections": home_sections(request.user),
             **PROVISIONAL_RULE,

@@ -152,7 +152,7 @@
     var parts = [seat(d.seat), " ", h("span", { "class": "sentence" }, sentence), " ",
       h("span", { "class": "decision-meta" }, "(" + meta.join(", ") + "; ", h("code", null, typeof d.action === "string" ? d.action : JSON.stringify(d.action)), ")")];
     Object.keys(forfeitSteps).forEach(function (s) {
-      if (forfeitSteps[s] === index) {
+      if (forfeitSteps[s] === index && index !== last) {
         parts.push(h("span", { "class": "forfeit" }, " Seat " + s + " forfeited here: " + data.forfeits[s] + "."));
       }
     });
