@@ -503,6 +503,8 @@ def test_replay_on_desktop_and_phone(browser, live_server, site_world, game):
             board = by_css(browser, "#replay-drawing svg.board-svg")
             assert 0 < board.size["width"] <= width
             assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+            browser.execute_script("document.getElementById('viewer').scrollIntoView()")
+            browser.save_screenshot(str(ARTIFACTS / f"replay-{game}-{width}-top.png"))
             # Scroll the board under the controls: the bar stays pinned to the top.
             browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", board)
             top = browser.execute_script(

@@ -176,3 +176,16 @@ def test_long_lists_say_what_was_added_and_removed():
     before = {"discards": ["a", "b", "c", "d", "e"]}
     after = {"discards": ["a", "b", "c", "d", "e", "f", "f"]}
     assert changes(before, after) == ["discards: 5 → 7; + f, + f"]
+
+
+def test_batavia_running_score_is_the_final_scoring_of_the_public_view():
+    view = get_game("batavia").new_state(1, 3, "standard").public_view()
+    view["players"][0].update(gold=3, seals=["GB", "FR"], notes=10)
+    view["players"][1].update(notes=12)
+    view["players"][2].update(notes=12)
+    view["warehouses"]["tea"]["GB"] = 0  # seat 0 alone in tea: 10; pepper shared by 1 and 2: 8
+    view["warehouses"]["pepper"]["DK"] = 1
+    view["warehouses"]["pepper"]["SE"] = 2
+    view["target_holder"] = 2
+    # seat 0: 3 gold + 2 seals x 2 + tea 10; seats 1 and 2 share most notes (2) and pepper (8).
+    assert progress("batavia", view) == [17.0, 10.0, 14.0]

@@ -8,6 +8,7 @@ exchanged for gold, and the Target Counter ends the game.
 
 from __future__ import annotations
 
+from engine.games.batavia import components as K
 from ladder.web.narration.base import Narrator, View, final_scores, plural, who
 
 COMPANY = {"GB": "English", "DK": "Danish", "FR": "French", "NL": "Dutch", "SE": "Swedish"}
@@ -47,7 +48,8 @@ def sentence(seat: int, action: str, before: View, after: View) -> str:
     if action.startswith("lay:"):
         company = COMPANY[action[4:]]
         laid = after["players"][seat]["laid"][action[4:]]
-        return f"{who(seat)} lays out a {company} ship card ({laid} {company} laid out)."
+        article = "an" if company[0] in "AEIOU" else "a"
+        return f"{who(seat)} lays out {article} {company} ship card ({laid} {company} laid out)."
     if action == "stop":
         seals = ", ".join(COMPANY[c] for c in after["players"][seat].get("seals", []))
         return f"{who(seat)} stops laying out cards, holding the seals of {seals or 'none'}."
@@ -68,8 +70,36 @@ def sentence(seat: int, action: str, before: View, after: View) -> str:
     return f"{who(seat)} keeps the trading counters."
 
 
+def _leaders(values: list[int]) -> list[int]:
+    most = max(values)
+    return [i for i, v in enumerate(values) if v == most] if most > 0 else []
+
+
 def progress(view: View) -> list[float]:
-    return final_scores(view) or [float(p["gold"]) for p in view["players"]]
+    """The final scoring applied to the public view now: gold from exchanges, warehouse
+    majorities, the most promissory notes, the Target Counter and seals held.  Hands are not
+    laid out (they are hidden), so seals can still change at the end."""
+    final = final_scores(view)
+    if final is not None:
+        return final
+    players = view["players"]
+    n = len(players)
+    score = [float(p["gold"]) + K.SEAL_GOLD * len(p["seals"]) for p in players]
+    for m, commodity in enumerate(K.COMMODITIES):
+        crates = [0] * n
+        for owner in (view.get("warehouses") or {}).get(commodity, {}).values():
+            if owner is not None:
+                crates[owner] += 1
+        leaders = _leaders(crates)
+        sole, shared = K.WAREHOUSE_VALUES[m]
+        for p in leaders:
+            score[p] += sole if len(leaders) == 1 else shared
+    notes = _leaders([p["notes"] for p in players])
+    for p in notes:
+        score[p] += K.MOST_NOTES_GOLD[0 if len(notes) == 1 else 1]
+    if view.get("target_holder") is not None:
+        score[view["target_holder"]] += K.TARGET_GOLD
+    return score
 
 
 NARRATOR = Narrator(
@@ -77,5 +107,5 @@ NARRATOR = Narrator(
     kinds=frozenset({"bid", "pass", "draw", "lay", "stop", "move", "exchange", "keep"}),
     sentence=sentence,
     progress=progress,
-    progress_label="gold from exchanges (final score at the end)",
+    progress_label="score if the game ended now (hands not laid out)",
 )
