@@ -161,6 +161,7 @@ def build_replay(
     result.frames.append({"table": previous})
     narrator = narrator_for(game)
     result.progress_label = narrator.progress_label if narrator else ""
+    words = narrator.words if narrator else None
     scores = progress(game, previous["public"])
     series = [scores] if scores is not None else []
     for entry in log["decisions"]:
@@ -176,7 +177,7 @@ def build_replay(
             {
                 "decision": decision,
                 "ops": ops,
-                "changes": changes(previous["public"], current["public"]),
+                "changes": changes(previous["public"], current["public"], words),
             }
         )
         if series and (scores := progress(game, current["public"])) is not None:

@@ -189,3 +189,12 @@ def test_batavia_running_score_is_the_final_scoring_of_the_public_view():
     view["target_holder"] = 2
     # seat 0: 3 gold + 2 seals x 2 + tea 10; seats 1 and 2 share most notes (2) and pepper (8).
     assert progress("batavia", view) == [17.0, 10.0, 14.0]
+
+
+def test_packet_row_change_lines_read_cards_as_words():
+    for _seat, action, _text, before, after in narrated_steps("packet_row"):
+        if action.startswith("take:"):
+            lines = changes(before, after, NARRATORS["packet_row"].words)
+            assert lines and not any(re.search(r"\b(vp|goods|contract|money):", x) for x in lines)
+            return
+    raise AssertionError("no take in the seeded games")

@@ -22,7 +22,8 @@ class Narrator:
     """One game's narration: ``sentence(seat, action, before, after)`` and ``progress(view)``.
 
     ``kinds`` lists the action kinds (the text before the first colon) the module knows;
-    ``progress_label`` says what ``progress`` measures (it is the chart's axis title).
+    ``progress_label`` says what ``progress`` measures (it is the chart's axis title);
+    ``words`` turns a string value of a view into words for the change lines.
     """
 
     game: str
@@ -30,6 +31,7 @@ class Narrator:
     sentence: SentenceFn
     progress: ProgressFn
     progress_label: str
+    words: Callable[[str], str] | None = None  # how a bare id in a view reads (card labels)
 
 
 def kind_of(action: Any) -> str:

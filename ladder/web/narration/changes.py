@@ -8,35 +8,43 @@ out: the sentence already says who acted, and they change on nearly every step.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from ladder.web.narration.base import View
+
+Words = Callable[[str], str] | None
 
 IGNORED = frozenset({"current_player", "phase", "game", "variant", "num_players", "final"})
 MAX_LINES = 12
 MAX_TEXT = 60
 
 
-def _text(value: Any) -> str:
+def _text(value: Any, words: Words = None) -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        text = ", ".join(_text(v) for v in value) if value else "none"
+        text = ", ".join(_text(v, words) for v in value) if value else "none"
     elif isinstance(value, dict):
-        text = ", ".join(f"{k} {_text(v)}" for k, v in value.items() if v not in (0, None, []))
+        text = ", ".join(
+            f"{k} {_text(v, words)}" for k, v in value.items() if v not in (0, None, [])
+        )
         text = text or "none"
+    elif isinstance(value, str) and words is not None:
+        text = words(value)
     else:
         text = str(value)
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
-def _line(label: str, old: Any, new: Any) -> str:
+def _line(label: str, old: Any, new: Any, words: Words = None) -> str:
     """``label: old → new``; a long list says what was added and removed instead."""
     if isinstance(old, list) and isinstance(new, list) and max(len(old), len(new)) > 4:
         try:
-            before, after = Counter(map(_text, old)), Counter(map(_text, new))
+            before = Counter(_text(v, words) for v in old)
+            after = Counter(_text(v, words) for v in new)
         except TypeError:
             before = after = Counter()
         added, removed = list((after - before).elements()), list((before - after).elements())
@@ -46,7 +54,7 @@ def _line(label: str, old: Any, new: Any) -> str:
         if removed:
             parts.append(_text(["- " + r for r in removed]))
         return f"{label}: " + "; ".join(parts)
-    return f"{label}: {_text(old)} → {_text(new)}"
+    return f"{label}: {_text(old, words)} → {_text(new, words)}"
 
 
 def _label(path: list[Any]) -> str:
@@ -89,12 +97,12 @@ def changed_paths(before: View, after: View) -> list[list[Any]]:
     return sorted((p for p, _, _ in out), key=lambda p: [str(k) for k in p])
 
 
-def changes(before: View, after: View) -> list[str]:
+def changes(before: View, after: View, words: Words = None) -> list[str]:
     """Up to ``MAX_LINES`` lines "label: old → new", then how many more changed."""
     out: list[tuple[list[Any], Any, Any]] = []
     _walk(before, after, [], out)
     out.sort(key=lambda item: [str(k) for k in item[0]])
-    lines = [_line(_label(p), old, new) for p, old, new in out[:MAX_LINES]]
+    lines = [_line(_label(p), old, new, words) for p, old, new in out[:MAX_LINES]]
     if len(out) > MAX_LINES:
         lines.append(f"… and {len(out) - MAX_LINES} more changes")
     return lines

@@ -46,6 +46,29 @@ def describe_card(label: str | None, *, with_cost: bool = True) -> str:
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
+def short_card(label: str) -> str:
+    """A card label in a few words for the change lines ("2 cotton $6", "ship to France")."""
+    parts = label.split(":")
+    kind = parts[0]
+    try:
+        if kind == "contract":
+            goods, dest, amount, reward = parts[1:5]
+            return f"contract {amount} {goods} to {DESTINATION.get(dest, dest)} ${reward}"
+        if kind == "goods":
+            return f"{parts[2]} {parts[1]} ${parts[3]}"
+        if kind == "gold":
+            return f"{parts[1]} gold ${parts[2]}"
+        if kind == "vp":
+            return f"{parts[2]} VP ${parts[1]}"
+        if kind == "ship":
+            return f"ship to {DESTINATION.get(parts[1], parts[1])}"
+        if kind == "money":
+            return f"${parts[1]} money"
+    except (IndexError, ValueError):
+        return label
+    return label
+
+
 def _cost_note(seat: int, before: View, after: View) -> str:
     paid = before["players"][seat]["money"] - after["players"][seat]["money"]
     return f" for ${paid}" if paid > 0 else ""
@@ -119,4 +142,5 @@ NARRATOR = Narrator(
     sentence=sentence,
     progress=progress,
     progress_label="money in $ (final VP at the end)",
+    words=short_card,
 )
