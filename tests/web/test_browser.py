@@ -7,6 +7,7 @@ look at; the assertions check what the viewer does (steps, keyboard, play/pause,
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -135,8 +136,10 @@ def test_replay_viewer(browser, live_server, site_world, game):
     by_css(browser, '[data-action="forward"]').click()
     assert position.text == f"1 / {total}"
     decision = by_css(browser, "#replay-decision").text
-    assert decision.startswith(f"{match.seats.get(seat=0).seat}") or "Seat" in decision
-    assert "ms" in decision and "plays '" not in decision
+    first_seat = match_decisions(match)[0]["seat"]
+    sentence = by_css(browser, "#replay-decision .sentence").text
+    assert re.match(rf"Seat {first_seat}\b", sentence) and "plays '" not in sentence
+    assert "ms" in decision
     assert "Time used so far:" in by_css(browser, "#replay-clock").text
     assert "[object" not in by_css(browser, "#viewer").text
     by_css(browser, '[data-action="back"]').click()
