@@ -109,7 +109,8 @@ def test_a_slow_bot_lives_on_its_bank_until_the_bank_is_gone(launcher):
     outcome = play(launcher, program("slow_mover"), tc=tc)
     assert outcome.forfeits[1].startswith("timeout:")
     answered = [d["ms"] for d in outcome.log["decisions"] if d["seat"] == 1 and d["by"] == "bot"]
-    banks = [float(line.split()[1]) for line in outcome.stderr[1].split("\n") if line]
+    lines = [line for line in outcome.stderr[1].split("\n") if line]
+    banks = [float(line.split()[1]) for line in lines if not line.startswith("[monsoon step")]
     assert banks[0] == 350
     assert len(banks) == len(answered) + 1  # one request more: the one it timed out on
     assert all(ms >= 150 for ms in answered)  # the bot's own sleep is a lower bound
@@ -117,6 +118,12 @@ def test_a_slow_bot_lives_on_its_bank_until_the_bank_is_gone(launcher):
     for granted, next_granted, ms in zip(banks, banks[1:], answered, strict=False):
         assert next_granted == pytest.approx(granted - (ms - 50), abs=0.11)
     assert banks[-1] <= 350 - 100 * len(answered) + 0.05
+    # Each decision's stderr follows a mark naming its replay step (the match page reads it).
+    steps = [
+        i for i, d in enumerate(outcome.log["decisions"], 1) if d["seat"] == 1 and d["by"] == "bot"
+    ]
+    marks = [int(line[len("[monsoon step ") : -1]) for line in lines if line.startswith("[monsoon")]
+    assert steps and marks[: len(steps)] == steps  # (and the decision it timed out in)
 
 
 def test_the_same_bot_keeps_playing_within_its_move_time_without_a_bank(launcher):
@@ -134,7 +141,9 @@ def test_stderr_is_capped_and_a_flood_does_not_block_the_match(launcher):
     assert outcome.forfeits == [None, None, None]
     text = outcome.stderr[1]
     assert len(text.encode()) < STDERR_CAP_BYTES + 200
-    assert text.startswith("spam") and "bytes of stderr dropped" in text
+    head = text.lstrip().split("\n", 1)
+    assert head[0].startswith("[monsoon step ") and head[1].startswith("spam")
+    assert "bytes of stderr dropped" in text
 
 
 def test_the_decision_cap_forfeits_with_decision_limit(launcher):

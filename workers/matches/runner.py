@@ -39,6 +39,10 @@ from workers.matches.records import GameLog, MatchRecord
 
 STDERR_CAP_BYTES = 64 * 1024
 """Captured stderr kept per seat: the first and the last half of this, the middle dropped."""
+STDERR_STEP_MARK = "\n[monsoon step {step}]\n"
+"""Written into a seat's captured stderr before the first bytes read during its decision at
+replay step ``step`` (1 = the game's first decision), so the match page can tie each line to
+the decision it came with (``ladder/web/stderr.py`` reads it back)."""
 END_GRACE_S = 0.5
 """After the end message, how long bots get to exit (and flush stderr) before being killed."""
 READ_CHUNK = 64 * 1024
@@ -125,6 +129,7 @@ class _Seat:
         decision cost more runner CPU than anything but encoding the request."""
         self.in_watched = False
         """Whether stdin is in the selector: only while a message is partly written."""
+        self.stderr_step: int | None = None  # step to mark before the next stderr bytes
 
     @property
     def live(self) -> bool:
@@ -287,6 +292,9 @@ class _Match:
                 with contextlib.suppress(KeyError, ValueError):
                     self.sel.unregister(seat.err_fd)
                 return
+            if seat.stderr_step is not None:
+                seat.stderr.add(STDERR_STEP_MARK.format(step=seat.stderr_step).encode())
+                seat.stderr_step = None
             seat.stderr.add(chunk)
             seat.stderr_read += len(chunk)
             if seat.stderr_read >= STDERR_READ_BUDGET_BYTES:
@@ -545,6 +553,8 @@ class _Match:
             )
             return None, {}
         seat.decisions += 1
+        self._drain_stderr(seat)  # what came before belongs to earlier steps
+        seat.stderr_step = len(self.log["decisions"]) + 1
         self._resume_stderr(seat)
         sample = None
         if seat.wants_state:
