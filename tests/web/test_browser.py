@@ -569,9 +569,7 @@ def test_owner_sees_stderr_of_each_step_and_the_forfeit_on_the_chart(
 
 
 def match_decisions(match) -> list[dict]:
-    import gzip
-    import json
-
     from ladder.matches import selectors as match_selectors
 
-    return json.loads(gzip.decompress(match_selectors.compressed_log(match)))["decisions"]
+    log = present(match_selectors.match_log(match), "the match's stored log")
+    return log["decisions"]
