@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django import forms
@@ -120,8 +119,8 @@ class LocalDateTimeField(forms.DateTimeField):
     widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
     input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
 
-    def to_python(self, value: object) -> datetime | None:
-        with timezone.override(dt_timezone.utc):
+    def to_python(self, value: str | datetime | date | None) -> datetime | None:
+        with timezone.override(UTC):
             result = super().to_python(value)
         return result.replace(tzinfo=None) if result is not None else None
 
@@ -130,10 +129,10 @@ def local_to_utc(wall: datetime, zone: zoneinfo.ZoneInfo) -> datetime:
     """The UTC instant of a wall-clock time in ``zone``; ValueError for a time the clock skips
     (spring forward).  An ambiguous time (autumn) is read as the first of the two."""
     aware = wall.replace(tzinfo=zone, fold=0)
-    back = aware.astimezone(dt_timezone.utc).astimezone(zone).replace(tzinfo=None)
+    back = aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None)
     if back != wall:
         raise ValueError(f"{wall:%d %b %Y %H:%M} does not exist in {zone.key}: the clocks skip it")
-    return aware.astimezone(dt_timezone.utc)
+    return aware.astimezone(UTC)
 
 
 def utc_to_local(instant: datetime, zone: zoneinfo.ZoneInfo) -> datetime:
@@ -152,7 +151,9 @@ class TournamentForm(AccessibleForm):
     the field it names (see ``ladder/web/views/tournament_setup.py``).
     """
 
-    name = forms.CharField(max_length=100, required=False, help_text="Empty: named after the game and format.")
+    name = forms.CharField(
+        max_length=100, required=False, help_text="Empty: named after the game and format."
+    )
     description = forms.CharField(
         required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
     )
@@ -217,7 +218,7 @@ class TournamentForm(AccessibleForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         zone_name = data.get("time_zone")
         if not zone_name:
             return data

@@ -57,7 +57,10 @@ def preview(t: Tournament, n: int) -> Preview:
     k = t.num_players
     out = Preview(entrants=n, per_table=selectors.per_table(t))
     if n < k:
-        out.problem = f"{n} entrant{'s' if n != 1 else ''} cannot fill a {k}-player table: the start would cancel the tournament."
+        out.problem = (
+            f"{n} entrant{'s' if n != 1 else ''} cannot fill a {k}-player table: "
+            "the start would cancel the tournament."
+        )
         return out
     seeds = list(range(1, n + 1))
     if t.format == Format.ROUND_ROBIN:

@@ -138,7 +138,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     except ServiceError as exc:
         _service_refusal(form, exc)
         return _render_form(request, form, status=exc.status_code)
-    return _saved(request, t, form, f"{t.name} is scheduled. Invite bots below or wait for entries.")
+    return _saved(
+        request, t, form, f"{t.name} is scheduled. Invite bots below or wait for entries."
+    )
 
 
 def _managed(request: HttpRequest, pk: int) -> Tournament:
@@ -181,9 +183,22 @@ def page_preview(t: Tournament) -> Preview | None:
     """The tournament page's preview before the start, for the bots registered so far."""
     if t.started_at is not None or t.status != Tournament.Status.SCHEDULED:
         return None
-    return preview(unsaved({f: getattr(t, f) for f in (
-        "format", "num_players", "games_per_pairing", "duplicate", "rounds", "advance"
-    )}), _entrant_count(t))
+    return preview(
+        unsaved(
+            {
+                f: getattr(t, f)
+                for f in (
+                    "format",
+                    "num_players",
+                    "games_per_pairing",
+                    "duplicate",
+                    "rounds",
+                    "advance",
+                )
+            }
+        ),
+        _entrant_count(t),
+    )
 
 
 def _bot_id(user: Any, text: str) -> int | None:
@@ -223,7 +238,9 @@ def tournament_invite(request: HttpRequest, pk: int) -> HttpResponse:
     if "remove" in request.POST:
         raw = request.POST.get("remove", "")
         if not raw.isdigit():
-            return _render_invite(request, t, InviteForm(), error="Choose the bot to remove.", status=400)
+            return _render_invite(
+                request, t, InviteForm(), error="Choose the bot to remove.", status=400
+            )
         try:
             services.unregister_entrant(tournament_id=t.pk, user=request.user, bot_id=int(raw))
         except ServiceError as exc:
