@@ -58,8 +58,8 @@ def preview(t: Tournament, n: int) -> Preview:
     out = Preview(entrants=n, per_table=selectors.per_table(t))
     if n < k:
         out.problem = (
-            f"{n} entrant{'s' if n != 1 else ''} cannot fill a {k}-player table: "
-            "the start would cancel the tournament."
+            f"{n} entrant{'s' if n != 1 else ''} cannot fill a {k}-player table: with fewer "
+            f"than {k} at the start, the tournament is cancelled."
         )
         return out
     seeds = list(range(1, n + 1))

@@ -139,7 +139,10 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         _service_refusal(form, exc)
         return _render_form(request, form, status=exc.status_code)
     return _saved(
-        request, t, form, f"{t.name} is scheduled. Invite bots below or wait for entries."
+        request,
+        t,
+        form,
+        f"{t.name} is scheduled. Invite bots from the organiser controls, or wait for entries.",
     )
 
 
