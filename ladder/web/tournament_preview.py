@@ -12,12 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 
 from ladder.tournaments import pairing, selectors
 from ladder.tournaments.models import Tournament
 
 Format = Tournament.Format
 SHOWN_ROUNDS = 30  # a long round robin's later rounds are summarised, not listed
+# A large round robin at 3+ player tables takes seconds to pair (the balanced design), as at the
+# start; the result depends only on the settings and the field size, so it is kept a day.
+CACHE_SECONDS = 24 * 3600
 
 
 @dataclass
@@ -50,6 +54,29 @@ def unsaved(data: dict[str, Any]) -> Tournament:
     """A Tournament object from the service's cleaned settings, never saved."""
     keys = ("format", "num_players", "games_per_pairing", "duplicate", "rounds", "advance")
     return Tournament(**{k: data[k] for k in keys})
+
+
+def cached_preview(t: Tournament, n: int) -> Preview:
+    """:func:`preview`, from the cache when these settings and field size were shown before."""
+    key = "tournament-preview:v1:" + ":".join(
+        str(v)
+        for v in (
+            t.format,
+            t.num_players,
+            t.games_per_pairing,
+            t.duplicate,
+            t.rounds,
+            t.advance,
+            n,
+            settings.MONSOON_TOURNAMENT_MAX_MATCHES,
+        )
+    )
+    found = cache.get(key)
+    if isinstance(found, Preview):
+        return found
+    shown = preview(t, n)
+    cache.set(key, shown, CACHE_SECONDS)
+    return shown
 
 
 def preview(t: Tournament, n: int) -> Preview:

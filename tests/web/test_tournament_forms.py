@@ -364,3 +364,49 @@ def test_only_the_organiser_invites(personas, olivia, bots, who):
     assert personas[who].get(url).status_code == 403
     assert personas[who].post(url, {"bot": "olivia-one"}).status_code == 403
     assert not t.entrants.exists()
+
+
+def test_preview_flags_a_total_over_the_match_budget(personas, db, settings):
+    settings.MONSOON_TOURNAMENT_MAX_MATCHES = 20
+    page = text(personas["organiser"].post(NEW, form_data(preview="1", preview_entrants=5)))
+    assert preview_total(page) == 10 * 3  # every 3 of 5 at a table, in 3 seat rotations
+    assert "more than the 20 matches a tournament plays at most" in page
+    assert not Tournament.objects.exists()
+
+
+def test_the_game_cannot_change_once_bots_entered(personas, olivia, bots):
+    t = open_tournament(olivia)
+    ts.register_entrant(tournament_id=t.pk, user=alice_of(bots), bot_id=bots["alice-one"].pk)
+    response = personas["organiser"].post(
+        reverse("web:tournament-edit", args=[t.pk]),
+        form_data(
+            game="packet_row",
+            num_players=2,
+            starts_at=local(t.starts_at),
+            registration_closes_at=local(t.registration_closes_at),
+        ),
+    )
+    assert response.status_code == 409
+    assert field_errors(text(response), "game") == ["the game cannot change once bots have entered"]
+    t.refresh_from_db()
+    assert t.game == "batavia"
+
+
+def alice_of(bots: dict[str, Bot]):
+    return bots["alice-one"].owner
+
+
+def test_entrants_are_fixed_once_started(personas, olivia, bots):
+    t = open_tournament(olivia)
+    for name in ("alice-one", "bob-one", "olivia-one"):
+        ts.register_entrant(tournament_id=t.pk, user=bots[name].owner, bot_id=bots[name].pk)
+    ts.tick(now=t.starts_at)
+    url = reverse("web:tournament-invite", args=[t.pk])
+    page = text(personas["organiser"].get(url))
+    assert "Entrants are fixed: the tournament is running." in page
+    response = personas["organiser"].post(url, {"remove": str(bots["bob-one"].pk)})
+    assert response.status_code == 409
+    assert "entrants are fixed once the tournament has started" in text(response)
+    late = personas["organiser"].post(url, {"bot": "alice-two"})
+    assert late.status_code == 409 and "registration is closed" in text(late)
+    assert t.entrants.count() == 3

@@ -26,7 +26,7 @@ from ladder.core.errors import ServiceError
 from ladder.tournaments import selectors, services
 from ladder.tournaments.models import Entrant, Tournament
 from ladder.web.forms import InviteForm, TournamentForm
-from ladder.web.tournament_preview import Preview, preview, unsaved
+from ladder.web.tournament_preview import Preview, cached_preview, unsaved
 
 TZ_COOKIE = "monsoon_tz"
 TZ_COOKIE_AGE = 365 * 24 * 3600
@@ -84,7 +84,7 @@ def _form_preview(form: TournamentForm, n: int) -> Preview | None:
     clean = _checked(form)
     if clean is None:
         return None
-    return preview(unsaved(clean), form.cleaned_data.get("preview_entrants") or n)
+    return cached_preview(unsaved(clean), form.cleaned_data.get("preview_entrants") or n)
 
 
 def _render_form(
@@ -186,7 +186,7 @@ def page_preview(t: Tournament) -> Preview | None:
     """The tournament page's preview before the start, for the bots registered so far."""
     if t.started_at is not None or t.status != Tournament.Status.SCHEDULED:
         return None
-    return preview(
+    return cached_preview(
         unsaved(
             {
                 f: getattr(t, f)
