@@ -233,6 +233,9 @@ def test_local_time_is_stored_in_utc_and_shown_back_in_that_zone(personas, db):
     assert f'value="{year}-01-15T18:00"' in edit
     assert '<option value="Europe/Amsterdam" selected>' in edit
     assert "</time> UTC" in text(Client().get(response["Location"]))  # other visitors: UTC
+    listed = text(personas["organiser"].get(reverse("web:tournaments")))
+    assert 'Starts <span class="muted">(Europe/Amsterdam)</span>' in listed
+    assert f"15 Jan {year} 18:00</time>" in listed
 
 
 def test_a_time_the_clocks_skip_is_refused(personas, db):

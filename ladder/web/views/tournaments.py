@@ -287,11 +287,13 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             {"t": t, "game_title": _game_title(t.game), "format": t.get_format_display()}
             for t in group["items"]
         ]
-    return render(
-        request,
-        "web/tournaments.html",
-        {"groups": groups, "can_create": is_organiser(request.user)},
-    )
+    zone = tournament_setup.viewer_zone(request)
+    with timezone.override(zone):
+        return render(
+            request,
+            "web/tournaments.html",
+            {"groups": groups, "can_create": is_organiser(request.user), "zone_name": zone.key},
+        )
 
 
 @require_GET
