@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from ladder.web.views import accounts, bots, matches, site, tournaments
+from ladder.web.views import accounts, bots, matches, site, tournament_setup, tournaments
 
 app_name = "web"
 
@@ -13,7 +13,12 @@ urlpatterns = [
     path("bots/<slug:name>/", bots.bot_detail, name="bot"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_setup.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/edit/", tournament_setup.tournament_edit, name="tournament-edit"),
+    path(
+        "tournaments/<int:pk>/invite/", tournament_setup.tournament_invite, name="tournament-invite"
+    ),
     path("tournaments/<int:pk>/register/", tournaments.register, name="tournament-register"),
     path("tournaments/<int:pk>/unregister/", tournaments.unregister, name="tournament-unregister"),
     *[

@@ -20,11 +20,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.registry import all_games
+from ladder.accounts.selectors import is_organiser
 from ladder.core.errors import ServiceError
 from ladder.tournaments import selectors, services
 from ladder.tournaments.models import Entrant, Tournament
 from ladder.tournaments.standings import placement_points
 from ladder.web.forms import AccessibleForm
+from ladder.web.views import tournament_setup
 
 DASH = "\u2013"  # an en dash between the numbers of a range or record
 FINISHED_LISTED = 50  # finished tournaments on the list page: the latest ones
@@ -212,36 +214,41 @@ def _page(request: HttpRequest, t: Tournament, *, status: int = 200, **bound: An
         if t.status == Status.SCHEDULED
         and (manage or (user.is_authenticated and e.bot.owner_id == user.pk))
     }
-    return render(
-        request,
-        "web/tournament.html",
-        {
-            "t": t,
-            "game_title": _game_title(t.game),
-            "format_text": _format_text(t),
-            "progress": _progress(t),
-            "registration": _registration(t),
-            "entrants": entrants,
-            "started": started,
-            "mine": mine,
-            "dropped": [e for e in entrants if e.status == Entrant.Status.DROPPED],
-            "withdrawable": withdrawable,
-            "withdraw_error": bound.get("withdraw_error"),
-            "rounds": _rounds(t),
-            "standings": standings,
-            "elimination": t.format == Tournament.Format.ELIMINATION,
-            "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings]),
-            "can_manage": manage,
-            "can_register": can_register,
-            "entry_form": bound.get("entry_form") or EntryForm(bots=eligible),
-            "has_eligible": bool(eligible),
-            "entry_form_shown": can_register and bool(eligible),
-            "pause_form": bound.get("pause_form") or ReasonForm(prefix="pause"),
-            "cancel_form": bound.get("cancel_form") or CancelForm(prefix="cancel"),
-            "control_error": bound.get("control_error"),
-        },
-        status=status,
-    )
+    # Dates on the page read in the zone the visitor chose on a tournament form (else UTC).
+    zone = tournament_setup.viewer_zone(request)
+    with timezone.override(zone):
+        return render(
+            request,
+            "web/tournament.html",
+            {
+                "t": t,
+                "game_title": _game_title(t.game),
+                "format_text": _format_text(t),
+                "progress": _progress(t),
+                "registration": _registration(t),
+                "entrants": entrants,
+                "started": started,
+                "mine": mine,
+                "dropped": [e for e in entrants if e.status == Entrant.Status.DROPPED],
+                "withdrawable": withdrawable,
+                "withdraw_error": bound.get("withdraw_error"),
+                "rounds": _rounds(t),
+                "standings": standings,
+                "elimination": t.format == Tournament.Format.ELIMINATION,
+                "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings]),
+                "can_manage": manage,
+                "can_register": can_register,
+                "entry_form": bound.get("entry_form") or EntryForm(bots=eligible),
+                "has_eligible": bool(eligible),
+                "entry_form_shown": can_register and bool(eligible),
+                "pause_form": bound.get("pause_form") or ReasonForm(prefix="pause"),
+                "cancel_form": bound.get("cancel_form") or CancelForm(prefix="cancel"),
+                "control_error": bound.get("control_error"),
+                "zone_name": zone.key,
+                "preview": tournament_setup.page_preview(t),
+            },
+            status=status,
+        )
 
 
 @require_GET
@@ -280,7 +287,13 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             {"t": t, "game_title": _game_title(t.game), "format": t.get_format_display()}
             for t in group["items"]
         ]
-    return render(request, "web/tournaments.html", {"groups": groups})
+    zone = tournament_setup.viewer_zone(request)
+    with timezone.override(zone):
+        return render(
+            request,
+            "web/tournaments.html",
+            {"groups": groups, "can_create": is_organiser(request.user), "zone_name": zone.key},
+        )
 
 
 @require_GET
