@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import F, QuerySet, Window
+from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from ladder.bots.models import BotVersion
@@ -138,3 +139,44 @@ def trends(ladder: Ladder, version_ids, window: int = TREND_WINDOW) -> dict[int,
         if version_id not in oldest or n > oldest[version_id][0]:
             oldest[version_id] = (n, rating)
     return {v: newest[v] - oldest[v][1] for v in newest}
+
+
+@dataclass(frozen=True)
+class Position:
+    """A version's place on one ladder: its rating and, when it is in the table, its rank."""
+
+    ladder: Ladder
+    rating: Rating
+    rank: int | None
+    """1-based rank in the standings; None when the version is not in the table (a private
+    bot, or a version no longer active)."""
+    of: int
+    """Bots in the ladder's table."""
+
+
+def positions(*, version_ids: Sequence[int]) -> dict[int, list[Position]]:
+    """Per version: its rating on each ladder it has one on, with its rank there.
+
+    The rank counts the table's entries ahead of it in the standings' own order (rating, then
+    version id), so it is the row number the standings page shows.
+    """
+    ratings = (
+        Rating.objects.filter(bot_version_id__in=list(version_ids))
+        .select_related("ladder", "bot_version__bot")
+        .order_by("ladder__num_players")
+    )
+    out: dict[int, list[Position]] = {}
+    for rating in ratings:
+        table = standings_queryset(rating.ladder)
+        in_table = table.filter(pk=rating.pk).exists()
+        rank = None
+        if in_table:
+            ahead = table.filter(
+                Q(rating__gt=rating.rating)
+                | Q(rating=rating.rating, bot_version_id__lt=rating.bot_version_id)
+            ).count()
+            rank = ahead + 1
+        out.setdefault(rating.bot_version_id, []).append(
+            Position(ladder=rating.ladder, rating=rating, rank=rank, of=table.count())
+        )
+    return out
