@@ -75,7 +75,9 @@ def test_new_pages_fit_a_phone_screen(browser, live_server, site_world):  # noqa
             screenshot(browser, f"phone-{name}.png", width=PHONE[0])
             browser.set_window_size(*PHONE)
         browser.set_window_size(*PHONE)
-        browser.get(live_server.url + reverse("web:rules", args=["batavia"]))
+        schema = reverse("web:rules", args=["batavia"]) + "#observation-and-action-schema"
+        browser.get(live_server.url + schema)
+        browser.save_screenshot(str(ARTIFACTS / "phone-rules-batavia-schema.png"))
         screenshot(browser, "phone-rules-batavia.png", width=PHONE[0])
     finally:
         browser.set_window_size(1280, 1000)
@@ -83,6 +85,8 @@ def test_new_pages_fit_a_phone_screen(browser, live_server, site_world):  # noqa
     screenshot(browser, "start.png")
     browser.get(live_server.url + reverse("web:my-bots"))
     screenshot(browser, "my-bots.png")
+    browser.get(live_server.url + schema)
+    browser.save_screenshot(str(ARTIFACTS / "rules-batavia-schema.png"))
     assert script_errors(browser) == []
 
 
@@ -98,8 +102,34 @@ def test_pending_version_turns_active_without_a_reload(browser, live_server, sit
     bot_services.validate_version(version.pk, accept)
     wait_for(browser, lambda d: by_css(d, status).text == "active", timeout=20)
     assert browser.execute_script("return window.stillTheSamePage") is True
-    assert "Version 2 is now active." in by_css(browser, "#version-status-note").text
+    wait_for(
+        browser, lambda d: "Version 2 is now active." in by_css(d, "#version-status-note").text
+    )
     assert all_css(browser, "#pending-note") == []
+    # The record was refreshed from the page too: v2 is the one that plays now.
+    record = by_css(browser, "#record-body").text
+    assert "v2 active" in record and "v2 passed validation" in record
+    assert "plays meanwhile" not in record
+    screenshot(browser, "bot-page-version-turned-active.png")
+
+    rejected = bot_services.upload_version(
+        bot, bot.owner, filename="main.py", data=b"import numpyy\n"
+    )
+    browser.get(live_server.url + reverse("web:bot", args=[bot.name]))
+    browser.execute_script("window.stillTheSamePage = true")
+    bot_services.validate_version(
+        rejected.pk,
+        lambda artifact: bot_services.ValidationOutcome(
+            ok=False, reason="crash: ImportError numpyy"
+        ),
+    )
+    status = '#versions ~ .table-wrap [data-version="3"]'
+    wait_for(
+        browser, lambda d: "crash: ImportError numpyy" in by_css(d, "#versions-table").text, 20
+    )
+    assert by_css(browser, status).text == "rejected"
+    assert browser.execute_script("return window.stillTheSamePage") is True
+    assert "v2 plays meanwhile" in by_css(browser, "#record-body").text
     assert script_errors(browser) == []
 
 
