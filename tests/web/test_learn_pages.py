@@ -9,6 +9,7 @@ Personas and ``site_world`` come from tests/web/conftest.py: alice owns a public
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import tarfile
 from pathlib import Path
@@ -372,3 +373,24 @@ def test_status_of_a_private_bot_is_hidden_from_others(personas, site_world):
     assert personas["other"].get(url).status_code == 404
     assert personas["anonymous"].get(url).status_code == 404
     assert personas["owner"].get(url).status_code == 200
+
+
+def checkbox(html: str, value: int) -> str:
+    found = re.search(rf'<input[^>]*value="{value}"[^>]*>', html)
+    assert found, f"no checkbox for {value}"
+    return found.group(0)
+
+
+def test_challenge_a_bot_from_its_page(personas, site_world, alice):
+    page = html_of(personas["owner"].get(reverse("web:bot", args=["bob-batavia"])))
+    assert 'href="/challenge/?against=bob-batavia"' in page
+    index = html_of(personas["owner"].get("/challenge/?against=bob-batavia"))
+    assert 'href="/bots/alice-batavia/challenge/?against=bob-batavia"' in index
+    assert "alice-borneo" not in index  # another game
+    form = html_of(personas["owner"].get("/bots/alice-batavia/challenge/?against=bob-batavia"))
+    bob = site_world.bots["bob-batavia"].pk
+    olivia = site_world.bots["olivia-batavia"].pk
+    assert "checked" in checkbox(form, bob)
+    assert "checked" not in checkbox(form, olivia)
+    # A private bot of another user is not there to challenge.
+    assert personas["other"].get("/challenge/?against=alice-secret").status_code == 404

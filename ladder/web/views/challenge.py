@@ -52,10 +52,21 @@ class ChallengeForm(AccessibleForm):
 @login_required
 @require_GET
 def challenge_index(request: HttpRequest) -> HttpResponse:
-    bots = (
-        bot_selectors.visible_bots(request.user).filter(owner_id=request.user.pk).order_by("name")
+    """Your bots to challenge with; with ``?against=<bot>``, those of that bot's game."""
+    bots = bot_selectors.visible_bots(request.user).filter(owner_id=request.user.pk)
+    against = None
+    if request.GET.get("against"):
+        against = (
+            bot_selectors.visible_bots(request.user).filter(name=request.GET["against"]).first()
+        )
+        if against is None:
+            raise Http404("no such bot")
+        bots = bots.filter(game=against.game).exclude(pk=against.pk)
+    return render(
+        request,
+        "web/challenge_index.html",
+        {"bots": bots.order_by("name"), "against": against},
     )
-    return render(request, "web/challenge_index.html", {"bots": bots})
 
 
 @login_required
@@ -65,7 +76,9 @@ def challenge_bot(request: HttpRequest, name: str) -> HttpResponse:
     if bot.owner_id != request.user.pk:
         raise Http404("you can challenge only with your own bots")
     spec = all_games()[bot.game]
-    form = ChallengeForm(request.POST or None, opponents=possible_opponents(request.user, bot))
+    opponents = possible_opponents(request.user, bot)
+    initial = {"opponents": list(opponents.filter(name=request.GET.get("against", "")))}
+    form = ChallengeForm(request.POST or None, opponents=opponents, initial=initial)
     status = 200
     if request.method == "POST":
         status = 400
