@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import F, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from ladder.bots.models import BotVersion
@@ -157,26 +157,24 @@ class Position:
 def positions(*, version_ids: Sequence[int]) -> dict[int, list[Position]]:
     """Per version: its rating on each ladder it has one on, with its rank there.
 
-    The rank counts the table's entries ahead of it in the standings' own order (rating, then
-    version id), so it is the row number the standings page shows.
+    The rank is the version's row in the standings' own order (rating, then version id), as the
+    standings page shows it.  One query for the ratings and one per ladder they are on (the
+    table's rating ids, in order), however many versions are asked about.
     """
-    ratings = (
+    ratings = list(
         Rating.objects.filter(bot_version_id__in=list(version_ids))
-        .select_related("ladder", "bot_version__bot")
-        .order_by("ladder__num_players")
+        .select_related("ladder")
+        .order_by("ladder__num_players", "ladder_id")
     )
+    tables: dict[int, dict[int, int]] = {}
+    for ladder_id in {r.ladder_id for r in ratings}:
+        ladder = next(r.ladder for r in ratings if r.ladder_id == ladder_id)
+        order = standings_queryset(ladder).values_list("pk", flat=True)
+        tables[ladder_id] = {pk: rank for rank, pk in enumerate(order, start=1)}
     out: dict[int, list[Position]] = {}
     for rating in ratings:
-        table = standings_queryset(rating.ladder)
-        in_table = table.filter(pk=rating.pk).exists()
-        rank = None
-        if in_table:
-            ahead = table.filter(
-                Q(rating__gt=rating.rating)
-                | Q(rating=rating.rating, bot_version_id__lt=rating.bot_version_id)
-            ).count()
-            rank = ahead + 1
+        table = tables[rating.ladder_id]
         out.setdefault(rating.bot_version_id, []).append(
-            Position(ladder=rating.ladder, rating=rating, rank=rank, of=table.count())
+            Position(ladder=rating.ladder, rating=rating, rank=table.get(rating.pk), of=len(table))
         )
     return out

@@ -23,6 +23,7 @@ from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
+from ladder.matches.selectors import forfeit_code
 from ladder.ratings import selectors as rating_selectors
 from ladder.web.docs import render_markdown
 from tests.factories import accept, engine_result, ladder_for, make_bot, make_match, make_version
@@ -394,3 +395,29 @@ def test_challenge_a_bot_from_its_page(personas, site_world, alice):
     assert "checked" not in checkbox(form, olivia)
     # A private bot of another user is not there to challenge.
     assert personas["other"].get("/challenge/?against=alice-secret").status_code == 404
+
+
+def test_a_rated_bot_made_private_keeps_its_rating_but_leaves_the_table(personas, site_world):
+    bot = site_world.bots["alice-borneo"]
+    bot.is_public = False
+    bot.save(update_fields=["is_public"])
+    html = html_of(personas["owner"].get(reverse("web:my-bots")))
+    card = html.split('href="/bots/alice-borneo/"')[1].split("</li>")[0]
+    assert "not in the table (private bot)" in card and "rank" not in card
+    bob_card = html_of(personas["other"].get(reverse("web:my-bots"))).split(
+        'href="/bots/bob-borneo/"'
+    )[1]
+    assert "of 2" in bob_card.split("</li>")[0]  # the table now holds bob and olivia only
+
+
+@pytest.mark.parametrize(
+    "reason, code",
+    [
+        ("timeout: no answer within 2000 ms", "timeout"),
+        ("timeout after 2.0 s", "timeout"),
+        ("memory_limit: the sandbox stopped it (crash: ...)", "memory_limit"),
+        ("", ""),
+    ],
+)
+def test_forfeit_code_is_the_leading_word(reason, code):
+    assert forfeit_code(reason) == code
