@@ -15,6 +15,8 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import bots.starters as starters
@@ -421,3 +423,15 @@ def test_a_rated_bot_made_private_keeps_its_rating_but_leaves_the_table(personas
 )
 def test_forfeit_code_is_the_leading_word(reason, code):
     assert forfeit_code(reason) == code
+
+
+def test_my_bots_queries_do_not_grow_with_the_number_of_bots(personas, site_world, alice):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            html_of(personas["owner"].get(reverse("web:my-bots")))
+        return len(captured)
+
+    before = queries()
+    for index in range(4):
+        make_version(make_bot(alice, f"alice-extra-{index}", "borneo"))
+    assert queries() == before
