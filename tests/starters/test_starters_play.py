@@ -12,8 +12,9 @@ import pytest
 from bots.starters import KITS, LANGUAGES
 from engine.registry import all_games
 from tests.workers.sandbox_helpers import TEST_UID_BASE, needs_sandbox
+from workers.cli.bots import resolve_bot
 from workers.launch import BotProgram
-from workers.runner import resolve_bot, run_match
+from workers.matches.runner import run_match
 from workers.sandbox import BwrapLauncher
 
 GAMES = sorted(all_games())

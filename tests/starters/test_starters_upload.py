@@ -20,7 +20,7 @@ from ladder.matches.models import Match
 from ladder.ratings.models import Rating
 from tests.ladder.conftest import client_for, ladder_for
 from tests.workers.sandbox_helpers import needs_sandbox
-from workers import tasks
+from workers.matches import tasks
 
 # One game per language, so the five uploads between them validate in all four games.
 GAME_OF = {

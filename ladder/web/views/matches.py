@@ -17,7 +17,9 @@ from ladder.bots import selectors as bot_selectors
 from ladder.matches import logstore
 from ladder.matches import selectors as match_selectors
 from ladder.tournaments import selectors as tournament_selectors
+from ladder.web.charts import progress_chart
 from ladder.web.replay import Replay, build_replay
+from ladder.web.stderr import has_marks, stderr_by_step
 
 REPLAY_CACHE_SECONDS = 3600
 
@@ -76,6 +78,24 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for s in seats
     ]
     replay = _replay(match, seats)
+    # Stderr by replay step, only for the seats whose stderr this visitor may read.
+    readable = {
+        s.seat: s.stderr
+        for s in seats
+        if s.stderr and match_selectors.stderr_visible_to(request.user, s)
+    }
+    stderr_steps = {str(seat): stderr_by_step(text) for seat, text in readable.items()}
+    stderr_marked = any(has_marks(text) for text in readable.values())
+    chart = (
+        progress_chart(
+            replay.progress,
+            seat_names=replay.seats,
+            forfeit_steps=replay.forfeit_steps,
+            label=replay.progress_label,
+        )
+        if replay and replay.progress
+        else ""
+    )
     return render(
         request,
         "web/match.html",
@@ -89,6 +109,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 else None
             ),
             "replay_data": replay.as_data() if replay and not replay.error else None,
+            "stderr_steps": stderr_steps or None,
+            "stderr_marked": stderr_marked,
+            "progress_chart": chart,
             "log_url": reverse("match-log", args=[match.pk]) if replay else "",
             "game_script": f"web/games/{match.game}.js",
             "game_title": spec.title if (spec := all_games().get(match.game)) else match.game,
