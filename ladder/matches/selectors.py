@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
-from django.db.models import F, Field, Lookup, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Field, Lookup, Prefetch, Q, QuerySet
 
 from ladder.bots.selectors import visible_bots
 from ladder.matches import logstore
@@ -280,3 +283,56 @@ def recent_matches(
     if status:
         qs = qs.filter(status=status)
     return list(with_seats(qs.select_related("ladder").order_by("-id"))[:limit])
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    """A bot's record over its finished matches: how often it forfeited, and mostly why."""
+
+    games: int
+    forfeits: int
+    top_reason: str
+    """The most common forfeit code (``timeout``, ``crash``...), empty without forfeits."""
+    top_reason_count: int
+
+    @property
+    def forfeit_rate(self) -> float:
+        return self.forfeits / self.games if self.games else 0.0
+
+
+def forfeit_code(reason: str) -> str:
+    """The code a forfeit text starts with (``"timeout: ..."`` -> ``timeout``)."""
+    head = reason.strip().split(":", 1)[0].split(None, 1)
+    return head[0] if head else ""
+
+
+def seat_stats(*, bot_ids: Sequence[int]) -> dict[int, SeatStats]:
+    """Per bot: seats in finished matches, those forfeited and the commonest forfeit code.
+
+    Counts every kind of match (ladder, challenge, tournament) and every version of the bot.
+    """
+    seats = MatchSeat.objects.filter(
+        bot_version__bot_id__in=list(bot_ids), match__status=Match.Status.FINISHED
+    )
+    games = dict(
+        seats.values("bot_version__bot_id")
+        .annotate(n=Count("id"))
+        .values_list("bot_version__bot_id", "n")
+    )
+    codes: dict[int, Counter[str]] = {}
+    forfeited = seats.exclude(forfeit_reason="").values_list(
+        "bot_version__bot_id", "forfeit_reason"
+    )
+    for bot_id, reason in forfeited.iterator():
+        codes.setdefault(bot_id, Counter())[forfeit_code(reason)] += 1
+    stats = {}
+    for bot_id in bot_ids:
+        counter = codes.get(bot_id, Counter())
+        top = counter.most_common(1)
+        stats[bot_id] = SeatStats(
+            games=games.get(bot_id, 0),
+            forfeits=sum(counter.values()),
+            top_reason=top[0][0] if top else "",
+            top_reason_count=top[0][1] if top else 0,
+        )
+    return stats

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection
@@ -138,3 +139,42 @@ def trends(ladder: Ladder, version_ids, window: int = TREND_WINDOW) -> dict[int,
         if version_id not in oldest or n > oldest[version_id][0]:
             oldest[version_id] = (n, rating)
     return {v: newest[v] - oldest[v][1] for v in newest}
+
+
+@dataclass(frozen=True)
+class Position:
+    """A version's place on one ladder: its rating and, when it is in the table, its rank."""
+
+    ladder: Ladder
+    rating: Rating
+    rank: int | None
+    """1-based rank in the standings; None when the version is not in the table (a private
+    bot, or a version no longer active)."""
+    of: int
+    """Bots in the ladder's table."""
+
+
+def positions(*, version_ids: Sequence[int]) -> dict[int, list[Position]]:
+    """Per version: its rating on each ladder it has one on, with its rank there.
+
+    The rank is the version's row in the standings' own order (rating, then version id), as the
+    standings page shows it.  One query for the ratings and one per ladder they are on (the
+    table's rating ids, in order), however many versions are asked about.
+    """
+    ratings = list(
+        Rating.objects.filter(bot_version_id__in=list(version_ids))
+        .select_related("ladder")
+        .order_by("ladder__num_players", "ladder_id")
+    )
+    tables: dict[int, dict[int, int]] = {}
+    for ladder_id in {r.ladder_id for r in ratings}:
+        ladder = next(r.ladder for r in ratings if r.ladder_id == ladder_id)
+        order = standings_queryset(ladder).values_list("pk", flat=True)
+        tables[ladder_id] = {pk: rank for rank, pk in enumerate(order, start=1)}
+    out: dict[int, list[Position]] = {}
+    for rating in ratings:
+        table = tables[rating.ladder_id]
+        out.setdefault(rating.bot_version_id, []).append(
+            Position(ladder=rating.ladder, rating=rating, rank=table.get(rating.pk), of=len(table))
+        )
+    return out

@@ -1,7 +1,16 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from ladder.web.views import accounts, bots, matches, site, tournament_setup, tournaments
+from ladder.web.views import (
+    accounts,
+    bots,
+    challenge,
+    learn,
+    matches,
+    site,
+    tournament_setup,
+    tournaments,
+)
 
 app_name = "web"
 
@@ -9,6 +18,14 @@ urlpatterns = [
     path("", site.home, name="home"),
     path("ladders/<slug:game>/<int:players>/", site.standings, name="standings"),
     path("ladders/<slug:game>/<int:players>/table/", site.standings_table, name="standings-table"),
+    path("start/", learn.start, name="start"),
+    path("start/kits/<slug:language>.tar.gz", learn.kit, name="kit"),
+    path("games/<slug:game>/", learn.rules, name="rules"),
+    path("docs/protocol/", learn.protocol, name="protocol"),
+    path("docs/languages/", learn.languages, name="languages"),
+    path("challenge/", challenge.challenge_index, name="challenge"),
+    path("bots/<slug:name>/challenge/", challenge.challenge_bot, name="bot-challenge"),
+    path("bots/<slug:name>/status/", bots.version_status, name="bot-status"),
     path("bots/new/", bots.bot_new, name="bot-new"),
     path("bots/<slug:name>/", bots.bot_detail, name="bot"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),

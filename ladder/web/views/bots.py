@@ -7,7 +7,7 @@ import math
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
@@ -22,6 +22,7 @@ from ladder.core.throttles import wait_seconds
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
 from ladder.ratings import selectors as rating_selectors
+from ladder.web.bot_stats import summaries
 from ladder.web.charts import ChartPoint, rating_chart
 from ladder.web.forms import BotForm, UploadForm
 from ladder.web.views.tournaments import bot_tournaments
@@ -118,6 +119,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
             "game_title": all_games()[bot.game].title,
             "private_details": bot_selectors.can_see_private_details(request.user, bot),
             "versions": bot_selectors.visible_versions(request.user, bot),
+            "summary": summaries([bot], user=request.user)[0],
             "charts": _charts(bot),
             "matches": match_selectors.recent_matches(
                 request.user, bot_id=bot.pk, limit=RECENT_MATCHES
@@ -169,8 +171,29 @@ def my_bots(request: HttpRequest) -> HttpResponse:
         "web/my_bots.html",
         {
             "bots": bots,
+            "summaries": summaries(list(bots), user=request.user),
             "matches": match_selectors.recent_matches(
                 request.user, owner_id=request.user.pk, limit=RECENT_MATCHES
             ),
         },
     )
+
+
+@require_GET
+def version_status(request: HttpRequest, name: str) -> JsonResponse:
+    """The bot's versions and their statuses, for the bot page to poll while one is pending."""
+    bot = get_object_or_404(bot_selectors.visible_bots(request.user), name=name)
+    private = bot_selectors.can_see_private_details(request.user, bot)
+    versions = [
+        {
+            "number": v.number,
+            "status": v.status,
+            "label": v.get_status_display(),
+            **({"failure_reason": v.failure_reason} if private else {}),
+        }
+        for v in bot_selectors.visible_versions(request.user, bot).order_by("number")
+    ]
+    pending = any(v["status"] in ("pending", "validating") for v in versions)
+    response = JsonResponse({"bot": bot.name, "pending": pending, "versions": versions})
+    response["Cache-Control"] = "no-store"
+    return response
