@@ -50,9 +50,18 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
-from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
+from engine.core import (
+    GameNotOver,
+    GameState,
+    IllegalAction,
+    Observation,
+    Refusal,
+    competition_ranking,
+    refusal_text,
+)
 from engine.games.east_indiaman import components as K
 from engine.rng import Rng
 
@@ -78,6 +87,15 @@ POST = {(c, cost): f"post:{K.CARGOES[c]}:{cost}" for c in range(NT) for cost in 
 LOWER_ACTIONS = tuple(f"lower:{K.CARGOES[c]}" for c in range(NT))
 SMUGGLE = tuple(f"smuggle:{k}" for k in range(MAX_SMUGGLE + 1))  # index 0 unused
 PASS = tuple(f"pass:{K.CARGOES[t]}" for t in range(NCARGO))
+
+# one-action groups for EastIndiamanState._options, which gives actions with a common verdict
+BUY_ONE = tuple((a,) for a in BUY)
+EXCHANGE_FROM = tuple(tuple(EXCHANGE[a, b] for b in range(NT) if b != a) for a in range(NCARGO))
+ORDER_ONE = tuple((a,) for a in ORDER)
+INVEST_ONE = tuple((a,) for a in INVEST)
+POST_ONE = {key: (a,) for key, a in POST.items()}
+LOWER_ONE = tuple((a,) for a in LOWER_ACTIONS)
+PASS_ONE = tuple((a,) for a in PASS)
 
 # action string -> (kind, first argument, second argument), built once
 PARSED: dict[str, tuple[str, int, int]] = {}
@@ -166,6 +184,49 @@ def arms_points(arms: list[int]) -> list[int]:
     return [a + per * sum(1 for b in arms if b < a) for a in arms]
 
 
+ORDER_NEEDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((c, count) for c, count in enumerate(card.req) if count) for card in K.ORDER_CARDS
+)
+"""Per order card: (cargo, ships) for each cargo it needs."""
+
+# Refusal templates (engine.core.Refusal): formatted only when an illegal action is reported.
+JUST_ROSE = "the price of {} just rose: lower another cargo"
+AT_LOWEST = "the price of {} is already at its lowest"
+ALERT_BLOCKS = (
+    "the pirate alert track needs {} ship(s) from you first and your reserve has {}: "
+    "you cannot buy, build or smuggle now"
+)
+AFTER_ALERT = " (after {} ship(s) to the pirate alert track)"
+HARBOR_COST = "the {} harbor needs {} ship(s) but you can send {}" + AFTER_ALERT
+EXCHANGE_COST = "exchanging {0} needs {1} ship(s) of {0}; you hold {2}"
+NOT_DISPLAYED = "{action} is not on display; displayed orders: {}"
+FULLY_INVESTED = "your {} investment is already at level {}"
+INVEST_COST = "raising {0} to level {1} needs {2} {0} cargoes; you hold {3}"
+NO_POST_SPOT = "the {} coast has no free trade-post spot needing {} ships"
+POST_COST = "that trade post needs {} ships but you can send {}" + AFTER_ALERT
+SMUGGLE_SHIPS = "you can send only {} ship(s) to the opium harbor" + AFTER_ALERT
+NOT_MOST_OPIUM = "after smuggling you must have strictly the most ships on the opium spot"
+OPIUM_MARKER = (
+    "the opium marker may be taken only when passing as your first action of the turn "
+    "or as the last player of the round to pass"
+)
+RAID_MARKER_GONE = "the {} raid token has already been taken"
+
+
+@functools.cache
+def _open_post_costs(area: int, owners: tuple[int, ...]) -> frozenset[int]:
+    """Ships needed by the free trade-post spots of ``area`` (few distinct owner rows)."""
+    spots = zip(K.TRADE_POST_MIN_SHIPS[area], owners, strict=True)
+    return frozenset(need for need, owner in spots if owner == EMPTY)
+
+
+def _order_shortfall(card: int, needs: tuple[tuple[int, int], ...], hold: list[int]) -> str:
+    short = ", ".join(
+        f"{count} {K.CARGOES[c]}; you hold {hold[c]}" for c, count in needs if hold[c] < count
+    )
+    return f"order {card} needs {short}"
+
+
 def _never_legal(action: str) -> str:
     """Why a well-formed action string can never be legal, for the error message."""
     kind, _, rest = action.partition(":")
@@ -187,6 +248,40 @@ def _never_legal(action: str) -> str:
 
 class EastIndiamanState(GameState):
     game_name = "east_indiaman"
+
+    # Every attribute, declared: :meth:`GameState.clone` copies each by its declared type.
+    seed: int
+    arms_markers: list[str]
+    boxed_marker: str
+    prices: list[int]
+    alert: list[int]
+    alert_ships: list[list[bool]]
+    deck: list[int]
+    display: list[int]
+    discards: list[int]
+    first_player: int
+    reserve: list[int]
+    supply: list[int]
+    hold: list[list[int]]
+    box: list[int]
+    unused_colour_tokens: int
+    levels: list[list[int]]
+    arms: list[int]
+    harbor: list[list[int]]
+    spots_taken: list[int]
+    opium_ships: list[int]
+    areas: list[list[int]]
+    posts: list[list[int]]
+    completed: list[list[int]]
+    raid: list[int]
+    passed: list[bool]
+    round: int
+    phase: str
+    active: int
+    actions_done: int
+    raised: int
+    final: list[dict[str, int]] | None
+    _legal: list[str] | None
 
     def __init__(self, seed: int, num_players: int, variant: str) -> None:
         n = num_players
@@ -406,55 +501,108 @@ class EastIndiamanState(GameState):
     def harbor_cost(self, p: int, cargo: int) -> int:
         return max(1, self.spots_taken[p] + 1 - self.posts[p][cargo])
 
-    def _free_post_costs(self, area: int) -> list[int]:
-        spots, owners = K.TRADE_POST_MIN_SHIPS[area], self.areas[area]
-        return sorted({spots[i] for i, o in enumerate(owners) if o == EMPTY})
-
-    def _can_fill(self, p: int, card: int) -> bool:
-        hold = self.hold[p]
-        req = K.ORDER_CARDS[card].req
-        return all(hold[c] >= req[c] for c in range(NT))
-
     def _can_take_opium_marker(self, p: int) -> bool:
         if self.actions_done == 0:
             return True
         return all(self.passed[q] for q in range(self.num_players) if q != p)
 
     def _compute_legal(self) -> list[str]:
-        p = self.active
         if self.phase == OVER:
             return []
-        if self.phase == LOWER:
-            return [
-                LOWER_ACTIONS[c]
-                for c in range(NT)
-                if c != self.raised and self.prices[c] > K.PRICE_MIN
-            ]
-        hold, prices = self.hold[p], self.prices
-        free = self.reserve[p] - self.alert_cost(p)
-        actions = [BUY[c] for c in range(NT) if free >= self.harbor_cost(p, c)]
-        for a in range(NCARGO):
-            if hold[a] >= price_of(prices, a):
-                actions.extend(EXCHANGE[a, b] for b in range(NT) if b != a)
-        actions.extend(ORDER[card] for card in self.display if self._can_fill(p, card))
-        actions.extend(
-            INVEST[c]
-            for c in range(NT)
-            if self.levels[p][c] < K.INVESTMENT_MAX
-            and hold[c] >= K.INVESTMENT_COST[self.levels[p][c] + 1]
-        )
-        for c in range(NT):
-            actions.extend(POST[c, cost] for cost in self._free_post_costs(c) if cost <= free)
-        most_other = max(
-            (self.opium_ships[q] for q in range(self.num_players) if q != p), default=0
-        )
-        fewest = max(1, most_other + 1 - self.opium_ships[p])
-        actions.extend(SMUGGLE[fewest : max(fewest, free + 1)])  # free < 0: no slice from the end
-        opium_ok = self._can_take_opium_marker(p)
-        actions.extend(PASS[t] for t in self.alert if t != EMPTY and (t != OPIUM or opium_ok))
-        return actions
+        legal: list[str] = []
+        for actions, refusal in self._options():
+            if refusal is None:
+                legal += actions
+        return legal
 
-    def _why_illegal(self, action: Any) -> str:
+    def _options(self) -> Iterator[tuple[tuple[str, ...], Refusal | None]]:
+        """Every action of the current step, in groups: ``None`` (legal) or why not.
+
+        The one statement of the rules on what may be done. The legal list is the groups with
+        ``None``, in this order; an illegal action's error formats the refusal of the first
+        group holding it (so a catch-all group, such as every order card, comes last).
+        """
+        p = self.active
+        prices = self.prices
+        if self.phase == LOWER:
+            for c in range(NT):
+                if c == self.raised:
+                    yield LOWER_ONE[c], (JUST_ROSE, K.CARGOES[c])
+                elif prices[c] <= K.PRICE_MIN:
+                    yield LOWER_ONE[c], (AT_LOWEST, K.CARGOES[c])
+                else:
+                    yield LOWER_ONE[c], None
+            return
+        hold, levels = self.hold[p], self.levels[p]
+        reserve = self.reserve[p]
+        alert = self.alert_cost(p)
+        free = reserve - alert  # ships that may still be sent after paying the alert track
+        blocked = (ALERT_BLOCKS, alert, reserve) if alert and free <= 0 else None
+
+        for c in range(NT):
+            cost = self.harbor_cost(p, c)
+            yield (
+                BUY_ONE[c],
+                blocked
+                or (None if cost <= free else (HARBOR_COST, K.CARGOES[c], cost, free, alert)),
+            )
+        for a in range(NCARGO):
+            price = price_of(prices, a)
+            yield (
+                EXCHANGE_FROM[a],
+                (None if hold[a] >= price else (EXCHANGE_COST, K.CARGOES[a], price, hold[a])),
+            )
+        for card in self.display:
+            needs = ORDER_NEEDS[card]
+            for c, count in needs:
+                if hold[c] < count:
+                    yield ORDER_ONE[card], (_order_shortfall, card, needs, hold)
+                    break
+            else:
+                yield ORDER_ONE[card], None
+        yield ORDER, (NOT_DISPLAYED, self.display)
+        for c in range(NT):
+            level = levels[c]
+            if level >= K.INVESTMENT_MAX:
+                yield INVEST_ONE[c], (FULLY_INVESTED, K.CARGOES[c], level)
+                continue
+            cost = K.INVESTMENT_COST[level + 1]
+            yield (
+                INVEST_ONE[c],
+                None if hold[c] >= cost else (INVEST_COST, K.CARGOES[c], level + 1, cost, hold[c]),
+            )
+        for c in range(NT):
+            open_costs = _open_post_costs(c, tuple(self.areas[c]))
+            for cost in POST_COSTS:
+                if cost not in open_costs:
+                    yield POST_ONE[c, cost], (NO_POST_SPOT, K.CARGOES[c], cost)
+                else:
+                    yield (
+                        POST_ONE[c, cost],
+                        blocked or (None if cost <= free else (POST_COST, cost, free, alert)),
+                    )
+        if blocked:
+            yield SMUGGLE[1:], blocked
+        else:
+            opium = self.opium_ships
+            most_other = max((opium[q] for q in range(self.num_players) if q != p), default=0)
+            fewest = most_other + 1 - opium[p]  # fewer leaves someone level with or above him
+            too_many = max(free, 0) + 1
+            enough = max(1, min(fewest, too_many))
+            yield SMUGGLE[1:enough], (NOT_MOST_OPIUM,)
+            yield SMUGGLE[enough:too_many], None
+            yield SMUGGLE[too_many:], (SMUGGLE_SHIPS, free, alert)
+        tokens = self.alert
+        for t in tokens:
+            if t == OPIUM and not self._can_take_opium_marker(p):
+                yield PASS_ONE[t], (OPIUM_MARKER,)
+            elif t != EMPTY:
+                yield PASS_ONE[t], None
+        for t in range(NCARGO):
+            if t not in tokens:
+                yield PASS_ONE[t], (RAID_MARKER_GONE, K.CARGOES[t])
+
+    def _why_illegal(self, action: object) -> str:
         """A specific reason, because bot authors read these in their match logs."""
         if self.phase == OVER:
             return "the game is over"
@@ -468,69 +616,16 @@ class EastIndiamanState(GameState):
         if action not in PARSED:
             why = _never_legal(action)
             return f"{action!r} is not an East Indiaman action{why}; legal now: {shown}"
-        kind, x, y = PARSED[action]
-        p = self.active
-        if self.phase == LOWER:
-            if kind != "lower":
-                return (
-                    f"you built a trade post: first lower the price of a cargo other than "
-                    f"{K.CARGOES[self.raised]}; legal now: {shown}"
-                )
-            if x == self.raised:
-                return f"the price of {K.CARGOES[x]} just rose: lower another cargo"
-            return f"the price of {K.CARGOES[x]} is already at its lowest"
-        if kind == "lower":
+        kind = PARSED[action][0]
+        if self.phase == LOWER and kind != "lower":
+            return (
+                f"you built a trade post: first lower the price of a cargo other than "
+                f"{K.CARGOES[self.raised]}; legal now: {shown}"
+            )
+        if self.phase == ACTION and kind == "lower":
             return "prices are lowered only right after building a trade post"
-        alert = self.alert_cost(p)
-        free = self.reserve[p] - alert
-        alert_note = f" (after {alert} ship(s) to the pirate alert track)"
-        if kind in ("buy", "post", "smuggle") and alert and free <= 0:
-            return (
-                f"the pirate alert track needs {alert} ship(s) from you first and your reserve "
-                f"has {self.reserve[p]}: you cannot buy, build or smuggle now"
-            )
-        name = K.CARGOES[x] if kind != "order" and kind != "smuggle" else ""
-        if kind == "buy":
-            cost = self.harbor_cost(p, x)
-            return f"the {name} harbor needs {cost} ship(s) but you can send {free}{alert_note}"
-        if kind == "exchange":
-            return (
-                f"exchanging {name} needs {price_of(self.prices, x)} ship(s) of {name}; "
-                f"you hold {self.hold[p][x]}"
-            )
-        if kind == "order":
-            if x not in self.display:
-                return f"order {x} is not on display; displayed orders: {self.display}"
-            req, hold = K.ORDER_CARDS[x].req, self.hold[p]
-            short = ", ".join(
-                f"{req[c]} {K.CARGOES[c]}; you hold {hold[c]}"
-                for c in range(NT)
-                if hold[c] < req[c]
-            )
-            return f"order {x} needs {short}"
-        if kind == "invest":
-            level = self.levels[p][x]
-            if level >= K.INVESTMENT_MAX:
-                return f"your {name} investment is already at level {level}"
-            cost = K.INVESTMENT_COST[level + 1]
-            return (
-                f"raising {name} to level {level + 1} needs {cost} {name} cargoes; "
-                f"you hold {self.hold[p][x]}"
-            )
-        if kind == "post":
-            if y not in self._free_post_costs(x):
-                return f"the {name} coast has no free trade-post spot needing {y} ships"
-            return f"that trade post needs {y} ships but you can send {free}{alert_note}"
-        if kind == "smuggle":
-            if x > free:
-                return f"you can send only {free} ship(s) to the opium harbor{alert_note}"
-            return "after smuggling you must have strictly the most ships on the opium spot"
-        if x not in self.alert:
-            return f"the {name} raid token has already been taken"
-        return (
-            "the opium marker may be taken only when passing as your first action of the turn "
-            "or as the last player of the round to pass"
-        )
+        refusal = next(r for actions, r in self._options() if action in actions)
+        return refusal_text(refusal, action) if refusal else f"{action!r} is legal now"
 
     # ------------------------------------------------------------------ actions
     def _pay_alert(self, p: int) -> None:
