@@ -47,7 +47,7 @@ class BadSetup(EngineError):
 Refusal = tuple[Any, ...]
 """Why an action is not legal, kept unformatted: ``(template, *arguments)`` for
 ``template.format(*arguments, action=action)``, or ``(function, *arguments)`` for
-``function(*arguments)``.
+``function(action, *arguments)``.
 
 A game states its rules once, as one function giving every action of the current step with
 ``None`` (legal) or a refusal; the legal list keeps the ``None`` ones and the error for an
@@ -60,7 +60,7 @@ def refusal_text(refusal: Refusal, action: object) -> str:
     """The message of a :data:`Refusal` of ``action`` (which a template may name)."""
     how, *arguments = refusal
     if callable(how):
-        return str(how(*arguments))
+        return str(how(action, *arguments))
     return str(how).format(*arguments, action=action)
 
 

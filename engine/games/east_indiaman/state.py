@@ -220,7 +220,9 @@ def _open_post_costs(area: int, owners: tuple[int, ...]) -> frozenset[int]:
     return frozenset(need for need, owner in spots if owner == EMPTY)
 
 
-def _order_shortfall(card: int, needs: tuple[tuple[int, int], ...], hold: list[int]) -> str:
+def _order_shortfall(
+    _action: str, card: int, needs: tuple[tuple[int, int], ...], hold: list[int]
+) -> str:
     short = ", ".join(
         f"{count} {K.CARGOES[c]}; you hold {hold[c]}" for c, count in needs if hold[c] < count
     )
