@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Self
 from engine.rng import Rng
 
 Action = Any  # a JSON value: str, int, or a small list/dict of those
+T = typing.TypeVar("T")
 Observation = dict[str, Any]
 
 
@@ -64,7 +65,7 @@ def refusal_text(refusal: Refusal, action: object) -> str:
     return str(how).format(*arguments, action=action)
 
 
-def canonical_json(value: Any) -> str:
+def canonical_json(value: object) -> str:
     """The one JSON spelling used for digests and logs (sorted keys, no spaces)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
@@ -72,7 +73,7 @@ def canonical_json(value: Any) -> str:
 _IMMUTABLE = frozenset({int, str, bool, float, bytes, type(None)})
 
 
-def structural_copy(value: Any) -> Any:
+def structural_copy(value: T) -> T:
     """A copy of ``value`` that shares no mutable object with it.
 
     Game states hold plain data: numbers, strings, None, lists, dicts, sets and tuples of
@@ -80,10 +81,13 @@ def structural_copy(value: Any) -> Any:
     ``copy.deepcopy`` (a flat list is recognised in C and sliced); anything else falls back
     to ``copy.deepcopy``, so a new kind of value is still copied whole, only more slowly.
     """
-    kind = type(value)
-    if kind in _IMMUTABLE:
+    return typing.cast(T, _copy_value(value))
+
+
+def _copy_value(value: object) -> object:
+    if type(value) in _IMMUTABLE:
         return value
-    if kind is list:
+    if type(value) is list:
         if _IMMUTABLE.issuperset(map(type, value)):
             return value[:]
         return [
@@ -91,19 +95,19 @@ def structural_copy(value: Any) -> Any:
             if type(item) in _IMMUTABLE
             else item[:]
             if type(item) is list and _IMMUTABLE.issuperset(map(type, item))
-            else structural_copy(item)
+            else _copy_value(item)
             for item in value
         ]
-    if kind is dict:
+    if type(value) is dict:
         return {
-            key: item if type(item) in _IMMUTABLE else structural_copy(item)
+            key: item if type(item) in _IMMUTABLE else _copy_value(item)
             for key, item in value.items()
         }
-    if kind is tuple:
-        return tuple(structural_copy(item) for item in value)
-    if kind is set:
-        return {structural_copy(item) for item in value}
-    if kind is Rng:
+    if type(value) is tuple:
+        return tuple(_copy_value(item) for item in value)
+    if type(value) is set:
+        return {_copy_value(item) for item in value}
+    if type(value) is Rng:
         return value.copy()
     return copy.deepcopy(value)
 
@@ -111,7 +115,7 @@ def structural_copy(value: Any) -> Any:
 Copier = Callable[[dict[str, Any]], dict[str, Any]]
 
 
-def _is_immutable_type(tp: Any) -> bool:
+def _is_immutable_type(tp: object) -> bool:
     """True for a type whose values are never changed in place (shared, not copied)."""
     if tp in _IMMUTABLE or tp is type(None):
         return True
@@ -125,7 +129,7 @@ def _is_immutable_type(tp: Any) -> bool:
     return False
 
 
-def _copy_expression(tp: Any, var: str, depth: int) -> str:
+def _copy_expression(tp: object, var: str, depth: int) -> str:
     """Python source copying the value in ``var``, declared as ``tp``, sharing nothing mutable.
 
     Only shapes whose copy is certain are specialised (immutables, ``X | None``, lists,
@@ -196,6 +200,7 @@ class GameState(ABC):
     num_players: int
     variant: str
     rng: Rng
+    _legal: list[Any] | None  # the cached legal list of games that keep one
     _copier: ClassVar[Copier | None] = None
 
     # --- whose turn and what may be done -------------------------------------------------

@@ -496,7 +496,7 @@ class BorneoState(GameState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: object) -> None:
         if self._legal is None:
             self._legal = self._compute_legal()
         if not isinstance(action, str) or action not in self._legal:
@@ -529,9 +529,9 @@ class BorneoState(GameState):
         elif phase == PICK:
             self._take(int(action[5:]))
         else:  # DISCARD
-            card = int(action[8:])
-            self.hands[self.active].remove(card)
-            self.discards.append(card)
+            discarded = int(action[8:])
+            self.hands[self.active].remove(discarded)
+            self.discards.append(discarded)
             if len(self.hands[self.active]) <= K.HAND_LIMIT:
                 self._next_turn()
 
@@ -925,8 +925,8 @@ class BorneoState(GameState):
         if malformed:
             return malformed
         for actions, refusal in self._options():
-            if action in actions:
-                return refusal_text(refusal, action) if refusal else f"{action!r} is legal now"
+            if action in actions and refusal is not None:
+                return refusal_text(refusal, action)
         expected = STEP_ACTIONS[self.phase]
         return (
             f"{action!r} is not possible in the {self.phase} step ({expected}); legal now: {shown}"

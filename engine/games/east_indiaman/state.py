@@ -344,7 +344,7 @@ class EastIndiamanState(GameState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: object) -> None:
         if self._legal is None:
             self._legal = self._compute_legal()
         if not isinstance(action, str) or action not in self._legal:
@@ -626,8 +626,10 @@ class EastIndiamanState(GameState):
             )
         if self.phase == ACTION and kind == "lower":
             return "prices are lowered only right after building a trade post"
-        refusal = next(r for actions, r in self._options() if action in actions)
-        return refusal_text(refusal, action) if refusal else f"{action!r} is legal now"
+        for actions, refusal in self._options():
+            if action in actions and refusal is not None:
+                return refusal_text(refusal, action)
+        return f"{action!r} is not legal now; legal now: {shown}"
 
     # ------------------------------------------------------------------ actions
     def _pay_alert(self, p: int) -> None:
