@@ -150,6 +150,9 @@ def _copy_expression(tp: object, var: str, depth: int) -> str:
     elif origin is list and len(args) == 1:
         if _is_immutable_type(args[0]):
             return f"{var}[:]"
+        inner = typing.get_args(args[0])
+        if typing.get_origin(args[0]) is list and len(inner) == 1 and _is_immutable_type(inner[0]):
+            return f"list(map(_copy_list, {var}))"  # rows of a table: each row copied in C
         return f"[{_copy_expression(args[0], item, depth + 1)} for {item} in {var}]"
     elif origin is dict and len(args) == 2 and _is_immutable_type(args[0]):
         if _is_immutable_type(args[1]):
@@ -183,7 +186,7 @@ def state_copier(cls: type, sample: dict[str, Any]) -> Copier:
         lines.append(f"    {var} = d[{name!r}]")
         entries.append(f"{name!r}: {_copy_expression(tp, var, 0)}")
     lines.append("    return {" + ", ".join(entries) + "}")
-    namespace: dict[str, Any] = {"_structural_copy": structural_copy}
+    namespace: dict[str, Any] = {"_structural_copy": structural_copy, "_copy_list": list.copy}
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from type names only
     return typing.cast(Copier, namespace["copy_state"])
 
