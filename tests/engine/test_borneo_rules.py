@@ -580,3 +580,48 @@ def test_determinize_keeps_own_hand_and_public_cards_and_redraws_the_rest():
     assert other.hands[1:] != state.hands[1:]
     assert "hand" not in state.public_view()
     assert state.observation(1)["hand"] == sorted(state.hands[1])
+
+
+# ---------------------------------------------------------------------- one statement of legality
+@pytest.mark.parametrize(
+    ("num_players", "variant"), [(3, "four-merchants+blackbeard"), (5, "blackbeard")]
+)
+def test_every_refused_action_of_the_step_is_refused_with_its_own_rule(num_players, variant):
+    """At every decision of a seeded game, an action of the kind the step asks for is either
+    legal (and applies) or refused by a stated rule, not by the "not possible in this step"
+    catch-all; a sample of the vocabulary is probed at each step to keep this quick."""
+    from engine.games.borneo.state import STEP_ACTIONS
+
+    vocabulary = GAME.action_vocabulary(num_players)
+    state = GAME.new_state(23, num_players, variant)
+    rng = Rng(23)
+    steps = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        heads = STEP_ACTIONS[state.phase].split("/")
+        if state.phase == "pay":
+            heads = ["pay", "trade"]
+        for action in vocabulary[steps % 5 :: 5]:
+            if action in legal:
+                state.clone().apply(action)
+                continue
+            with pytest.raises(IllegalAction) as refused:
+                state.apply(action)
+            if action.split(":")[0] in heads:
+                assert "is not possible in the" not in str(refused.value), action
+        state.apply(rng.choice(legal))
+        steps += 1
+    assert steps > 50
+
+
+def test_a_retreat_to_the_fight_company_or_a_full_one_says_why():
+    state = _fight_table([1, 2], [3, 4], [[1, 0, 0], [1, 2, 1, 2, 1], [2], [1]])
+    state.phase = "retreat"
+    state.fight_company = Y
+    state.defender = 1
+    state.active = 1
+    state._legal = None
+    with pytest.raises(IllegalAction, match="a company other than yellow"):
+        state.apply("retreat:yellow")
+    with pytest.raises(IllegalAction, match="red has no free slot"):
+        state.apply("retreat:red")

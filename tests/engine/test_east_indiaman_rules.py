@@ -541,3 +541,36 @@ def test_investment_legality_follows_the_component_costs(monkeypatch):
     state._legal = None
     state.apply("invest:silk")
     assert state.hold[0][SILK] == 0 and state.levels[0][SILK] == 2
+
+
+# ----------------------------------------------------------------- one statement of legality
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_every_refused_action_is_refused_with_its_own_rule(num_players):
+    """At every decision of a seeded game, each action of the vocabulary is either in the
+    legal list (and applies) or refused by a stated rule: never the catch-all "not legal"."""
+    from engine.rng import Rng
+
+    vocabulary = GAME.action_vocabulary(num_players)
+    state = GAME.new_state(17, num_players)
+    rng = Rng(17)
+    reasons = set()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        for action in vocabulary:
+            if action in legal:
+                state.clone().apply(action)
+                continue
+            with pytest.raises(IllegalAction) as refused:
+                state.apply(action)
+            assert "is not legal now" not in str(refused.value), action
+            reasons.add(str(refused.value).split(" ")[0])
+        state.apply(rng.choice(legal))
+    assert len(reasons) >= 8  # many different rules spoke, not one message for everything
+
+
+def test_an_order_not_on_display_names_the_displayed_ones():
+    state = fresh(display=[3, 9])
+    with pytest.raises(
+        IllegalAction, match=r"order:5 is not on display; displayed orders: \[3, 9\]"
+    ):
+        state.apply("order:5")
