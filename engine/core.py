@@ -85,30 +85,32 @@ def structural_copy(value: T) -> T:
 
 
 def _copy_value(value: object) -> object:
-    if type(value) in _IMMUTABLE:
+    kind = type(value)
+    if kind in _IMMUTABLE:
         return value
-    if type(value) is list:
-        if _IMMUTABLE.issuperset(map(type, value)):
-            return value[:]
+    if kind is list:
+        items = typing.cast("list[object]", value)
+        if _IMMUTABLE.issuperset(map(type, items)):
+            return items[:]
         return [
             item
             if type(item) in _IMMUTABLE
             else item[:]
             if type(item) is list and _IMMUTABLE.issuperset(map(type, item))
             else _copy_value(item)
-            for item in value
+            for item in items
         ]
-    if type(value) is dict:
+    if kind is dict:
         return {
             key: item if type(item) in _IMMUTABLE else _copy_value(item)
-            for key, item in value.items()
+            for key, item in typing.cast("dict[object, object]", value).items()
         }
-    if type(value) is tuple:
-        return tuple(_copy_value(item) for item in value)
-    if type(value) is set:
-        return {_copy_value(item) for item in value}
-    if type(value) is Rng:
-        return value.copy()
+    if kind is tuple:
+        return tuple(_copy_value(item) for item in typing.cast("tuple[object, ...]", value))
+    if kind is set:
+        return {_copy_value(item) for item in typing.cast("set[object]", value)}
+    if kind is Rng:
+        return typing.cast(Rng, value).copy()
     return copy.deepcopy(value)
 
 
@@ -150,8 +152,8 @@ def _copy_expression(tp: object, var: str, depth: int) -> str:
     elif origin is list and len(args) == 1:
         if _is_immutable_type(args[0]):
             return f"{var}[:]"
-        inner = typing.get_args(args[0])
-        if typing.get_origin(args[0]) is list and len(inner) == 1 and _is_immutable_type(inner[0]):
+        row = typing.get_args(args[0])
+        if typing.get_origin(args[0]) is list and len(row) == 1 and _is_immutable_type(row[0]):
             return f"list(map(_copy_list, {var}))"  # rows of a table: each row copied in C
         return f"[{_copy_expression(args[0], item, depth + 1)} for {item} in {var}]"
     elif origin is dict and len(args) == 2 and _is_immutable_type(args[0]):
@@ -186,7 +188,7 @@ def state_copier(cls: type, sample: dict[str, Any]) -> Copier:
         lines.append(f"    {var} = d[{name!r}]")
         entries.append(f"{name!r}: {_copy_expression(tp, var, 0)}")
     lines.append("    return {" + ", ".join(entries) + "}")
-    namespace: dict[str, Any] = {"_structural_copy": structural_copy, "_copy_list": list.copy}
+    namespace: dict[str, Any] = {"_structural_copy": _copy_value, "_copy_list": list.copy}
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from type names only
     return typing.cast(Copier, namespace["copy_state"])
 
@@ -269,11 +271,18 @@ class GameState(ABC):
         try:
             copied = copier(values)
         except KeyError:  # a declared attribute was deleted: copy what there is
-            copied = {name: structural_copy(value) for name, value in values.items()}
+            copied = {name: _copy_value(value) for name, value in values.items()}
         if len(copied) != len(values):  # attributes nobody declared: copied whole all the same
             for name, value in values.items():
-                if name not in copied:
-                    copied[name] = structural_copy(value)
+                if name in copied:
+                    continue
+                kind = type(value)
+                if kind in _IMMUTABLE:
+                    copied[name] = value
+                elif kind is list and _IMMUTABLE.issuperset(map(type, value)):
+                    copied[name] = value[:]
+                else:
+                    copied[name] = _copy_value(value)
         other = object.__new__(cls)
         other.__dict__ = copied
         other.forget_derived()
