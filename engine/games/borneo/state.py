@@ -53,7 +53,7 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from engine.core import (
@@ -159,7 +159,8 @@ DISCARD_ACT = tuple(f"discard:{i}" for i in range(MAX_ID + 1))
 
 
 Group = tuple[str, ...]
-"""Actions sharing one verdict in :meth:`BorneoState._options`."""
+Verdict = tuple[Group, Refusal | None]
+"""Actions sharing one verdict in :meth:`BorneoState._options`: ``None`` means legal."""
 
 ALL_TRADES: Group = tuple(TRADE_CARD[i] for i in CARD_IDS) + TRADE_HARBOR
 ALL_PAYMENTS: Group = tuple(PAY_CARD[i] for i in CARD_IDS) + PAY_HARBOR + ALL_TRADES
@@ -728,7 +729,7 @@ class BorneoState(GameState):
                 smallest[s] = 1
         return units, wilds, smallest
 
-    def _mission_verdicts(self, p: int, trade_ok: bool) -> Iterator[tuple[Group, Refusal | None]]:
+    def _mission_verdicts(self, p: int, trade_ok: bool) -> Iterator[Verdict]:
         """The mission choices (``mission:...``) ``p`` can pay for, then every other one refused."""
         kinds = {K.MISSIONS[m][0] for m in self.missions_board}
         if kinds and (self.ware_cards[p] or self.ware_harbors[p]):
@@ -752,8 +753,9 @@ class BorneoState(GameState):
             for a in group
         ]
 
-    def _payment_verdicts(self, p: int) -> Iterator[tuple[Group, Refusal | None]]:
+    def _payment_verdicts(self) -> Iterator[Verdict]:
         """Each warehouse item paid (``pay:``) or traded (``trade:``), catch-alls last."""
+        p = self.active
         need, paid = self.pay_need, self.pay_wild
         allowed = self._trade_allowed(p)
         trade_ok = allowed and not self.pay_traded
@@ -787,8 +789,9 @@ class BorneoState(GameState):
             yield ALL_TRADES, (ONE_TRADE,)
         yield ALL_PAYMENTS, (CANNOT_USE_ITEM,)
 
-    def _company_verdicts(self, p: int) -> Iterator[tuple[Group, Refusal | None]]:
-        """Stay, every move or attack of ``p``'s merchants, then every other one refused."""
+    def _company_verdicts(self) -> Iterator[Verdict]:
+        """Stay, every move or attack of the player's merchants, then every other one refused."""
+        p = self.active
         columns = self.columns
         yield (STAY,), None
         free = [len(col) < SLOTS for col in columns]
@@ -842,7 +845,7 @@ class BorneoState(GameState):
         """Cards ``player`` may still add to the fight (matching, keeping one in hand)."""
         return [card for card, refusal in self._fight_verdicts(player, limit) if refusal is None]
 
-    def _retreat_verdicts(self) -> Iterator[tuple[Group, Refusal | None]]:
+    def _retreat_verdicts(self) -> Iterator[Verdict]:
         c = self.fight_company
         yield (RETREAT_STAY,), None
         for t in range(NC):
@@ -856,55 +859,61 @@ class BorneoState(GameState):
     def _retreat_options(self) -> list[str]:
         return [a for group, refusal in self._retreat_verdicts() if not refusal for a in group]
 
-    def _options(self) -> Iterator[tuple[Group, Refusal | None]]:
+    def _options(self) -> Iterator[Verdict]:
         """Every action of the current step, in groups: ``None`` (legal) or why not.
 
         The one statement of the rules on what may be done. The legal list is the groups with
         ``None``, in this order; an illegal action's error formats the refusal of the first
         group holding it (so catch-alls, such as every card not in hand, come last).
         """
+        step = STEP_OPTIONS.get(self.phase)
+        return step(self) if step is not None else iter(())
+
+    def _place_verdicts(self) -> Iterator[Verdict]:
+        for c in range(NC):
+            full = len(self.columns[c]) >= SLOTS
+            yield (PLACE_ACT[c],), (COMPANY_FULL,) if full else None
+
+    def _mission_step_verdicts(self) -> Iterator[Verdict]:
         p = self.active
-        phase = self.phase
-        if phase == PLACE:
-            for c in range(NC):
-                full = len(self.columns[c]) >= SLOTS
-                yield (PLACE_ACT[c],), (COMPANY_FULL,) if full else None
-        elif phase in (MISSION, LAST_MISSION):
-            yield (NO_MISSION,), None
-            yield from self._mission_verdicts(p, self._trade_allowed(p))
-        elif phase == PAY:
-            yield from self._payment_verdicts(p)
-        elif phase == COMPANY:
-            yield from self._company_verdicts(p)
-        elif phase in (FIGHT, DEFEND):
-            acts = FIGHT_ACT if phase == FIGHT else DEFEND_ACT
-            limit = None if phase == FIGHT else len(self.att_cards)
-            for card, refusal in self._fight_verdicts(p, limit):
-                yield (acts[card],), refusal
-            if phase == FIGHT:
-                yield (FIGHT_DONE,), None if self.att_cards else (PLAY_ONE_CARD,)
-            else:
-                yield (DEFEND_DONE,), None
-            yield ALL_FIGHT if phase == FIGHT else ALL_DEFEND, (_not_in_hand,)
-        elif phase == RETREAT:
-            yield from self._retreat_verdicts()
-        elif phase == REWARD:
-            yield tuple(REWARD_ACT[card] for card in self.def_cards), None
-            yield (NO_REWARD,), None
-            yield ALL_REWARDS, (REWARD_FROM_DEFENCE,)
-        elif phase == SHIP:
-            slots = [s for s in range(K.OPEN_HARBORS) if self.open_harbors[s] >= 0]
-            yield tuple(SHIP_ACT[card][s] for card in sorted(self.hands[p]) for s in slots), None
-            for s in range(K.OPEN_HARBORS):
-                if s not in slots:
-                    yield SHIP_TO[s], (NO_HARBOR_AT, s)
-            yield ALL_SHIPS, (_not_in_hand,)
-        elif phase == PICK:
-            yield tuple(TAKE_ACT[card] for card in sorted(self.piles[self.dist_slot])), None
-            yield ALL_TAKES, (TAKE_FROM_HARBOR,)
-        elif phase == DISCARD:
-            yield tuple(DISCARD_ACT[card] for card in sorted(self.hands[p])), None
-            yield ALL_DISCARDS, (DISCARD_FROM_HAND,)
+        yield (NO_MISSION,), None
+        yield from self._mission_verdicts(p, self._trade_allowed(p))
+
+    def _fight_step_verdicts(self) -> Iterator[Verdict]:
+        """The attacker's or the defender's cards, then finishing (the attacker after one)."""
+        attacking = self.phase == FIGHT
+        acts = FIGHT_ACT if attacking else DEFEND_ACT
+        limit = None if attacking else len(self.att_cards)
+        for card, refusal in self._fight_verdicts(self.active, limit):
+            yield (acts[card],), refusal
+        if attacking:
+            yield (FIGHT_DONE,), None if self.att_cards else (PLAY_ONE_CARD,)
+        else:
+            yield (DEFEND_DONE,), None
+        yield ALL_FIGHT if attacking else ALL_DEFEND, (_not_in_hand,)
+
+    def _reward_verdicts(self) -> Iterator[Verdict]:
+        yield tuple(REWARD_ACT[card] for card in self.def_cards), None
+        yield (NO_REWARD,), None
+        yield ALL_REWARDS, (REWARD_FROM_DEFENCE,)
+
+    def _ship_verdicts(self) -> Iterator[Verdict]:
+        """Any card in hand onto any slot that holds a harbor."""
+        slots = [s for s in range(K.OPEN_HARBORS) if self.open_harbors[s] >= 0]
+        hand = sorted(self.hands[self.active])
+        yield tuple(SHIP_ACT[card][s] for card in hand for s in slots), None
+        for s in range(K.OPEN_HARBORS):
+            if s not in slots:
+                yield SHIP_TO[s], (NO_HARBOR_AT, s)
+        yield ALL_SHIPS, (_not_in_hand,)
+
+    def _pick_verdicts(self) -> Iterator[Verdict]:
+        yield tuple(TAKE_ACT[card] for card in sorted(self.piles[self.dist_slot])), None
+        yield ALL_TAKES, (TAKE_FROM_HARBOR,)
+
+    def _discard_verdicts(self) -> Iterator[Verdict]:
+        yield tuple(DISCARD_ACT[card] for card in sorted(self.hands[self.active])), None
+        yield ALL_DISCARDS, (DISCARD_FROM_HAND,)
 
     def _compute_legal(self) -> list[str]:
         legal: list[str] = []
@@ -1225,6 +1234,23 @@ class BorneoState(GameState):
         self.phase = OVER
 
 
+STEP_OPTIONS: dict[str, Callable[[BorneoState], Iterator[Verdict]]] = {
+    PLACE: BorneoState._place_verdicts,
+    MISSION: BorneoState._mission_step_verdicts,
+    LAST_MISSION: BorneoState._mission_step_verdicts,
+    PAY: BorneoState._payment_verdicts,
+    COMPANY: BorneoState._company_verdicts,
+    FIGHT: BorneoState._fight_step_verdicts,
+    DEFEND: BorneoState._fight_step_verdicts,
+    RETREAT: BorneoState._retreat_verdicts,
+    REWARD: BorneoState._reward_verdicts,
+    SHIP: BorneoState._ship_verdicts,
+    PICK: BorneoState._pick_verdicts,
+    DISCARD: BorneoState._discard_verdicts,
+}
+"""The rules of each step (:meth:`BorneoState._options`); the game's end has none."""
+
+
 def _card_of(action: str) -> int:
     tail = action.rsplit(":", 1)[-1]
     return int(tail) if tail.isdigit() and 0 < int(tail) <= MAX_ID else 0
@@ -1271,8 +1297,15 @@ def _malformed(action: str) -> str | None:
         return f"there is no harbor slot {parts[2]}: play onto 0, 1 or 2 (ship:ID:SLOT)"
     if head == "ship":
         return "play a card from your hand onto harbor slot 0, 1 or 2 (ship:ID:SLOT)"
-    if head not in ("move", "attack"):
-        return None
+    if head in ("move", "attack"):
+        return _malformed_company_action(parts)
+    return None
+
+
+def _malformed_company_action(parts: list[str]) -> str | None:
+    """Why ``move:C:R:T`` / ``attack:C:R:D`` is misspelled, or ``None`` if the rules decide."""
+    head = parts[0]
+    companies = ", ".join(K.COMPANIES)
     form = "move:COMPANY:RANK:TARGET" if head == "move" else "attack:COMPANY:RANK:DEFENDER_RANK"
     if len(parts) != 4 or not parts[2].isdigit():
         return f"write {form}, e.g. {head}:yellow:2:{'red' if head == 'move' else '1'}"

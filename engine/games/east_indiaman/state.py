@@ -88,6 +88,9 @@ LOWER_ACTIONS = tuple(f"lower:{K.CARGOES[c]}" for c in range(NT))
 SMUGGLE = tuple(f"smuggle:{k}" for k in range(MAX_SMUGGLE + 1))  # index 0 unused
 PASS = tuple(f"pass:{K.CARGOES[t]}" for t in range(NCARGO))
 
+Verdict = tuple[tuple[str, ...], Refusal | None]
+"""Actions sharing one verdict in :meth:`EastIndiamanState._options`: ``None`` means legal."""
+
 # one-action groups for EastIndiamanState._options, which gives actions with a common verdict
 BUY_ONE = tuple((a,) for a in BUY)
 EXCHANGE_FROM = tuple(tuple(EXCHANGE[a, b] for b in range(NT) if b != a) for a in range(NCARGO))
@@ -517,30 +520,42 @@ class EastIndiamanState(GameState):
                 legal += actions
         return legal
 
-    def _options(self) -> Iterator[tuple[tuple[str, ...], Refusal | None]]:
+    def _options(self) -> Iterator[Verdict]:
         """Every action of the current step, in groups: ``None`` (legal) or why not.
 
         The one statement of the rules on what may be done. The legal list is the groups with
         ``None``, in this order; an illegal action's error formats the refusal of the first
         group holding it (so a catch-all group, such as every order card, comes last).
         """
-        p = self.active
-        prices = self.prices
         if self.phase == LOWER:
-            for c in range(NT):
-                if c == self.raised:
-                    yield LOWER_ONE[c], (JUST_ROSE, K.CARGOES[c])
-                elif prices[c] <= K.PRICE_MIN:
-                    yield LOWER_ONE[c], (AT_LOWEST, K.CARGOES[c])
-                else:
-                    yield LOWER_ONE[c], None
-            return
-        hold, levels = self.hold[p], self.levels[p]
+            return self._lower_options()
+        p = self.active
         reserve = self.reserve[p]
         alert = self.alert_cost(p)
         free = reserve - alert  # ships that may still be sent after paying the alert track
         blocked = (ALERT_BLOCKS, alert, reserve) if alert and free <= 0 else None
+        return itertools.chain(
+            self._market_options(p, free, alert, blocked),
+            self._cargo_options(p),
+            self._post_options(free, alert, blocked),
+            self._smuggle_options(p, free, alert, blocked),
+            self._pass_options(p),
+        )
 
+    def _lower_options(self) -> Iterator[Verdict]:
+        """After a trade post: lower any other cargo's price that is above the minimum."""
+        for c in range(NT):
+            if c == self.raised:
+                yield LOWER_ONE[c], (JUST_ROSE, K.CARGOES[c])
+            elif self.prices[c] <= K.PRICE_MIN:
+                yield LOWER_ONE[c], (AT_LOWEST, K.CARGOES[c])
+            else:
+                yield LOWER_ONE[c], None
+
+    def _market_options(
+        self, p: int, free: int, alert: int, blocked: Refusal | None
+    ) -> Iterator[Verdict]:
+        """Buying at a harbor (ships after the alert track) and exchanging (held cargo)."""
         for c in range(NT):
             cost = self.harbor_cost(p, c)
             yield (
@@ -548,12 +563,17 @@ class EastIndiamanState(GameState):
                 blocked
                 or (None if cost <= free else (HARBOR_COST, K.CARGOES[c], cost, free, alert)),
             )
+        hold = self.hold[p]
         for a in range(NCARGO):
-            price = price_of(prices, a)
+            price = price_of(self.prices, a)
             yield (
                 EXCHANGE_FROM[a],
                 (None if hold[a] >= price else (EXCHANGE_COST, K.CARGOES[a], price, hold[a])),
             )
+
+    def _cargo_options(self, p: int) -> Iterator[Verdict]:
+        """Completing a displayed order and investing: both paid with held cargo."""
+        hold, levels = self.hold[p], self.levels[p]
         for card in self.display:
             needs = ORDER_NEEDS[card]
             for c, count in needs:
@@ -573,6 +593,9 @@ class EastIndiamanState(GameState):
                 INVEST_ONE[c],
                 None if hold[c] >= cost else (INVEST_COST, K.CARGOES[c], level + 1, cost, hold[c]),
             )
+
+    def _post_options(self, free: int, alert: int, blocked: Refusal | None) -> Iterator[Verdict]:
+        """A trade post on a free spot whose ships the player can send."""
         for c in range(NT):
             open_costs = _open_post_costs(c, tuple(self.areas[c]))
             for cost in POST_COSTS:
@@ -583,17 +606,25 @@ class EastIndiamanState(GameState):
                         POST_ONE[c, cost],
                         blocked or (None if cost <= free else (POST_COST, cost, free, alert)),
                     )
+
+    def _smuggle_options(
+        self, p: int, free: int, alert: int, blocked: Refusal | None
+    ) -> Iterator[Verdict]:
+        """Smuggling k ships: at most what can be sent, enough to lead the opium spot alone."""
         if blocked:
             yield SMUGGLE[1:], blocked
-        else:
-            opium = self.opium_ships
-            most_other = max((opium[q] for q in range(self.num_players) if q != p), default=0)
-            fewest = most_other + 1 - opium[p]  # fewer leaves someone level with or above him
-            too_many = max(free, 0) + 1
-            enough = max(1, min(fewest, too_many))
-            yield SMUGGLE[1:enough], (NOT_MOST_OPIUM,)
-            yield SMUGGLE[enough:too_many], None
-            yield SMUGGLE[too_many:], (SMUGGLE_SHIPS, free, alert)
+            return
+        opium = self.opium_ships
+        most_other = max((opium[q] for q in range(self.num_players) if q != p), default=0)
+        fewest = most_other + 1 - opium[p]  # fewer leaves someone level with or above him
+        too_many = max(free, 0) + 1
+        enough = max(1, min(fewest, too_many))
+        yield SMUGGLE[1:enough], (NOT_MOST_OPIUM,)
+        yield SMUGGLE[enough:too_many], None
+        yield SMUGGLE[too_many:], (SMUGGLE_SHIPS, free, alert)
+
+    def _pass_options(self, p: int) -> Iterator[Verdict]:
+        """Passing with a raid token still on the track (the opium marker only sometimes)."""
         tokens = self.alert
         for t in tokens:
             if t == OPIUM and not self._can_take_opium_marker(p):
