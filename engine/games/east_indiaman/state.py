@@ -47,6 +47,7 @@ the only multi-step action is a trade post, whose price decrease is a second dec
 
 from __future__ import annotations
 
+import bisect
 import copy
 import functools
 import itertools
@@ -96,7 +97,7 @@ BUY_ONE = tuple((a,) for a in BUY)
 EXCHANGE_FROM = tuple(tuple(EXCHANGE[a, b] for b in range(NT) if b != a) for a in range(NCARGO))
 ORDER_ONE = tuple((a,) for a in ORDER)
 INVEST_ONE = tuple((a,) for a in INVEST)
-POST_ONE = {key: (a,) for key, a in POST.items()}
+POST_AREA = tuple(tuple(POST[c, cost] for cost in POST_COSTS) for c in range(NT))
 LOWER_ONE = tuple((a,) for a in LOWER_ACTIONS)
 PASS_ONE = tuple((a,) for a in PASS)
 
@@ -217,10 +218,21 @@ RAID_MARKER_GONE = "the {} raid token has already been taken"
 
 
 @functools.cache
-def _open_post_costs(area: int, owners: tuple[int, ...]) -> frozenset[int]:
-    """Ships needed by the free trade-post spots of ``area`` (few distinct owner rows)."""
+def _open_posts(area: int, owners: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The distinct ships needed by the free trade-post spots of ``area``, ascending, and
+    their actions (few distinct owner rows occur, so this is asked of a cache)."""
     spots = zip(K.TRADE_POST_MIN_SHIPS[area], owners, strict=True)
-    return frozenset(need for need, owner in spots if owner == EMPTY)
+    costs = tuple(sorted({need for need, owner in spots if owner == EMPTY}))
+    return costs, tuple(POST[area, cost] for cost in costs)
+
+
+def _post_too_costly(action: str, free: int, alert: int) -> str:
+    cost = action.rsplit(":", 1)[1]
+    return POST_COST.format(cost, free, alert)
+
+
+def _no_post_spot(action: str, cargo: str) -> str:
+    return NO_POST_SPOT.format(cargo, action.rsplit(":", 1)[1])
 
 
 def _order_shortfall(
@@ -514,11 +526,7 @@ class EastIndiamanState(GameState):
     def _compute_legal(self) -> list[str]:
         if self.phase == OVER:
             return []
-        legal: list[str] = []
-        for actions, refusal in self._options():
-            if refusal is None:
-                legal += actions
-        return legal
+        return [a for actions, refusal in self._options() if refusal is None for a in actions]
 
     def _options(self) -> Iterator[Verdict]:
         """Every action of the current step, in groups: ``None`` (legal) or why not.
@@ -597,15 +605,14 @@ class EastIndiamanState(GameState):
     def _post_options(self, free: int, alert: int, blocked: Refusal | None) -> Iterator[Verdict]:
         """A trade post on a free spot whose ships the player can send."""
         for c in range(NT):
-            open_costs = _open_post_costs(c, tuple(self.areas[c]))
-            for cost in POST_COSTS:
-                if cost not in open_costs:
-                    yield POST_ONE[c, cost], (NO_POST_SPOT, K.CARGOES[c], cost)
-                else:
-                    yield (
-                        POST_ONE[c, cost],
-                        blocked or (None if cost <= free else (POST_COST, cost, free, alert)),
-                    )
+            costs, actions = _open_posts(c, tuple(self.areas[c]))
+            if blocked:
+                yield actions, blocked
+            else:
+                affordable = bisect.bisect_right(costs, free)
+                yield actions[:affordable], None
+                yield actions[affordable:], (_post_too_costly, free, alert)
+            yield POST_AREA[c], (_no_post_spot, K.CARGOES[c])
 
     def _smuggle_options(
         self, p: int, free: int, alert: int, blocked: Refusal | None
