@@ -574,3 +574,15 @@ def test_an_order_not_on_display_names_the_displayed_ones():
         IllegalAction, match=r"order:5 is not on display; displayed orders: \[3, 9\]"
     ):
         state.apply("order:5")
+
+
+def test_trade_post_refusals_name_the_spot_and_the_ships():
+    state = fresh(reserve=[3, 6, 6, 6])
+    state.areas[SPICE] = [1, 2, -1, -1, -1, -1]  # both 2-ship spots are taken
+    state._legal = None
+    assert "post:spice:2" not in state.legal_actions()
+    assert "post:spice:3" in state.legal_actions()
+    with pytest.raises(IllegalAction, match="spice coast has no free trade-post spot needing 2"):
+        state.apply("post:spice:2")
+    with pytest.raises(IllegalAction, match=r"needs 4 ships but you can send 3 \(after 0 ship"):
+        state.apply("post:spice:4")
