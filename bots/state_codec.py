@@ -8,8 +8,8 @@ what the seat has not seen and the state's RNG replaced. It tells the bot nothin
 observation; the bot resamples it again (``determinize``) for each search iteration.
 
 The encoding is the state's own attributes with JSON type tags for the few Python values JSON
-lacks (tuples, dicts with non-string keys, the RNG). The game's seed is blanked: it is hidden
-information (it fixes every shuffle) and the engine never reads it after set-up.
+lacks (tuples, dicts with non-string keys, byte strings, the RNG). The game's seed is blanked:
+it is hidden information (it fixes every shuffle) and the engine never reads it after set-up.
 
 Only the standard library and ``engine`` are imported: this runs inside the sandbox too.
 """
@@ -33,7 +33,7 @@ class StateCodecError(ValueError):
     """A ``state`` blob this engine cannot load (other engine version, unknown game...)."""
 
 
-def _pack(value: Any) -> Any:
+def _pack(value: object) -> object:
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list):
@@ -46,10 +46,12 @@ def _pack(value: Any) -> Any:
         return {"__items__": [[_pack(k), _pack(v)] for k, v in value.items()]}
     if isinstance(value, Rng):
         return {"__rng__": value.state}
+    if isinstance(value, bytes):  # e.g. a Packet Row deck: card ids as a byte string
+        return {"__bytes__": list(value)}
     raise StateCodecError(f"cannot encode a {type(value).__name__} in a game state")
 
 
-def _unpack(value: Any) -> Any:
+def _unpack(value: object) -> object:
     if isinstance(value, list):
         return [_unpack(v) for v in value]
     if isinstance(value, dict):
@@ -59,13 +61,15 @@ def _unpack(value: Any) -> Any:
             return {_unpack(k): _unpack(v) for k, v in value["__items__"]}
         if "__rng__" in value:
             return Rng(value["__rng__"])
+        if "__bytes__" in value:
+            return bytes(value["__bytes__"])
         return {k: _unpack(v) for k, v in value.items()}
     return value
 
 
 def encode_state(state: GameState) -> dict[str, Any]:
     """A JSON-able copy of ``state`` (caches dropped, seed blanked)."""
-    attrs = {}
+    attrs: dict[str, object] = {}
     for name, value in vars(state).items():
         if name in _CACHES:
             continue
@@ -84,7 +88,7 @@ def _state_class(game: str) -> type[GameState]:
     return type(spec.new_state(0, spec.min_players))
 
 
-def decode_state(data: Any) -> GameState:
+def decode_state(data: object) -> GameState:
     """The state :func:`encode_state` wrote; raises :class:`StateCodecError` when it cannot."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateCodecError("not an encoded game state")
@@ -93,7 +97,9 @@ def decode_state(data: Any) -> GameState:
             f"state from engine {data.get('engine_version')}, this is engine {ENGINE_VERSION}"
         )
     state = object.__new__(_state_class(data["game"]))
-    attrs = _unpack(data["attrs"])
+    attrs = _unpack(data.get("attrs"))
+    if not isinstance(attrs, dict):
+        raise StateCodecError("an encoded game state without its attributes")
     for name in _CACHES:
         attrs.setdefault(name, None)
     vars(state).update(attrs)

@@ -8,6 +8,7 @@ are checked in fresh interpreters, as the processes would load them.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import re
@@ -47,6 +48,7 @@ NOT_FOR_PRODUCTION = {
     "MONSOON_ENQUEUE_VALIDATION": "hooks for tests; the broker URL sets them",
     "MONSOON_VERSION_VALIDATOR": "hooks for tests",
     "MONSOON_MATCH_OVER": "hooks for tests",
+    "MONSOON_ALLOW_UNBOUNDED_SEATS": "development machines only (refused without DEBUG)",
     "PATH": "the sandbox passes it on",
 }
 
@@ -145,7 +147,15 @@ def test_dockerfile_copies_what_exists_and_installs_the_sandbox():
         *sources, _target = line.split()
         for source in sources:
             assert (ROOT / source).exists(), source
-    for package in ("bubblewrap", "libseccomp2", "python3-minimal", "python3.11"):
+    for package in (
+        "bubblewrap",
+        "libseccomp2",
+        "python3-minimal",
+        "python3.11",
+        "nodejs",
+        "default-jre-headless",
+        "libstdc++6",
+    ):
         assert package in text
     services = compose()["services"].values()
     volumes = {v.split(":")[1] for service in services for v in service.get("volumes", [])}
@@ -219,6 +229,7 @@ PRODUCTION = {
     "env, complaint",
     [
         ({**PRODUCTION, "MONSOON_SANDBOX": "none"}, "MONSOON_SANDBOX=none"),
+        ({**PRODUCTION, "MONSOON_ALLOW_UNBOUNDED_SEATS": "1"}, "MONSOON_ALLOW_UNBOUNDED_SEATS=1"),
         ({**PRODUCTION, "DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "must name a PostgreSQL"),
         ({**PRODUCTION, "CELERY_BROKER_URL": "filesystem://"}, "needs MONSOON_BROKER_FOLDER"),
         ({**PRODUCTION, "CACHE_URL": ""}, "CACHE_URL must name a shared"),
@@ -250,7 +261,7 @@ def test_filesystem_broker_uses_one_absolute_folder(tmp_path):
         MONSOON_BROKER_FOLDER=str(tmp_path / "broker"),
     )
     assert result.returncode == 0, result.stderr
-    options = eval(result.stdout)  # a dict literal we printed ourselves
+    options = ast.literal_eval(result.stdout)  # a dict literal we printed ourselves
     assert (
         options["data_folder_in"]
         == options["data_folder_out"]
