@@ -54,9 +54,10 @@ def test_a_clone_shares_nothing_declared_or_not():
 def test_attributes_added_or_removed_after_the_first_clone_are_still_copied():
     state = ToyState()
     state.clone()  # the copier is generated from this one
-    state.late = [[5]]
+    state.__dict__["late"] = [[5]]  # an attribute no class declares
     clone = state.clone()
-    assert clone.late == [[5]] and clone.late[0] is not state.late[0]
+    assert clone.__dict__["late"] == [[5]]
+    assert clone.__dict__["late"][0] is not state.__dict__["late"][0]
     del state.names
     clone = state.clone()
     assert not hasattr(clone, "names") and shared_objects(state, clone) == []
