@@ -15,14 +15,17 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import types
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from engine.rng import Rng
 
 Action = Any  # a JSON value: str, int, or a small list/dict of those
+T = typing.TypeVar("T")
 Observation = dict[str, Any]
 
 
@@ -42,7 +45,27 @@ class BadSetup(EngineError):
     """Unsupported player count, unknown variant, or a bad seed."""
 
 
-def canonical_json(value: Any) -> str:
+Refusal = tuple[Any, ...]
+"""Why an action is not legal, kept unformatted: ``(template, *arguments)`` for
+``template.format(*arguments, action=action)``, or ``(function, *arguments)`` for
+``function(action, *arguments)``.
+
+A game states its rules once, as one function giving every action of the current step with
+``None`` (legal) or a refusal; the legal list keeps the ``None`` ones and the error for an
+illegal action formats its refusal. Formatting waits for the error because building the
+legal list refuses dozens of actions per decision and reports none of them.
+"""
+
+
+def refusal_text(refusal: Refusal, action: object) -> str:
+    """The message of a :data:`Refusal` of ``action`` (which a template may name)."""
+    how, *arguments = refusal
+    if callable(how):
+        return str(how(action, *arguments))
+    return str(how).format(*arguments, action=action)
+
+
+def canonical_json(value: object) -> str:
     """The one JSON spelling used for digests and logs (sorted keys, no spaces)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
@@ -50,7 +73,7 @@ def canonical_json(value: Any) -> str:
 _IMMUTABLE = frozenset({int, str, bool, float, bytes, type(None)})
 
 
-def structural_copy(value: Any) -> Any:
+def structural_copy(value: T) -> T:
     """A copy of ``value`` that shares no mutable object with it.
 
     Game states hold plain data: numbers, strings, None, lists, dicts, sets and tuples of
@@ -58,32 +81,116 @@ def structural_copy(value: Any) -> Any:
     ``copy.deepcopy`` (a flat list is recognised in C and sliced); anything else falls back
     to ``copy.deepcopy``, so a new kind of value is still copied whole, only more slowly.
     """
+    return typing.cast(T, _copy_value(value))
+
+
+def _copy_value(value: object) -> object:
     kind = type(value)
     if kind in _IMMUTABLE:
         return value
     if kind is list:
-        if _IMMUTABLE.issuperset(map(type, value)):
-            return value[:]
+        items = typing.cast("list[object]", value)
+        if _IMMUTABLE.issuperset(map(type, items)):
+            return items[:]
         return [
             item
             if type(item) in _IMMUTABLE
             else item[:]
             if type(item) is list and _IMMUTABLE.issuperset(map(type, item))
-            else structural_copy(item)
-            for item in value
+            else _copy_value(item)
+            for item in items
         ]
     if kind is dict:
         return {
-            key: item if type(item) in _IMMUTABLE else structural_copy(item)
-            for key, item in value.items()
+            key: item if type(item) in _IMMUTABLE else _copy_value(item)
+            for key, item in typing.cast("dict[object, object]", value).items()
         }
     if kind is tuple:
-        return tuple(structural_copy(item) for item in value)
+        return tuple(_copy_value(item) for item in typing.cast("tuple[object, ...]", value))
     if kind is set:
-        return {structural_copy(item) for item in value}
+        return {_copy_value(item) for item in typing.cast("set[object]", value)}
     if kind is Rng:
-        return value.copy()
+        return typing.cast(Rng, value).copy()
     return copy.deepcopy(value)
+
+
+Copier = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _is_immutable_type(tp: object) -> bool:
+    """True for a type whose values are never changed in place (shared, not copied)."""
+    if tp in _IMMUTABLE or tp is type(None):
+        return True
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        return True
+    if origin in (types.UnionType, typing.Union):
+        return all(_is_immutable_type(arg) for arg in typing.get_args(tp))
+    if origin is tuple or origin is frozenset:
+        return all(arg is Ellipsis or _is_immutable_type(arg) for arg in typing.get_args(tp))
+    return False
+
+
+def _copy_expression(tp: object, var: str, depth: int) -> str:
+    """Python source copying the value in ``var``, declared as ``tp``, sharing nothing mutable.
+
+    Only shapes whose copy is certain are specialised (immutables, ``X | None``, lists,
+    dicts and sets of those, :class:`Rng`); every other declared type is copied by
+    :func:`structural_copy`, which inspects the value itself.
+    """
+    if _is_immutable_type(tp):
+        return var
+    if tp is Rng:
+        return f"{var}.copy()"
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    item = f"_i{depth}"
+    if origin in (types.UnionType, typing.Union):
+        present = [arg for arg in args if arg is not type(None)]
+        if len(present) == 1 and len(args) == 2:
+            inner = _copy_expression(present[0], var, depth)
+            return f"(None if {var} is None else {inner})"
+    elif origin is list and len(args) == 1:
+        if _is_immutable_type(args[0]):
+            return f"{var}[:]"
+        row = typing.get_args(args[0])
+        if typing.get_origin(args[0]) is list and len(row) == 1 and _is_immutable_type(row[0]):
+            return f"list(map(_copy_list, {var}))"  # rows of a table: each row copied in C
+        return f"[{_copy_expression(args[0], item, depth + 1)} for {item} in {var}]"
+    elif origin is dict and len(args) == 2 and _is_immutable_type(args[0]):
+        if _is_immutable_type(args[1]):
+            return f"{var}.copy()"
+        key = f"_k{depth}"
+        inner = _copy_expression(args[1], item, depth + 1)
+        return f"{{{key}: {inner} for {key}, {item} in {var}.items()}}"
+    elif origin is set and len(args) == 1 and _is_immutable_type(args[0]):
+        return f"{var}.copy()"
+    return f"_structural_copy({var})"
+
+
+def state_copier(cls: type, sample: dict[str, Any]) -> Copier:
+    """A function copying a state's attribute dict, generated from the class's declared types.
+
+    Covers the declared attributes (class-body annotations, base classes included, not
+    ``ClassVar``) present in ``sample``. The result raises ``KeyError`` when one of them is
+    missing and leaves out attributes nobody declared; :meth:`GameState.clone` copies those
+    with :func:`structural_copy`.
+    """
+    try:
+        hints = typing.get_type_hints(cls)
+    except (NameError, TypeError):  # a type only importable for type checkers: copy by value
+        hints = {}
+    lines = ["def copy_state(d):"]
+    entries = []
+    for index, (name, tp) in enumerate(hints.items()):
+        if name not in sample or typing.get_origin(tp) is ClassVar:
+            continue
+        var = f"v{index}"
+        lines.append(f"    {var} = d[{name!r}]")
+        entries.append(f"{name!r}: {_copy_expression(tp, var, 0)}")
+    lines.append("    return {" + ", ".join(entries) + "}")
+    namespace: dict[str, Any] = {"_structural_copy": _copy_value, "_copy_list": list.copy}
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built above from type names only
+    return typing.cast(Copier, namespace["copy_state"])
 
 
 def competition_ranking(keys: Sequence[Any]) -> list[int]:
@@ -94,10 +201,12 @@ def competition_ranking(keys: Sequence[Any]) -> list[int]:
 class GameState(ABC):
     """One game in progress.  Subclasses keep all their state in plain attributes."""
 
-    game_name: str
+    game_name: ClassVar[str]
     num_players: int
     variant: str
     rng: Rng
+    _legal: list[Any] | None  # the cached legal list of games that keep one
+    _copier: ClassVar[Copier | None] = None
 
     # --- whose turn and what may be done -------------------------------------------------
     @abstractmethod
@@ -141,25 +250,41 @@ class GameState(ABC):
         return competition_ranking(self.scores())
 
     # --- search and bookkeeping ----------------------------------------------------------
-    def clone(self) -> GameState:
+    def clone(self) -> Self:
         """An independent deep copy, RNG and caches included.
 
-        Whole by construction: every attribute of the state is copied by
-        :func:`structural_copy`, so a field added to a game is never left shared between a
-        clone and its original (a hand-kept list of fields per game once missed one, and
-        search bots reasoned on clones that changed their original). Games do not override
+        Whole by construction: every attribute of the state is copied, so a field added to a
+        game is never left shared between a clone and its original (a hand-kept list of
+        fields per game once missed one, and search bots reasoned on clones that changed
+        their original). Attributes the class declares with a type (``hold: list[list[int]]``
+        in the class body) are copied by code generated once from those types
+        (:func:`state_copier`); any other attribute, and any state whose attributes differ
+        from the declared ones, is copied by :func:`structural_copy`. Games do not override
         this.
         """
-        other = object.__new__(type(self))
-        copied = other.__dict__
-        for name, value in self.__dict__.items():
-            kind = type(value)
-            if kind in _IMMUTABLE:
-                copied[name] = value
-            elif kind is list and _IMMUTABLE.issuperset(map(type, value)):
-                copied[name] = value[:]
-            else:
-                copied[name] = structural_copy(value)
+        cls = type(self)
+        copier = cls.__dict__.get("_copier")
+        if copier is None:
+            copier = state_copier(cls, self.__dict__)
+            cls._copier = copier
+        values = self.__dict__
+        try:
+            copied = copier(values)
+        except KeyError:  # a declared attribute was deleted: copy what there is
+            copied = {name: _copy_value(value) for name, value in values.items()}
+        if len(copied) != len(values):  # attributes nobody declared: copied whole all the same
+            for name, value in values.items():
+                if name in copied:
+                    continue
+                kind = type(value)
+                if kind in _IMMUTABLE:
+                    copied[name] = value
+                elif kind is list and _IMMUTABLE.issuperset(map(type, value)):
+                    copied[name] = value[:]
+                else:
+                    copied[name] = _copy_value(value)
+        other = object.__new__(cls)
+        other.__dict__ = copied
         other.forget_derived()
         return other
 

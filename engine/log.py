@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import ENGINE_VERSION
-from engine.core import EngineError, GameState, IllegalAction
+from engine.core import Action, EngineError, GameState, IllegalAction
 from engine.registry import UnknownGame, get_game
 
 LOG_FORMAT = "monsoon.game-log"
@@ -39,16 +39,20 @@ def new_log(
     }
 
 
-def record_decision(log: dict[str, Any], seat: int, action: Any, **extra: Any) -> None:
+def record_decision(log: dict[str, Any], seat: int, action: Action, **extra: object) -> None:
     """Append one decision; ``extra`` holds optional fields such as ``ms`` or ``by``."""
     entry = {"seat": seat, "action": action}
     entry.update(extra)
     log["decisions"].append(entry)
 
 
-def finish_log(log: dict[str, Any], state: GameState, **extra: Any) -> dict[str, Any]:
+def finish_log(log: dict[str, Any], state: GameState, **extra: object) -> dict[str, Any]:
     """Write the result block from a terminal state."""
-    result = {"scores": state.scores(), "ranking": state.ranking(), "digest": state.digest()}
+    result: dict[str, object] = {
+        "scores": state.scores(),
+        "ranking": state.ranking(),
+        "digest": state.digest(),
+    }
     result.update(extra)
     log["result"] = result
     return log
@@ -59,9 +63,15 @@ def _require(condition: bool, message: str) -> None:
         raise ReplayError(message)
 
 
-def start_state(log: Any) -> GameState:
+def _as_object(log: object) -> dict[str, Any]:
+    if not isinstance(log, dict):
+        raise ReplayError("a game log must be a JSON object")
+    return log
+
+
+def start_state(log: object) -> GameState:
     """Validate a log's header and return the initial state it describes."""
-    _require(isinstance(log, dict), "a game log must be a JSON object")
+    log = _as_object(log)
     _require(
         log.get("format") == LOG_FORMAT, f"not a Monsoon game log (format must be {LOG_FORMAT!r})"
     )
@@ -81,7 +91,7 @@ def start_state(log: Any) -> GameState:
         raise ReplayError(str(exc)) from None
 
 
-def replay(log: Any, *, check_result: bool = True) -> GameState:
+def replay(log: object, *, check_result: bool = True) -> GameState:
     """Re-simulate ``log`` and return its final state.
 
     Raises :class:`ReplayError` when a decision is out of turn or illegal, when the
@@ -89,6 +99,7 @@ def replay(log: Any, *, check_result: bool = True) -> GameState:
     recorded one.
     """
     state = start_state(log)
+    log = _as_object(log)
     for index, entry in enumerate(log["decisions"]):
         _require(
             isinstance(entry, dict) and "seat" in entry and "action" in entry,
@@ -110,7 +121,8 @@ def replay(log: Any, *, check_result: bool = True) -> GameState:
     )
     if check_result:
         recorded = log.get("result")
-        _require(isinstance(recorded, dict), "the log has no result block")
+        if not isinstance(recorded, dict):
+            raise ReplayError("the log has no result block")
         for key, value in (
             ("scores", state.scores()),
             ("ranking", state.ranking()),

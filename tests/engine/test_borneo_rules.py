@@ -29,6 +29,13 @@ MISSION_OF = {
 }
 
 
+def new_game(seed: int, num_players: int, variant: str = "standard") -> BorneoState:
+    """A new game through the registry's spec, typed as this game's state."""
+    state = GAME.new_state(seed, num_players, variant)
+    assert isinstance(state, BorneoState)
+    return state
+
+
 def _table(n: int = 3, variant: str = "standard", **attrs) -> BorneoState:
     """A state after setup placement, seat 0 to start its turn, with ``attrs`` overriding."""
     state = BorneoState(1, n, variant)
@@ -53,7 +60,7 @@ def _at_ship(state: BorneoState) -> BorneoState:
 # ---------------------------------------------------------------------- setup
 @pytest.mark.parametrize(("n", "harbors", "missions"), [(3, 12, 12), (4, 12, 12), (5, 10, 16)])
 def test_setup_uses_the_harbors_and_missions_for_the_player_count(n, harbors, missions):
-    state = GAME.new_state(5, n)
+    state = new_game(5, n)
     in_play = len(state.harbor_deck) + len(state.open_harbors)
     assert in_play == harbors
     assert len(state.open_harbors) == 3 and all(not pile for pile in state.piles)
@@ -68,7 +75,7 @@ def test_setup_uses_the_harbors_and_missions_for_the_player_count(n, harbors, mi
 
 
 def test_placement_first_round_in_order_then_two_rounds_reversed():
-    state = GAME.new_state(5, 3)
+    state = new_game(5, 3)
     order = []
     while state.phase == "place":
         order.append(state.current_player())
@@ -79,7 +86,7 @@ def test_placement_first_round_in_order_then_two_rounds_reversed():
 
 
 def test_placement_goes_to_the_first_empty_slot_and_full_companies_are_closed():
-    state = GAME.new_state(5, 5)
+    state = new_game(5, 5)
     for _ in range(5):
         state.apply("place:red")
     assert state.columns[R] == [0, 1, 2, 3, 4]
@@ -89,7 +96,7 @@ def test_placement_goes_to_the_first_empty_slot_and_full_companies_are_closed():
 
 
 def test_four_merchant_variant_places_four_each_and_only_with_three_players():
-    state = GAME.new_state(5, 3, "four-merchants")
+    state = new_game(5, 3, "four-merchants")
     placements = 0
     while state.phase == "place":
         state.apply(state.legal_actions()[-1])
@@ -279,6 +286,7 @@ def test_each_mission_example(kind, action, items, vp):
     assert state.ware_cards[0] == []
     assert set(items) <= set(state.discards)
     state._score()
+    assert state.final is not None
     assert state.final[0]["missions"] == vp
 
 
@@ -479,7 +487,7 @@ def test_fight_errors_name_the_step_and_the_card():
 
 
 def test_setup_and_shipment_errors_say_what_is_wrong():
-    state = GAME.new_state(5, 3)
+    state = new_game(5, 3)
     with pytest.raises(IllegalAction, match="unknown company 'purple'"):
         state.apply("place:purple")
     state = _at_ship(_table(hands=[[1, 2, 3], [7], [8]]))
@@ -531,6 +539,7 @@ def test_the_game_ends_when_no_harbor_replaces_a_completed_one():
     _at_ship(state)
     state.apply("ship:17:0")
     assert state.is_terminal()
+    assert state.final is not None
     assert state.final[0]["harbors"] == 1 and state.final[1]["shipment_cards"] == 2
 
 
@@ -569,7 +578,7 @@ def test_ties_are_broken_by_the_number_of_missions():
 
 # ---------------------------------------------------------------------- hidden information
 def test_determinize_keeps_own_hand_and_public_cards_and_redraws_the_rest():
-    state = GAME.new_state(3, 4)
+    state = new_game(3, 4)
     while state.phase == "place":
         state.apply(state.legal_actions()[0])
     other = state.determinize(0, Rng(7))
@@ -580,3 +589,48 @@ def test_determinize_keeps_own_hand_and_public_cards_and_redraws_the_rest():
     assert other.hands[1:] != state.hands[1:]
     assert "hand" not in state.public_view()
     assert state.observation(1)["hand"] == sorted(state.hands[1])
+
+
+# ---------------------------------------------------------------------- one statement of legality
+@pytest.mark.parametrize(
+    ("num_players", "variant"), [(3, "four-merchants+blackbeard"), (5, "blackbeard")]
+)
+def test_every_refused_action_of_the_step_is_refused_with_its_own_rule(num_players, variant):
+    """At every decision of a seeded game, an action of the kind the step asks for is either
+    legal (and applies) or refused by a stated rule, not by the "not possible in this step"
+    catch-all; a sample of the vocabulary is probed at each step to keep this quick."""
+    from engine.games.borneo.state import STEP_ACTIONS
+
+    vocabulary = GAME.action_vocabulary(num_players)
+    state = new_game(23, num_players, variant)
+    rng = Rng(23)
+    steps = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        heads = STEP_ACTIONS[state.phase].split("/")
+        if state.phase == "pay":
+            heads = ["pay", "trade"]
+        for action in vocabulary[steps % 5 :: 5]:
+            if action in legal:
+                state.clone().apply(action)
+                continue
+            with pytest.raises(IllegalAction) as refused:
+                state.apply(action)
+            if action.split(":")[0] in heads:
+                assert "is not possible in the" not in str(refused.value), action
+        state.apply(rng.choice(legal))
+        steps += 1
+    assert steps > 50
+
+
+def test_a_retreat_to_the_fight_company_or_a_full_one_says_why():
+    state = _fight_table([1, 2], [3, 4], [[1, 0, 0], [1, 2, 1, 2, 1], [2], [1]])
+    state.phase = "retreat"
+    state.fight_company = Y
+    state.defender = 1
+    state.active = 1
+    state._legal = None
+    with pytest.raises(IllegalAction, match="a company other than yellow"):
+        state.apply("retreat:yellow")
+    with pytest.raises(IllegalAction, match="red has no free slot"):
+        state.apply("retreat:red")

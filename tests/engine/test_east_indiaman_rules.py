@@ -22,6 +22,13 @@ from engine.games.east_indiaman.state import (
 SPICE, SILK, TEA, CHINA, OPIUM = range(5)
 
 
+def new_game(seed: int, num_players: int, variant: str = "standard") -> EastIndiamanState:
+    """A new game through the registry's spec, typed as this game's state."""
+    state = GAME.new_state(seed, num_players, variant)
+    assert isinstance(state, EastIndiamanState)
+    return state
+
+
 def card(colours: str, req: dict[str, int] | None = None) -> int:
     """The id of the first order card with these colours (and requirement, if given)."""
     wanted = tuple(K.CARGOES.index(c) for c in colours.split("/"))
@@ -35,7 +42,7 @@ def card(colours: str, req: dict[str, int] | None = None) -> int:
 
 def fresh(num_players: int = 4, seed: int = 1, **attrs) -> EastIndiamanState:
     """A new game with seat 0 to act as first player, then ``attrs`` overriding state."""
-    state = GAME.new_state(seed, num_players)
+    state = new_game(seed, num_players)
     state.first_player = 0
     state.active = 0
     for name, value in attrs.items():
@@ -101,7 +108,7 @@ def test_influence_ties_share_the_place_rounded_up():
 # ----------------------------------------------------------------- setup
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_setup_gives_seat_dependent_extra_ships(n):
-    state = GAME.new_state(5, n)
+    state = new_game(5, n)
     first = state.first_player
     order = [(first + i) % n for i in range(n)]
     expected_supply = [5, 6, 5, 6][:n]
@@ -436,6 +443,7 @@ def test_final_score_adds_orders_influence_and_arms():
     state.posts[0] = [1, 0, 0, 0]
     state.arms = [2, 0]
     _final(state)
+    assert state.final is not None
     assert state.final[0] == {"orders": 3 + 3, "influence": 5, "arms": 2 + 5, "total": 18}
     assert state.scores() == [18, 0] and state.ranking() == [1, 2]
 
@@ -449,6 +457,7 @@ def test_tie_broken_by_arms_level_then_influence():
     _final(state)
     # seat 0: 2 + 3 + 4 = 9; seat 1: 4 + 8 = 12; seat 2: 5 influence
     assert state.scores() == [9, 12, 5]
+    assert state.final is not None
     state.final[0]["total"] = 12
     assert state.ranking() == [2, 1, 3]  # equal totals: the higher arms level wins
     state.arms = [4, 4, 0]
@@ -462,7 +471,7 @@ def test_tie_broken_by_arms_level_then_influence():
 def test_only_the_order_deck_order_is_hidden():
     from engine.rng import Rng
 
-    state = GAME.new_state(3, 3)
+    state = new_game(3, 3)
     other = state.determinize(1, Rng(9))
     assert sorted(other.deck) == sorted(state.deck) and other.deck != state.deck
     assert other.observation(1) == state.observation(1)
@@ -481,7 +490,7 @@ def test_reconstructed_components_agree_with_the_rulebook_numbers():
 
 
 def test_the_deck_order_never_shows_in_an_observation():
-    state = GAME.new_state(8, 4)
+    state = new_game(8, 4)
     other = state.clone()
     other.deck.reverse()
     assert other.digest() != state.digest()
@@ -541,3 +550,48 @@ def test_investment_legality_follows_the_component_costs(monkeypatch):
     state._legal = None
     state.apply("invest:silk")
     assert state.hold[0][SILK] == 0 and state.levels[0][SILK] == 2
+
+
+# ----------------------------------------------------------------- one statement of legality
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_every_refused_action_is_refused_with_its_own_rule(num_players):
+    """At every decision of a seeded game, each action of the vocabulary is either in the
+    legal list (and applies) or refused by a stated rule: never the catch-all "not legal"."""
+    from engine.rng import Rng
+
+    vocabulary = GAME.action_vocabulary(num_players)
+    state = new_game(17, num_players)
+    rng = Rng(17)
+    reasons = set()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        for action in vocabulary:
+            if action in legal:
+                state.clone().apply(action)
+                continue
+            with pytest.raises(IllegalAction) as refused:
+                state.apply(action)
+            assert "is not legal now" not in str(refused.value), action
+            reasons.add(str(refused.value).split(" ")[0])
+        state.apply(rng.choice(legal))
+    assert len(reasons) >= 8  # many different rules spoke, not one message for everything
+
+
+def test_an_order_not_on_display_names_the_displayed_ones():
+    state = fresh(display=[3, 9])
+    with pytest.raises(
+        IllegalAction, match=r"order:5 is not on display; displayed orders: \[3, 9\]"
+    ):
+        state.apply("order:5")
+
+
+def test_trade_post_refusals_name_the_spot_and_the_ships():
+    state = fresh(reserve=[3, 6, 6, 6])
+    state.areas[SPICE] = [1, 2, -1, -1, -1, -1]  # both 2-ship spots are taken
+    state._legal = None
+    assert "post:spice:2" not in state.legal_actions()
+    assert "post:spice:3" in state.legal_actions()
+    with pytest.raises(IllegalAction, match="spice coast has no free trade-post spot needing 2"):
+        state.apply("post:spice:2")
+    with pytest.raises(IllegalAction, match=r"needs 4 ships but you can send 3 \(after 0 ship"):
+        state.apply("post:spice:4")

@@ -38,7 +38,7 @@ Rulings (also in ``docs/games/batavia.md``; the rulebook wins where it is clear)
 from __future__ import annotations
 
 import copy
-from typing import Any, cast
+from typing import Any
 
 from engine.core import (
     Action,
@@ -160,7 +160,7 @@ class BataviaState(GameState):
         self.passed = [False] * n
         self.high_bid = 0
         self.high_bidder: int | None = None
-        self._legal: list[str] | None = None  # type: ignore[assignment]  # core declares it None
+        self._legal: list[str] | None = None
         self._start_auction()
 
     # ------------------------------------------------------------------ interface
@@ -334,7 +334,7 @@ class BataviaState(GameState):
 
     def determinize(self, player: int, rng: Rng) -> BataviaState:
         self.check_seat(player)
-        state = cast(BataviaState, self.clone())
+        state = self.clone()
         state._redeal_unseen_cards(player, rng)
         # Face-down counters: whole blocks of five, one per company; which commodity of a
         # company lies in which hidden block, and where in its block, is unknown.

@@ -53,7 +53,7 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from engine.core import (
@@ -62,7 +62,9 @@ from engine.core import (
     GameState,
     IllegalAction,
     Observation,
+    Refusal,
     competition_ranking,
+    refusal_text,
 )
 from engine.games.borneo import components as K
 from engine.rng import Rng
@@ -156,6 +158,76 @@ TAKE_ACT = tuple(f"take:{i}" for i in range(MAX_ID + 1))
 DISCARD_ACT = tuple(f"discard:{i}" for i in range(MAX_ID + 1))
 
 
+Group = tuple[str, ...]
+Verdict = tuple[Group, Refusal | None]
+"""Actions sharing one verdict in :meth:`BorneoState._options`: ``None`` means legal."""
+
+ALL_TRADES: Group = tuple(TRADE_CARD[i] for i in CARD_IDS) + TRADE_HARBOR
+ALL_PAYMENTS: Group = tuple(PAY_CARD[i] for i in CARD_IDS) + PAY_HARBOR + ALL_TRADES
+FROM_RANK: tuple[tuple[Group, ...], ...] = tuple(
+    tuple(
+        tuple(MOVE_ACT[c][r][t] for t in range(NC) if t != c)
+        + ATTACK_ACT[c][r]  # those at or below the attacker's rank too, refused with a reason
+        for r in range(SLOTS)
+    )
+    for c in range(NC)
+)
+FROM_COMPANY: tuple[Group, ...] = tuple(
+    tuple(a for group in FROM_RANK[c] for a in group) for c in range(NC)
+)
+ALL_MISSIONS: Group = tuple(a for a, _kind, _spice in MISSION_ACT)
+ALL_FIGHT: Group = tuple(FIGHT_ACT[i] for i in CARD_IDS)
+ALL_DEFEND: Group = tuple(DEFEND_ACT[i] for i in CARD_IDS)
+ALL_REWARDS: Group = tuple(REWARD_ACT[i] for i in CARD_IDS)
+SHIP_TO: tuple[Group, ...] = tuple(
+    tuple(SHIP_ACT[i][s] for i in CARD_IDS) for s in range(K.OPEN_HARBORS)
+)
+ALL_SHIPS: Group = tuple(a for group in SHIP_TO for a in group)
+ALL_TAKES: Group = tuple(TAKE_ACT[i] for i in CARD_IDS)
+ALL_DISCARDS: Group = tuple(DISCARD_ACT[i] for i in CARD_IDS)
+
+# Refusal templates (engine.core.Refusal): formatted only when an illegal action is reported.
+COMPANY_FULL = "that company has no free slot (five merchants per company)"
+NO_PIRATE_TRADE = (
+    "you may not trade with the pirates now (holder of the ship, last round, "
+    "or not the Blackbeard variant)"
+)
+ONE_TRADE = "only one spice per mission may be traded with the pirates"
+CANNOT_USE_ITEM = (
+    "that item is not in your warehouse, is not needed, or would leave the mission unpayable"
+)
+NO_FREE_SLOT_IN = "{} has no free slot (five merchants per company)"
+OWN_MERCHANT = "{} rank {} is your own merchant"
+DEFENDER_ABOVE = "the defender must be above your merchant: a rank from 1 to {}"
+FIGHT_NEEDS_TWO = "you need at least two cards in hand to fight (you must keep one)"
+NO_FLAG_IN_HAND = "no card in your hand shows a {} flag"
+KEEP_ONE_CARD = "you must keep at least one card in hand"
+DEFENDER_LIMIT = "the defender may play no more cards than the attacker"
+CARD_WITHOUT_FLAG = "card {} shows no {} flag"
+PLAY_ONE_CARD = "the attacker must play at least one card"
+RETREAT_ELSEWHERE = "retreat to a company other than {}, or stay (retreat:stay)"
+REWARD_FROM_DEFENCE = "the reward is one of the cards you played in defence"
+NO_HARBOR_AT = "harbor slot {} has no harbor now"
+TAKE_FROM_HARBOR = "take a shipment card lying at the harbor being distributed"
+DISCARD_FROM_HAND = "discard a card from your hand"
+
+STEP_ACTIONS = {
+    PLACE: "place",
+    MISSION: "mission",
+    LAST_MISSION: "mission",
+    PAY: "pay",
+    COMPANY: "stay/move/attack",
+    FIGHT: "fight",
+    DEFEND: "defend",
+    RETREAT: "retreat",
+    REWARD: "reward",
+    SHIP: "ship",
+    PICK: "take",
+    DISCARD: "discard",
+}
+"""The action each step asks for, named when an action of another step is sent."""
+
+
 def action_vocabulary(num_players: int) -> list[str]:
     """Every action that can be legal at a table of ``num_players`` (stable order)."""
     ids = CARD_IDS
@@ -177,6 +249,9 @@ def action_vocabulary(num_players: int) -> list[str]:
     actions += [TAKE_ACT[i] for i in ids]
     actions += [DISCARD_ACT[i] for i in ids]
     return actions
+
+
+VOCABULARY = frozenset(action_vocabulary(3))  # the same at every table size
 
 
 # ---------------------------------------------------------------------- pure rule helpers
@@ -287,6 +362,54 @@ def feasible(
 class BorneoState(GameState):
     game_name = "borneo"
 
+    # Every attribute, declared: :meth:`GameState.clone` copies each by its declared type.
+    seed: int
+    blackbeard: bool
+    merchants_each: int
+    deck: list[int]
+    discards: list[int]
+    hands: list[list[int]]
+    harbors_out: list[int]
+    harbor_deck: list[int]
+    open_harbors: list[int]
+    piles: list[list[int]]
+    spent_harbors: list[int]
+    missions_board: list[int]
+    missions_out: list[int]
+    missions_done: list[list[int]]
+    ware_cards: list[list[int]]
+    ware_harbors: list[list[int]]
+    columns: list[list[int]]
+    ship_holder: int | None
+    place_order: list[int]
+    place_pos: int
+    turn_player: int
+    active: int
+    phase: str
+    pay_mission: int
+    pay_need: list[int]
+    pay_wild: int
+    pay_traded: bool
+    pay_cards: list[int]
+    pay_harbors: list[int]
+    fight_company: int
+    att_rank: int
+    def_rank: int
+    defender: int
+    att_cards: list[int]
+    def_cards: list[int]
+    fight_winner: str | None
+    dist_slot: int
+    dist_kind: str | None
+    dist_company: int
+    pick_order: list[int]
+    pick_pos: int
+    last_player: int
+    last_queue: list[int]
+    last_pos: int
+    final: list[dict[str, int]] | None
+    _legal: list[str] | None
+
     def __init__(self, seed: int, num_players: int, variant: str) -> None:
         n = num_players
         if variant not in VARIANTS:
@@ -374,7 +497,7 @@ class BorneoState(GameState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: object) -> None:
         if self._legal is None:
             self._legal = self._compute_legal()
         if not isinstance(action, str) or action not in self._legal:
@@ -407,9 +530,9 @@ class BorneoState(GameState):
         elif phase == PICK:
             self._take(int(action[5:]))
         else:  # DISCARD
-            card = int(action[8:])
-            self.hands[self.active].remove(card)
-            self.discards.append(card)
+            discarded = int(action[8:])
+            self.hands[self.active].remove(discarded)
+            self.discards.append(discarded)
             if len(self.hands[self.active]) <= K.HAND_LIMIT:
                 self._next_turn()
 
@@ -606,29 +729,36 @@ class BorneoState(GameState):
                 smallest[s] = 1
         return units, wilds, smallest
 
-    def _mission_options(self, p: int, trade_ok: bool) -> list[str]:
-        if not self.ware_cards[p] and not self.ware_harbors[p]:
-            return []
+    def _mission_verdicts(self, p: int, trade_ok: bool) -> Iterator[Verdict]:
+        """The mission choices (``mission:...``) ``p`` can pay for, then every other one refused."""
         kinds = {K.MISSIONS[m][0] for m in self.missions_board}
-        if not kinds:
-            return []
-        units, wilds, smallest = self._supply(p)
-        total = sum(units) + wilds + (1 if trade_ok else 0)
-        options = []
-        for action, kind, spice in MISSION_ACT:
-            if kind not in kinds:
-                continue
-            k, same = K.MISSION_NEEDS[kind]
-            if total < (k if same else k * NS):
-                continue
-            if feasible(units, wilds, smallest, mission_need(kind, spice), 0, trade_ok):
-                options.append(action)
-        return options
+        if kinds and (self.ware_cards[p] or self.ware_harbors[p]):
+            units, wilds, smallest = self._supply(p)
+            total = sum(units) + wilds + (1 if trade_ok else 0)
+            for action, kind, spice in MISSION_ACT:
+                if kind not in kinds:
+                    continue
+                k, same = K.MISSION_NEEDS[kind]
+                if total >= (k if same else k * NS) and feasible(
+                    units, wilds, smallest, mission_need(kind, spice), 0, trade_ok
+                ):
+                    yield (action,), None
+        yield ALL_MISSIONS, (_mission_refusal, kinds)
 
-    def _payment_options(self, p: int) -> list[str]:
+    def _mission_options(self, p: int, trade_ok: bool) -> list[str]:
+        return [
+            a
+            for group, refusal in self._mission_verdicts(p, trade_ok)
+            if not refusal
+            for a in group
+        ]
+
+    def _payment_verdicts(self) -> Iterator[Verdict]:
+        """Each warehouse item paid (``pay:``) or traded (``trade:``), catch-alls last."""
+        p = self.active
         need, paid = self.pay_need, self.pay_wild
-        trade_ok = self._trade_allowed(p) and not self.pay_traded
-        options: list[str] = []
+        allowed = self._trade_allowed(p)
+        trade_ok = allowed and not self.pay_traded
         for card in self.ware_cards[p]:
             s, a = SPICE[card], AMOUNT[card]
             units, wilds, smallest = self._supply(p, skip_card=card)
@@ -636,9 +766,9 @@ class BorneoState(GameState):
                 after = list(need)
                 after[s] -= a
                 if feasible(units, wilds, smallest, after, paid, trade_ok):
-                    options.append(PAY_CARD[card])
+                    yield (PAY_CARD[card],), None
             elif trade_ok and feasible(units, wilds, smallest, need, paid + 1, False):
-                options.append(TRADE_CARD[card])
+                yield (TRADE_CARD[card],), None
         for h in self.ware_harbors[p]:
             s = HARBOR_SPICE[h]
             units, wilds, smallest = self._supply(p, skip_harbor=h)
@@ -650,74 +780,149 @@ class BorneoState(GameState):
                     after[s] -= 1
                     ok = feasible(units, wilds, smallest, after, paid, trade_ok)
                 if ok:
-                    options.append(PAY_HARBOR[h])
+                    yield (PAY_HARBOR[h],), None
             elif trade_ok and feasible(units, wilds, smallest, need, paid + 1, False):
-                options.append(TRADE_HARBOR[h])
-        return options
+                yield (TRADE_HARBOR[h],), None
+        if not allowed:
+            yield ALL_TRADES, (NO_PIRATE_TRADE,)
+        elif self.pay_traded:
+            yield ALL_TRADES, (ONE_TRADE,)
+        yield ALL_PAYMENTS, (CANNOT_USE_ITEM,)
 
-    def _company_options(self, p: int) -> list[str]:
+    def _company_verdicts(self) -> Iterator[Verdict]:
+        """Stay, every move or attack of the player's merchants, then every other one refused."""
+        p = self.active
         columns = self.columns
-        options = [STAY]
+        yield (STAY,), None
         free = [len(col) < SLOTS for col in columns]
         hand = self.hands[p]
-        can_fight = len(hand) >= 2
         for c in range(NC):
             col = columns[c]
             for r, seat in enumerate(col):
                 if seat != p:
                     continue
-                options.extend(MOVE_ACT[c][r][t] for t in range(NC) if t != c and free[t])
-                if can_fight and r > 0 and any(FLAGS[card][c] for card in hand):
-                    options.extend(ATTACK_ACT[c][r][d] for d in range(r) if col[d] != p)
-        return options
+                for t in range(NC):
+                    if t != c:
+                        yield (
+                            (MOVE_ACT[c][r][t],),
+                            None if free[t] else (NO_FREE_SLOT_IN, K.COMPANIES[t]),
+                        )
+                flag = any(FLAGS[card][c] for card in hand)
+                for d in range(r):
+                    if col[d] == p:
+                        refusal: Refusal | None = (OWN_MERCHANT, K.COMPANIES[c], d + 1)
+                    elif len(hand) < 2:
+                        refusal = (FIGHT_NEEDS_TWO,)
+                    elif not flag:
+                        refusal = (NO_FLAG_IN_HAND, K.COMPANIES[c])
+                    else:
+                        refusal = None
+                    yield (ATTACK_ACT[c][r][d],), refusal
+                yield ATTACK_ACT[c][r][r:], (DEFENDER_ABOVE, r)
+            yield FROM_COMPANY[c], (_not_your_merchant, col)
+
+    def _fight_verdicts(
+        self, player: int, limit: int | None
+    ) -> Iterator[tuple[int, Refusal | None]]:
+        """Each card in ``player``'s hand: may it join the fight (matching, one card kept)?
+
+        ``limit`` is the attacker's card count when the defender plays, ``None`` for the
+        attacker.
+        """
+        hand = self.hands[player]
+        c = self.fight_company
+        for card in hand:
+            if len(hand) < 2:
+                yield card, (KEEP_ONE_CARD,)
+            elif limit is not None and len(self.def_cards) >= limit:
+                yield card, (DEFENDER_LIMIT,)
+            elif not FLAGS[card][c]:
+                yield card, (CARD_WITHOUT_FLAG, card, K.COMPANIES[c])
+            else:
+                yield card, None
 
     def _fight_cards(self, player: int, limit: int | None) -> list[int]:
         """Cards ``player`` may still add to the fight (matching, keeping one in hand)."""
-        hand = self.hands[player]
-        if len(hand) < 2:
-            return []
-        if limit is not None and len(self.def_cards) >= limit:
-            return []
+        return [card for card, refusal in self._fight_verdicts(player, limit) if refusal is None]
+
+    def _retreat_verdicts(self) -> Iterator[Verdict]:
         c = self.fight_company
-        return [card for card in hand if FLAGS[card][c]]
+        yield (RETREAT_STAY,), None
+        for t in range(NC):
+            if t == c:
+                yield (RETREAT_ACT[t],), (RETREAT_ELSEWHERE, K.COMPANIES[t])
+            elif len(self.columns[t]) < SLOTS:
+                yield (RETREAT_ACT[t],), None
+            else:
+                yield (RETREAT_ACT[t],), (NO_FREE_SLOT_IN, K.COMPANIES[t])
 
     def _retreat_options(self) -> list[str]:
-        c = self.fight_company
-        return [RETREAT_STAY] + [
-            RETREAT_ACT[t] for t in range(NC) if t != c and len(self.columns[t]) < SLOTS
-        ]
+        return [a for group, refusal in self._retreat_verdicts() if not refusal for a in group]
+
+    def _options(self) -> Iterator[Verdict]:
+        """Every action of the current step, in groups: ``None`` (legal) or why not.
+
+        The one statement of the rules on what may be done. The legal list is the groups with
+        ``None``, in this order; an illegal action's error formats the refusal of the first
+        group holding it (so catch-alls, such as every card not in hand, come last).
+        """
+        step = STEP_OPTIONS.get(self.phase)
+        return step(self) if step is not None else iter(())
+
+    def _place_verdicts(self) -> Iterator[Verdict]:
+        for c in range(NC):
+            full = len(self.columns[c]) >= SLOTS
+            yield (PLACE_ACT[c],), (COMPANY_FULL,) if full else None
+
+    def _mission_step_verdicts(self) -> Iterator[Verdict]:
+        p = self.active
+        yield (NO_MISSION,), None
+        yield from self._mission_verdicts(p, self._trade_allowed(p))
+
+    def _fight_step_verdicts(self) -> Iterator[Verdict]:
+        """The attacker's or the defender's cards, then finishing (the attacker after one)."""
+        attacking = self.phase == FIGHT
+        acts = FIGHT_ACT if attacking else DEFEND_ACT
+        limit = None if attacking else len(self.att_cards)
+        for card, refusal in self._fight_verdicts(self.active, limit):
+            yield (acts[card],), refusal
+        if attacking:
+            yield (FIGHT_DONE,), None if self.att_cards else (PLAY_ONE_CARD,)
+        else:
+            yield (DEFEND_DONE,), None
+        yield ALL_FIGHT if attacking else ALL_DEFEND, (_not_in_hand,)
+
+    def _reward_verdicts(self) -> Iterator[Verdict]:
+        yield tuple(REWARD_ACT[card] for card in self.def_cards), None
+        yield (NO_REWARD,), None
+        yield ALL_REWARDS, (REWARD_FROM_DEFENCE,)
+
+    def _ship_verdicts(self) -> Iterator[Verdict]:
+        """Any card in hand onto any slot that holds a harbor."""
+        slots = [s for s in range(K.OPEN_HARBORS) if self.open_harbors[s] >= 0]
+        hand = sorted(self.hands[self.active])
+        yield tuple(SHIP_ACT[card][s] for card in hand for s in slots), None
+        for s in range(K.OPEN_HARBORS):
+            if s not in slots:
+                yield SHIP_TO[s], (NO_HARBOR_AT, s)
+        yield ALL_SHIPS, (_not_in_hand,)
+
+    def _pick_verdicts(self) -> Iterator[Verdict]:
+        yield tuple(TAKE_ACT[card] for card in sorted(self.piles[self.dist_slot])), None
+        yield ALL_TAKES, (TAKE_FROM_HARBOR,)
+
+    def _discard_verdicts(self) -> Iterator[Verdict]:
+        yield tuple(DISCARD_ACT[card] for card in sorted(self.hands[self.active])), None
+        yield ALL_DISCARDS, (DISCARD_FROM_HAND,)
 
     def _compute_legal(self) -> list[str]:
-        p = self.active
-        phase = self.phase
-        if phase == PLACE:
-            return [PLACE_ACT[c] for c in range(NC) if len(self.columns[c]) < SLOTS]
-        if phase in (MISSION, LAST_MISSION):
-            return [NO_MISSION, *self._mission_options(p, self._trade_allowed(p))]
-        if phase == PAY:
-            return self._payment_options(p)
-        if phase == COMPANY:
-            return self._company_options(p)
-        if phase == FIGHT:
-            cards = [FIGHT_ACT[card] for card in self._fight_cards(p, None)]
-            return [*cards, FIGHT_DONE] if self.att_cards else cards
-        if phase == DEFEND:
-            cards = self._fight_cards(p, len(self.att_cards))
-            return [DEFEND_ACT[card] for card in cards] + [DEFEND_DONE]
-        if phase == RETREAT:
-            return self._retreat_options()
-        if phase == REWARD:
-            return [REWARD_ACT[card] for card in self.def_cards] + [NO_REWARD]
-        if phase == SHIP:
-            slots = [s for s in range(K.OPEN_HARBORS) if self.open_harbors[s] >= 0]
-            return [SHIP_ACT[card][s] for card in sorted(self.hands[p]) for s in slots]
-        if phase == PICK:
-            return [TAKE_ACT[card] for card in sorted(self.piles[self.dist_slot])]
-        if phase == DISCARD:
-            return [DISCARD_ACT[card] for card in sorted(self.hands[p])]
-        return []
+        legal: list[str] = []
+        for actions, refusal in self._options():
+            if refusal is None:
+                legal += actions
+        return legal
 
-    def _why_illegal(self, action: Any) -> str:
+    def _why_illegal(self, action: object) -> str:
         """A specific reason, because bot authors read these in their match logs."""
         if self.phase == OVER:
             return "the game is over"
@@ -725,104 +930,16 @@ class BorneoState(GameState):
         shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
         if not isinstance(action, str):
             return f"Borneo actions are strings, not {type(action).__name__}; legal now: {shown}"
-        p, phase = self.active, self.phase
-        head = action.split(":", 1)[0]
-        expected = {
-            PLACE: "place",
-            MISSION: "mission",
-            LAST_MISSION: "mission",
-            PAY: "pay",
-            COMPANY: "stay/move/attack",
-            FIGHT: "fight",
-            DEFEND: "defend",
-            RETREAT: "retreat",
-            REWARD: "reward",
-            SHIP: "ship",
-            PICK: "take",
-            DISCARD: "discard",
-        }[phase]
-        card = _card_of(action)
-        if phase == PLACE and head == "place":
-            if action[6:] not in COMPANY_INDEX:
-                return f"unknown company {action[6:]!r}; companies: {', '.join(K.COMPANIES)}"
-            return "that company has no free slot (five merchants per company)"
-        if phase in (MISSION, LAST_MISSION) and head == "mission":
-            if action not in MISSION_LOOKUP:
-                return f"unknown mission {action!r}"
-            kind = MISSION_LOOKUP[action][0]
-            if all(K.MISSIONS[m][0] != kind for m in self.missions_board):
-                return f"no {kind} mission is left on the board"
-            return f"your warehouse cannot pay for {kind} (hand cards never pay for missions)"
-        if phase == PAY and head in ("pay", "trade"):
-            if head == "trade" and not self._trade_allowed(p):
-                return (
-                    "you may not trade with the pirates now (holder of the ship, last round, "
-                    "or not the Blackbeard variant)"
-                )
-            if head == "trade" and self.pay_traded:
-                return "only one spice per mission may be traded with the pirates"
-            return (
-                "that item is not in your warehouse, is not needed, or would leave the "
-                "mission unpayable"
-            )
-        if phase == COMPANY and head in ("move", "attack"):
-            return self._why_company_illegal(action)
-        if action == FIGHT_DONE and phase == FIGHT:
-            return "the attacker must play at least one card"
-        if (phase, head) in ((FIGHT, "fight"), (DEFEND, "defend")) and card:
-            if card not in self.hands[p]:
-                return f"card {card} is not in your hand"
-            if len(self.hands[p]) < 2:
-                return "you must keep at least one card in hand"
-            if phase == DEFEND and len(self.def_cards) >= len(self.att_cards):
-                return "the defender may play no more cards than the attacker"
-            return f"card {card} shows no {K.COMPANIES[self.fight_company]} flag"
-        if phase == SHIP and head == "ship":
-            parts = action.split(":")
-            card = _card_of(":".join(parts[:2])) if len(parts) == 3 else 0
-            if card and card not in self.hands[p]:
-                return f"card {card} is not in your hand"
-            if card and parts[2] not in ("0", "1", "2"):
-                return f"there is no harbor slot {parts[2]}: play onto 0, 1 or 2 (ship:ID:SLOT)"
-            return "play a card from your hand onto harbor slot 0, 1 or 2 (ship:ID:SLOT)"
-        if phase == PICK and head == "take":
-            return "take a shipment card lying at the harbor being distributed"
-        if phase == DISCARD and head == "discard":
-            return "discard a card from your hand"
-        if phase == REWARD and head == "reward":
-            return "the reward is one of the cards you played in defence"
-        return f"{action!r} is not possible in the {phase} step ({expected}); legal now: {shown}"
-
-    def _why_company_illegal(self, action: str) -> str:
-        """Which condition a refused ``move:C:R:T`` or ``attack:C:R:D`` breaks."""
-        p = self.active
-        head = action.split(":", 1)[0]
-        parts = action.split(":")
-        form = "move:COMPANY:RANK:TARGET" if head == "move" else "attack:COMPANY:RANK:DEFENDER_RANK"
-        if len(parts) != 4 or not parts[2].isdigit():
-            return f"write {form}, e.g. {head}:yellow:2:{'red' if head == 'move' else '1'}"
-        company, rank, other = parts[1], int(parts[2]), parts[3]
-        if company not in COMPANY_INDEX:
-            return f"unknown company {company!r}; companies: {', '.join(K.COMPANIES)}"
-        c = COMPANY_INDEX[company]
-        column = self.columns[c]
-        if not 1 <= rank <= len(column):
-            return f"{company} has no merchant at rank {rank}"
-        if column[rank - 1] != p:
-            return f"{company} rank {rank} is seat {column[rank - 1]}'s merchant, not yours"
-        if head == "move":
-            if other not in COMPANY_INDEX:
-                return f"unknown company {other!r}; companies: {', '.join(K.COMPANIES)}"
-            if other == company:
-                return "a merchant can only move to a different company"
-            return f"{other} has no free slot (five merchants per company)"
-        if not other.isdigit() or not 1 <= int(other) < rank:
-            return f"the defender must be above your merchant: a rank from 1 to {rank - 1}"
-        if column[int(other) - 1] == p:
-            return f"{company} rank {other} is your own merchant"
-        if len(self.hands[p]) < 2:
-            return "you need at least two cards in hand to fight (you must keep one)"
-        return f"no card in your hand shows a {company} flag"
+        malformed = _malformed(action)
+        if malformed:
+            return malformed
+        for actions, refusal in self._options():
+            if action in actions and refusal is not None:
+                return refusal_text(refusal, action)
+        expected = STEP_ACTIONS[self.phase]
+        return (
+            f"{action!r} is not possible in the {self.phase} step ({expected}); legal now: {shown}"
+        )
 
     # ------------------------------------------------------------------ setup
     def _place(self, c: int) -> None:
@@ -1117,6 +1234,90 @@ class BorneoState(GameState):
         self.phase = OVER
 
 
+STEP_OPTIONS: dict[str, Callable[[BorneoState], Iterator[Verdict]]] = {
+    PLACE: BorneoState._place_verdicts,
+    MISSION: BorneoState._mission_step_verdicts,
+    LAST_MISSION: BorneoState._mission_step_verdicts,
+    PAY: BorneoState._payment_verdicts,
+    COMPANY: BorneoState._company_verdicts,
+    FIGHT: BorneoState._fight_step_verdicts,
+    DEFEND: BorneoState._fight_step_verdicts,
+    RETREAT: BorneoState._retreat_verdicts,
+    REWARD: BorneoState._reward_verdicts,
+    SHIP: BorneoState._ship_verdicts,
+    PICK: BorneoState._pick_verdicts,
+    DISCARD: BorneoState._discard_verdicts,
+}
+"""The rules of each step (:meth:`BorneoState._options`); the game's end has none."""
+
+
 def _card_of(action: str) -> int:
     tail = action.rsplit(":", 1)[-1]
     return int(tail) if tail.isdigit() and 0 < int(tail) <= MAX_ID else 0
+
+
+def _mission_refusal(action: str, kinds: set[str]) -> str:
+    """Why a mission the player may not choose is refused: none left, or not payable."""
+    kind = MISSION_LOOKUP[action][0]
+    if kind not in kinds:
+        return f"no {kind} mission is left on the board"
+    return f"your warehouse cannot pay for {kind} (hand cards never pay for missions)"
+
+
+def _not_your_merchant(action: str, column: list[int]) -> str:
+    """Why a move or attack from someone else's merchant (or an empty rank) is refused."""
+    _head, company, rank = action.split(":")[:3]
+    r = int(rank) - 1
+    if r >= len(column):
+        return f"{company} has no merchant at rank {rank}"
+    return f"{company} rank {rank} is seat {column[r]}'s merchant, not yours"
+
+
+def _not_in_hand(action: str) -> str:
+    """The refusal of a card action (``ship:ID:SLOT``, ``fight:ID``...) naming a card not held."""
+    return f"card {action.split(':')[1]} is not in your hand"
+
+
+def _malformed(action: str) -> str | None:
+    """Why ``action`` can never be a Borneo action, or ``None`` when it is one.
+
+    Only the spelling is judged here (names, ranks and slots that do not exist); whether a
+    well-spelled action is legal now is :meth:`BorneoState._options`'s to say.
+    """
+    if action in VOCABULARY:
+        return None
+    parts = action.split(":")
+    head = parts[0]
+    companies = ", ".join(K.COMPANIES)
+    if head == "place":
+        return f"unknown company {action[6:]!r}; companies: {companies}"
+    if head == "mission":
+        return f"unknown mission {action!r}"
+    if head == "ship" and len(parts) == 3 and _card_of(":".join(parts[:2])):
+        return f"there is no harbor slot {parts[2]}: play onto 0, 1 or 2 (ship:ID:SLOT)"
+    if head == "ship":
+        return "play a card from your hand onto harbor slot 0, 1 or 2 (ship:ID:SLOT)"
+    if head in ("move", "attack"):
+        return _malformed_company_action(parts)
+    return None
+
+
+def _malformed_company_action(parts: list[str]) -> str | None:
+    """Why ``move:C:R:T`` / ``attack:C:R:D`` is misspelled, or ``None`` if the rules decide."""
+    head = parts[0]
+    companies = ", ".join(K.COMPANIES)
+    form = "move:COMPANY:RANK:TARGET" if head == "move" else "attack:COMPANY:RANK:DEFENDER_RANK"
+    if len(parts) != 4 or not parts[2].isdigit():
+        return f"write {form}, e.g. {head}:yellow:2:{'red' if head == 'move' else '1'}"
+    company, rank, other = parts[1], int(parts[2]), parts[3]
+    if company not in COMPANY_INDEX:
+        return f"unknown company {company!r}; companies: {companies}"
+    if not 1 <= rank <= SLOTS:
+        return f"{company} has no merchant at rank {rank}"
+    if head == "move":
+        if other not in COMPANY_INDEX:
+            return f"unknown company {other!r}; companies: {companies}"
+        return "a merchant can only move to a different company"
+    if other.isdigit() and 1 <= int(other) <= SLOTS:
+        return None  # spelled right: the attacker's rank decides (BorneoState._options)
+    return DEFENDER_ABOVE.format(rank - 1)

@@ -113,4 +113,7 @@ ORDER_CARDS: tuple[OrderCard, ...] = (
 )
 """The 36 order cards; a card's id is its index here (reconstructed)."""
 
-assert len(ORDER_CARDS) == sum(ORDERS_PER_ROUND)
+if len(ORDER_CARDS) != sum(ORDERS_PER_ROUND):
+    raise ValueError(
+        f"{len(ORDER_CARDS)} order cards, but the rounds reveal {sum(ORDERS_PER_ROUND)}"
+    )

@@ -47,12 +47,22 @@ the only multi-step action is a trade post, whose price decrease is a second dec
 
 from __future__ import annotations
 
+import bisect
 import copy
 import functools
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
-from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
+from engine.core import (
+    GameNotOver,
+    GameState,
+    IllegalAction,
+    Observation,
+    Refusal,
+    competition_ranking,
+    refusal_text,
+)
 from engine.games.east_indiaman import components as K
 from engine.rng import Rng
 
@@ -78,6 +88,18 @@ POST = {(c, cost): f"post:{K.CARGOES[c]}:{cost}" for c in range(NT) for cost in 
 LOWER_ACTIONS = tuple(f"lower:{K.CARGOES[c]}" for c in range(NT))
 SMUGGLE = tuple(f"smuggle:{k}" for k in range(MAX_SMUGGLE + 1))  # index 0 unused
 PASS = tuple(f"pass:{K.CARGOES[t]}" for t in range(NCARGO))
+
+Verdict = tuple[tuple[str, ...], Refusal | None]
+"""Actions sharing one verdict in :meth:`EastIndiamanState._options`: ``None`` means legal."""
+
+# one-action groups for EastIndiamanState._options, which gives actions with a common verdict
+BUY_ONE = tuple((a,) for a in BUY)
+EXCHANGE_FROM = tuple(tuple(EXCHANGE[a, b] for b in range(NT) if b != a) for a in range(NCARGO))
+ORDER_ONE = tuple((a,) for a in ORDER)
+INVEST_ONE = tuple((a,) for a in INVEST)
+POST_AREA = tuple(tuple(POST[c, cost] for cost in POST_COSTS) for c in range(NT))
+LOWER_ONE = tuple((a,) for a in LOWER_ACTIONS)
+PASS_ONE = tuple((a,) for a in PASS)
 
 # action string -> (kind, first argument, second argument), built once
 PARSED: dict[str, tuple[str, int, int]] = {}
@@ -166,6 +188,62 @@ def arms_points(arms: list[int]) -> list[int]:
     return [a + per * sum(1 for b in arms if b < a) for a in arms]
 
 
+ORDER_NEEDS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((c, count) for c, count in enumerate(card.req) if count) for card in K.ORDER_CARDS
+)
+"""Per order card: (cargo, ships) for each cargo it needs."""
+
+# Refusal templates (engine.core.Refusal): formatted only when an illegal action is reported.
+JUST_ROSE = "the price of {} just rose: lower another cargo"
+AT_LOWEST = "the price of {} is already at its lowest"
+ALERT_BLOCKS = (
+    "the pirate alert track needs {} ship(s) from you first and your reserve has {}: "
+    "you cannot buy, build or smuggle now"
+)
+AFTER_ALERT = " (after {} ship(s) to the pirate alert track)"
+HARBOR_COST = "the {} harbor needs {} ship(s) but you can send {}" + AFTER_ALERT
+EXCHANGE_COST = "exchanging {0} needs {1} ship(s) of {0}; you hold {2}"
+NOT_DISPLAYED = "{action} is not on display; displayed orders: {}"
+FULLY_INVESTED = "your {} investment is already at level {}"
+INVEST_COST = "raising {0} to level {1} needs {2} {0} cargoes; you hold {3}"
+NO_POST_SPOT = "the {} coast has no free trade-post spot needing {} ships"
+POST_COST = "that trade post needs {} ships but you can send {}" + AFTER_ALERT
+SMUGGLE_SHIPS = "you can send only {} ship(s) to the opium harbor" + AFTER_ALERT
+NOT_MOST_OPIUM = "after smuggling you must have strictly the most ships on the opium spot"
+OPIUM_MARKER = (
+    "the opium marker may be taken only when passing as your first action of the turn "
+    "or as the last player of the round to pass"
+)
+RAID_MARKER_GONE = "the {} raid token has already been taken"
+
+
+@functools.cache
+def _open_posts(area: int, owners: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The distinct ships needed by the free trade-post spots of ``area``, ascending, and
+    their actions (few distinct owner rows occur, so this is asked of a cache)."""
+    spots = zip(K.TRADE_POST_MIN_SHIPS[area], owners, strict=True)
+    costs = tuple(sorted({need for need, owner in spots if owner == EMPTY}))
+    return costs, tuple(POST[area, cost] for cost in costs)
+
+
+def _post_too_costly(action: str, free: int, alert: int) -> str:
+    cost = action.rsplit(":", 1)[1]
+    return POST_COST.format(cost, free, alert)
+
+
+def _no_post_spot(action: str, cargo: str) -> str:
+    return NO_POST_SPOT.format(cargo, action.rsplit(":", 1)[1])
+
+
+def _order_shortfall(
+    _action: str, card: int, needs: tuple[tuple[int, int], ...], hold: list[int]
+) -> str:
+    short = ", ".join(
+        f"{count} {K.CARGOES[c]}; you hold {hold[c]}" for c, count in needs if hold[c] < count
+    )
+    return f"order {card} needs {short}"
+
+
 def _never_legal(action: str) -> str:
     """Why a well-formed action string can never be legal, for the error message."""
     kind, _, rest = action.partition(":")
@@ -187,6 +265,40 @@ def _never_legal(action: str) -> str:
 
 class EastIndiamanState(GameState):
     game_name = "east_indiaman"
+
+    # Every attribute, declared: :meth:`GameState.clone` copies each by its declared type.
+    seed: int
+    arms_markers: list[str]
+    boxed_marker: str
+    prices: list[int]
+    alert: list[int]
+    alert_ships: list[list[bool]]
+    deck: list[int]
+    display: list[int]
+    discards: list[int]
+    first_player: int
+    reserve: list[int]
+    supply: list[int]
+    hold: list[list[int]]
+    box: list[int]
+    unused_colour_tokens: int
+    levels: list[list[int]]
+    arms: list[int]
+    harbor: list[list[int]]
+    spots_taken: list[int]
+    opium_ships: list[int]
+    areas: list[list[int]]
+    posts: list[list[int]]
+    completed: list[list[int]]
+    raid: list[int]
+    passed: list[bool]
+    round: int
+    phase: str
+    active: int
+    actions_done: int
+    raised: int
+    final: list[dict[str, int]] | None
+    _legal: list[str] | None
 
     def __init__(self, seed: int, num_players: int, variant: str) -> None:
         n = num_players
@@ -247,7 +359,7 @@ class EastIndiamanState(GameState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: object) -> None:
         if self._legal is None:
             self._legal = self._compute_legal()
         if not isinstance(action, str) or action not in self._legal:
@@ -406,55 +518,131 @@ class EastIndiamanState(GameState):
     def harbor_cost(self, p: int, cargo: int) -> int:
         return max(1, self.spots_taken[p] + 1 - self.posts[p][cargo])
 
-    def _free_post_costs(self, area: int) -> list[int]:
-        spots, owners = K.TRADE_POST_MIN_SHIPS[area], self.areas[area]
-        return sorted({spots[i] for i, o in enumerate(owners) if o == EMPTY})
-
-    def _can_fill(self, p: int, card: int) -> bool:
-        hold = self.hold[p]
-        req = K.ORDER_CARDS[card].req
-        return all(hold[c] >= req[c] for c in range(NT))
-
     def _can_take_opium_marker(self, p: int) -> bool:
         if self.actions_done == 0:
             return True
         return all(self.passed[q] for q in range(self.num_players) if q != p)
 
     def _compute_legal(self) -> list[str]:
-        p = self.active
         if self.phase == OVER:
             return []
-        if self.phase == LOWER:
-            return [
-                LOWER_ACTIONS[c]
-                for c in range(NT)
-                if c != self.raised and self.prices[c] > K.PRICE_MIN
-            ]
-        hold, prices = self.hold[p], self.prices
-        free = self.reserve[p] - self.alert_cost(p)
-        actions = [BUY[c] for c in range(NT) if free >= self.harbor_cost(p, c)]
-        for a in range(NCARGO):
-            if hold[a] >= price_of(prices, a):
-                actions.extend(EXCHANGE[a, b] for b in range(NT) if b != a)
-        actions.extend(ORDER[card] for card in self.display if self._can_fill(p, card))
-        actions.extend(
-            INVEST[c]
-            for c in range(NT)
-            if self.levels[p][c] < K.INVESTMENT_MAX
-            and hold[c] >= K.INVESTMENT_COST[self.levels[p][c] + 1]
-        )
-        for c in range(NT):
-            actions.extend(POST[c, cost] for cost in self._free_post_costs(c) if cost <= free)
-        most_other = max(
-            (self.opium_ships[q] for q in range(self.num_players) if q != p), default=0
-        )
-        fewest = max(1, most_other + 1 - self.opium_ships[p])
-        actions.extend(SMUGGLE[fewest : max(fewest, free + 1)])  # free < 0: no slice from the end
-        opium_ok = self._can_take_opium_marker(p)
-        actions.extend(PASS[t] for t in self.alert if t != EMPTY and (t != OPIUM or opium_ok))
-        return actions
+        return [a for actions, refusal in self._options() if refusal is None for a in actions]
 
-    def _why_illegal(self, action: Any) -> str:
+    def _options(self) -> Iterator[Verdict]:
+        """Every action of the current step, in groups: ``None`` (legal) or why not.
+
+        The one statement of the rules on what may be done. The legal list is the groups with
+        ``None``, in this order; an illegal action's error formats the refusal of the first
+        group holding it (so a catch-all group, such as every order card, comes last).
+        """
+        if self.phase == LOWER:
+            return self._lower_options()
+        p = self.active
+        reserve = self.reserve[p]
+        alert = self.alert_cost(p)
+        free = reserve - alert  # ships that may still be sent after paying the alert track
+        blocked = (ALERT_BLOCKS, alert, reserve) if alert and free <= 0 else None
+        return itertools.chain(
+            self._market_options(p, free, alert, blocked),
+            self._cargo_options(p),
+            self._post_options(free, alert, blocked),
+            self._smuggle_options(p, free, alert, blocked),
+            self._pass_options(p),
+        )
+
+    def _lower_options(self) -> Iterator[Verdict]:
+        """After a trade post: lower any other cargo's price that is above the minimum."""
+        for c in range(NT):
+            if c == self.raised:
+                yield LOWER_ONE[c], (JUST_ROSE, K.CARGOES[c])
+            elif self.prices[c] <= K.PRICE_MIN:
+                yield LOWER_ONE[c], (AT_LOWEST, K.CARGOES[c])
+            else:
+                yield LOWER_ONE[c], None
+
+    def _market_options(
+        self, p: int, free: int, alert: int, blocked: Refusal | None
+    ) -> Iterator[Verdict]:
+        """Buying at a harbor (ships after the alert track) and exchanging (held cargo)."""
+        for c in range(NT):
+            cost = self.harbor_cost(p, c)
+            yield (
+                BUY_ONE[c],
+                blocked
+                or (None if cost <= free else (HARBOR_COST, K.CARGOES[c], cost, free, alert)),
+            )
+        hold = self.hold[p]
+        for a in range(NCARGO):
+            price = price_of(self.prices, a)
+            yield (
+                EXCHANGE_FROM[a],
+                (None if hold[a] >= price else (EXCHANGE_COST, K.CARGOES[a], price, hold[a])),
+            )
+
+    def _cargo_options(self, p: int) -> Iterator[Verdict]:
+        """Completing a displayed order and investing: both paid with held cargo."""
+        hold, levels = self.hold[p], self.levels[p]
+        for card in self.display:
+            needs = ORDER_NEEDS[card]
+            for c, count in needs:
+                if hold[c] < count:
+                    yield ORDER_ONE[card], (_order_shortfall, card, needs, hold)
+                    break
+            else:
+                yield ORDER_ONE[card], None
+        yield ORDER, (NOT_DISPLAYED, self.display)
+        for c in range(NT):
+            level = levels[c]
+            if level >= K.INVESTMENT_MAX:
+                yield INVEST_ONE[c], (FULLY_INVESTED, K.CARGOES[c], level)
+                continue
+            cost = K.INVESTMENT_COST[level + 1]
+            yield (
+                INVEST_ONE[c],
+                None if hold[c] >= cost else (INVEST_COST, K.CARGOES[c], level + 1, cost, hold[c]),
+            )
+
+    def _post_options(self, free: int, alert: int, blocked: Refusal | None) -> Iterator[Verdict]:
+        """A trade post on a free spot whose ships the player can send."""
+        for c in range(NT):
+            costs, actions = _open_posts(c, tuple(self.areas[c]))
+            if blocked:
+                yield actions, blocked
+            else:
+                affordable = bisect.bisect_right(costs, free)
+                yield actions[:affordable], None
+                yield actions[affordable:], (_post_too_costly, free, alert)
+            yield POST_AREA[c], (_no_post_spot, K.CARGOES[c])
+
+    def _smuggle_options(
+        self, p: int, free: int, alert: int, blocked: Refusal | None
+    ) -> Iterator[Verdict]:
+        """Smuggling k ships: at most what can be sent, enough to lead the opium spot alone."""
+        if blocked:
+            yield SMUGGLE[1:], blocked
+            return
+        opium = self.opium_ships
+        most_other = max((opium[q] for q in range(self.num_players) if q != p), default=0)
+        fewest = most_other + 1 - opium[p]  # fewer leaves someone level with or above him
+        too_many = max(free, 0) + 1
+        enough = max(1, min(fewest, too_many))
+        yield SMUGGLE[1:enough], (NOT_MOST_OPIUM,)
+        yield SMUGGLE[enough:too_many], None
+        yield SMUGGLE[too_many:], (SMUGGLE_SHIPS, free, alert)
+
+    def _pass_options(self, p: int) -> Iterator[Verdict]:
+        """Passing with a raid token still on the track (the opium marker only sometimes)."""
+        tokens = self.alert
+        for t in tokens:
+            if t == OPIUM and not self._can_take_opium_marker(p):
+                yield PASS_ONE[t], (OPIUM_MARKER,)
+            elif t != EMPTY:
+                yield PASS_ONE[t], None
+        for t in range(NCARGO):
+            if t not in tokens:
+                yield PASS_ONE[t], (RAID_MARKER_GONE, K.CARGOES[t])
+
+    def _why_illegal(self, action: object) -> str:
         """A specific reason, because bot authors read these in their match logs."""
         if self.phase == OVER:
             return "the game is over"
@@ -468,69 +656,18 @@ class EastIndiamanState(GameState):
         if action not in PARSED:
             why = _never_legal(action)
             return f"{action!r} is not an East Indiaman action{why}; legal now: {shown}"
-        kind, x, y = PARSED[action]
-        p = self.active
-        if self.phase == LOWER:
-            if kind != "lower":
-                return (
-                    f"you built a trade post: first lower the price of a cargo other than "
-                    f"{K.CARGOES[self.raised]}; legal now: {shown}"
-                )
-            if x == self.raised:
-                return f"the price of {K.CARGOES[x]} just rose: lower another cargo"
-            return f"the price of {K.CARGOES[x]} is already at its lowest"
-        if kind == "lower":
+        kind = PARSED[action][0]
+        if self.phase == LOWER and kind != "lower":
+            return (
+                f"you built a trade post: first lower the price of a cargo other than "
+                f"{K.CARGOES[self.raised]}; legal now: {shown}"
+            )
+        if self.phase == ACTION and kind == "lower":
             return "prices are lowered only right after building a trade post"
-        alert = self.alert_cost(p)
-        free = self.reserve[p] - alert
-        alert_note = f" (after {alert} ship(s) to the pirate alert track)"
-        if kind in ("buy", "post", "smuggle") and alert and free <= 0:
-            return (
-                f"the pirate alert track needs {alert} ship(s) from you first and your reserve "
-                f"has {self.reserve[p]}: you cannot buy, build or smuggle now"
-            )
-        name = K.CARGOES[x] if kind != "order" and kind != "smuggle" else ""
-        if kind == "buy":
-            cost = self.harbor_cost(p, x)
-            return f"the {name} harbor needs {cost} ship(s) but you can send {free}{alert_note}"
-        if kind == "exchange":
-            return (
-                f"exchanging {name} needs {price_of(self.prices, x)} ship(s) of {name}; "
-                f"you hold {self.hold[p][x]}"
-            )
-        if kind == "order":
-            if x not in self.display:
-                return f"order {x} is not on display; displayed orders: {self.display}"
-            req, hold = K.ORDER_CARDS[x].req, self.hold[p]
-            short = ", ".join(
-                f"{req[c]} {K.CARGOES[c]}; you hold {hold[c]}"
-                for c in range(NT)
-                if hold[c] < req[c]
-            )
-            return f"order {x} needs {short}"
-        if kind == "invest":
-            level = self.levels[p][x]
-            if level >= K.INVESTMENT_MAX:
-                return f"your {name} investment is already at level {level}"
-            cost = K.INVESTMENT_COST[level + 1]
-            return (
-                f"raising {name} to level {level + 1} needs {cost} {name} cargoes; "
-                f"you hold {self.hold[p][x]}"
-            )
-        if kind == "post":
-            if y not in self._free_post_costs(x):
-                return f"the {name} coast has no free trade-post spot needing {y} ships"
-            return f"that trade post needs {y} ships but you can send {free}{alert_note}"
-        if kind == "smuggle":
-            if x > free:
-                return f"you can send only {free} ship(s) to the opium harbor{alert_note}"
-            return "after smuggling you must have strictly the most ships on the opium spot"
-        if x not in self.alert:
-            return f"the {name} raid token has already been taken"
-        return (
-            "the opium marker may be taken only when passing as your first action of the turn "
-            "or as the last player of the round to pass"
-        )
+        for actions, refusal in self._options():
+            if action in actions and refusal is not None:
+                return refusal_text(refusal, action)
+        return f"{action!r} is not legal now; legal now: {shown}"
 
     # ------------------------------------------------------------------ actions
     def _pay_alert(self, p: int) -> None:

@@ -50,7 +50,7 @@ Rulings (also in ``docs/games/packet_row.md``; the rulebook wins where it is cle
 from __future__ import annotations
 
 import copy
-from typing import Any, cast
+from typing import Any
 
 from engine.core import (
     Action,
@@ -146,7 +146,7 @@ class PacketRowState(ShipmentSteps, GameState):
         self.b_demand = [0] * C.NG
 
         self.final: list[dict[str, int]] | None = None
-        self._legal: list[str] | None = None  # type: ignore[assignment]  # core declares None
+        self._legal: list[str] | None = None
         self._ready: dict[int, str] = {}
         self._start_round()
 
@@ -329,7 +329,7 @@ class PacketRowState(ShipmentSteps, GameState):
 
     def determinize(self, player: int, rng: Rng) -> PacketRowState:
         self.check_seat(player)
-        state = cast(PacketRowState, self.clone())
+        state = self.clone()
         holders = [
             q for q in range(self.num_players) if q != player and state.start_contract[q] != EMPTY
         ]
