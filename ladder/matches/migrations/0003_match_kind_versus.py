@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0002_match_sent_at'),
+        ("matches", "0002_match_sent_at"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='match',
-            name='kind',
-            field=models.CharField(choices=[('ladder', 'ladder'), ('challenge', 'challenge'), ('tournament', 'tournament'), ('versus', 'version test')], default='ladder', max_length=12),
+            model_name="match",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("ladder", "ladder"),
+                    ("challenge", "challenge"),
+                    ("tournament", "tournament"),
+                    ("versus", "version test"),
+                ],
+                default="ladder",
+                max_length=12,
+            ),
         ),
     ]
