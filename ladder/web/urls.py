@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from ladder.web.views import accounts, bots, matches, site, tournaments
+from ladder.web.views import accounts, bots, matches, site, tournaments, versus
 
 app_name = "web"
 
@@ -11,6 +11,9 @@ urlpatterns = [
     path("ladders/<slug:game>/<int:players>/table/", site.standings_table, name="standings-table"),
     path("bots/new/", bots.bot_new, name="bot-new"),
     path("bots/<slug:name>/", bots.bot_detail, name="bot"),
+    path("bots/<slug:name>/version-tests/", versus.bot_version_tests, name="bot-version-tests"),
+    path("version-tests/<int:pk>/", versus.version_test_detail, name="version-test"),
+    path("version-tests/<int:pk>/cancel/", versus.version_test_cancel, name="version-test-cancel"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
