@@ -481,4 +481,5 @@ CELERY_BEAT_SCHEDULE = {
         "task": "monsoon.tournaments_tick",
         "schedule": float(MONSOON_TOURNAMENT_TICK_SECONDS),
     },
+    "version-tests": {"task": "monsoon.versus_sweep", "schedule": 60.0},
 }

@@ -234,6 +234,14 @@ def _send(task: Any, object_id: int) -> None:
         )
 
 
+@app.task(name="monsoon.versus_sweep", ignore_result=True)
+def versus_sweep() -> list[int]:
+    """Count version-test matches whose ``MONSOON_MATCH_OVER`` call was missed (the backstop)."""
+    from ladder.versus.services import sweep
+
+    return sweep()
+
+
 def enqueue_match(match_id: int) -> None:
     """``MONSOON_ENQUEUE_MATCH``: called after the commit that queued the match."""
     _send(run_match, match_id)

@@ -8,7 +8,8 @@ Design (docs/ladder.md, "Version tests"):
 - A pair is two matches with one seed: the candidate and the baseline swap seats between them,
   and successive pairs walk through every pair of seats, so neither version keeps a favoured
   seat.  Matches are unranked (kind ``versus``): ratings never see them.
-- :func:`match_over` (one of the ``MONSOON_MATCH_OVER`` hooks) claims the match's game with a
+- :func:`match_over` (one of the ``MONSOON_MATCH_OVER`` hooks; :func:`sweep`, a beat task, is the
+  backstop for a missed call) claims the match's game with a
   conditional update, so a result reported twice is counted once, and folds a finished pair into
   the pentanomial, re-tests, and either stops or tops the test up to
   ``MONSOON_VERSUS_PAIRS_IN_FLIGHT`` pairs in flight.  A pair with a failed or cancelled match is
@@ -136,6 +137,22 @@ def match_over(match_id: int) -> None:
             _void_sibling(game)
         if _fold_pair(test, game.pair):
             _advance(test)
+
+
+def sweep() -> list[int]:
+    """The backstop for a missed hook (a process killed between a result's commit and its
+    ``MONSOON_MATCH_OVER`` call): every ended, uncounted match of a running test is counted now.
+    Returns those match ids; counting is idempotent, so a sweep racing the hook is harmless."""
+    missed = list(
+        VersionTestGame.objects.filter(
+            counted=False, test__status=Status.RUNNING, match__status__in=OVER
+        )
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+    )
+    for match_id in missed:
+        match_over(match_id)
+    return missed
 
 
 # --- internals (call with the test row locked) -----------------------------------------------

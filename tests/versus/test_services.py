@@ -276,3 +276,36 @@ def test_visibility_owner_and_staff_only(alice, bob, sam):
     assert selectors.test_for(sam, test.pk) == test
     assert selectors.test_for(bob, test.pk) is None
     assert not selectors.visible_tests(AnonymousUser()).exists()
+
+
+def test_sweep_counts_a_match_whose_hook_was_missed(alice):
+    _, (baseline, candidate) = bot_with_versions(alice)
+    test = start(alice, candidate, baseline)
+    first, second = VersionTestGame.objects.filter(test=test, pair=0).select_related("match")
+    for game in (first, second):
+        # Recorded without running the on-commit hooks: as if the process died right after.
+        record_result(game.match_id, engine_record(game.match, _random(game.match)))
+    test.refresh_from_db()
+    assert sum(test.pairs) == 0
+    assert services.sweep() == sorted([first.match_id, second.match_id])
+    test.refresh_from_db()
+    assert sum(test.pairs) == 1
+    assert services.sweep() == []
+
+
+def test_admin_lists_tests_for_superusers(alice, versions_admin_client):
+    _, (baseline, candidate) = bot_with_versions(alice)
+    start(alice, candidate, baseline)
+    page = versions_admin_client.get("/admin/versus/versiontest/")
+    assert page.status_code == 200
+    assert "duel" in page.content.decode()
+
+
+@pytest.fixture
+def versions_admin_client(db):
+    from tests.factories import make_user, web_client
+
+    root = make_user("root", staff=True)
+    root.is_superuser = True
+    root.save(update_fields=["is_superuser"])
+    return web_client(root)
