@@ -13,7 +13,7 @@ class RefusalSerializer(serializers.Serializer):
     """The body of every refusal (the shared ``Error`` shape): what is wrong and a code."""
 
     detail = serializers.CharField()
-    code = serializers.CharField()
+    code = serializers.CharField(required=False)
 
 
 class VersionTestCreateSerializer(serializers.Serializer):
@@ -100,10 +100,26 @@ class VersionTestSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_games_in_flight(self, test: VersionTest) -> int:
-        return selectors.progress(test).games_in_flight
+        return self._progress(test).games_in_flight
 
     def get_lower_bound(self, test: VersionTest) -> float:
-        return selectors.progress(test).lower_bound
+        return self._progress(test).lower_bound
 
     def get_upper_bound(self, test: VersionTest) -> float:
-        return selectors.progress(test).upper_bound
+        return self._progress(test).upper_bound
+
+    def _progress(self, test: VersionTest) -> selectors.Progress:
+        """One query per test for its three progress fields, not three."""
+        cached = self._progress_by_test.get(test.pk)
+        if cached is None:
+            cached = self._progress_by_test[test.pk] = selectors.progress(test)
+        return cached
+
+    @property
+    def _progress_by_test(self) -> dict[int, selectors.Progress]:
+        root = self.parent or self
+        cache: dict[int, selectors.Progress] | None = getattr(root, "_progress_cache", None)
+        if cache is None:
+            cache = {}
+            root._progress_cache = cache  # type: ignore[attr-defined]
+        return cache

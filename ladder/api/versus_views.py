@@ -38,10 +38,7 @@ class NewestTestsFirst(IdCursorPagination):
     list=extend_schema(summary="Your version tests, newest first"),
     retrieve=extend_schema(
         summary="One of your version tests",
-        responses={
-            200: VersionTestSerializer,
-            404: OpenApiResponse(RefusalSerializer, description="missing, or not yours"),
-        },
+        responses={200: VersionTestSerializer},
     ),
 )
 class VersionTestViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -63,7 +60,6 @@ class VersionTestViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
         request=VersionTestCreateSerializer,
         responses={
             201: VersionTestSerializer,
-            404: OpenApiResponse(RefusalSerializer, description="a version that is not yours"),
             409: OpenApiResponse(RefusalSerializer, description="a version not validated"),
             429: OpenApiResponse(
                 RefusalSerializer,
@@ -97,7 +93,6 @@ class VersionTestViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
         request=None,
         responses={
             200: VersionTestSerializer,
-            404: OpenApiResponse(RefusalSerializer, description="missing, or not yours"),
             409: OpenApiResponse(RefusalSerializer, description="the test is already over"),
         },
     )

@@ -74,8 +74,8 @@ def start_test(
     user's bots) and queue its first pairs.  Refusals say why; over the per-user limits, a 429."""
     if not isinstance(user, User) or not user.is_authenticated:
         raise NotAllowed("log in to test your versions")
-    candidate = _own_active_version(user, candidate_id, "candidate")
-    baseline = _own_active_version(user, baseline_id, "baseline")
+    candidate = _own_validated_version(user, candidate_id, "candidate")
+    baseline = _own_validated_version(user, baseline_id, "baseline")
     if candidate.pk == baseline.pk:
         raise ServiceError("the candidate and the baseline must be different versions")
     if candidate.bot_id != baseline.bot_id:
@@ -165,7 +165,7 @@ def _lock(test_id: int) -> VersionTest:
         raise NotFound(f"there is no version test {test_id}") from None
 
 
-def _own_active_version(user: User, version_id: int, role: str) -> BotVersion:
+def _own_validated_version(user: User, version_id: int, role: str) -> BotVersion:
     # Another user's version is answered exactly like a missing one: its id must not leak.
     version = (
         BotVersion.objects.select_related("bot").filter(pk=version_id, bot__owner=user).first()
