@@ -115,7 +115,7 @@ def version_test_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "test": test,
             "progress": selectors.progress(test),
-            "games": selectors.test_matches(test).order_by("-pair", "leg")[:40],
+            "games": selectors.test_matches(test).order_by("-pair", "leg")[:20],
         },
     )
 
