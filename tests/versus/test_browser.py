@@ -9,6 +9,7 @@ import contextlib
 import pytest
 from django.urls import reverse
 
+from ladder.ladders.services import sync_ladders
 from ladder.versus.models import VersionTest
 from tests.factories import make_user
 from tests.versus.conftest import bot_with_versions, play_pending
@@ -38,6 +39,7 @@ def no_capture(**_: bool) -> contextlib.nullcontext[None]:
 
 
 def test_owner_starts_a_test_in_the_browser_and_reads_the_result(browser, live_server):  # noqa: F811
+    sync_ladders()  # a transactional (browser) test starts from an emptied database
     alice = make_user("alice")
     bot, (baseline, candidate) = bot_with_versions(alice)
     browser.delete_all_cookies()

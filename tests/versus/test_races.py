@@ -4,6 +4,7 @@ and parallel starts respect the one-running-test limit."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 
@@ -12,12 +13,13 @@ from django.db import connection, connections
 
 from bots.builtin import get_policy
 from ladder.core.errors import RateLimited
+from ladder.ladders.services import sync_ladders
 from ladder.matches.services import record_result
 from ladder.versus import services
 from ladder.versus.models import VersionTest, VersionTestGame
 from tests.versus.conftest import bot_with_versions, engine_record
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 CALLERS = 8
 
 
@@ -48,6 +50,7 @@ def together(calls: list[Callable[[], None]]) -> list[str]:
 def postgres() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
+    sync_ladders()  # a transactional test may start from an emptied database
 
 
 def test_a_pair_announced_by_many_callers_at_once_counts_once(postgres, alice):
@@ -59,7 +62,7 @@ def test_a_pair_announced_by_many_callers_at_once_counts_once(postgres, alice):
         # Recorded by the worker; the hook calls come below, all at once.
         record_result(leg.match_id, engine_record(leg.match, policies))
     calls: list[Callable[[], None]] = [
-        lambda match_id=leg.match_id: services.match_over(match_id)
+        functools.partial(services.match_over, leg.match_id)
         for leg in legs
         for _ in range(CALLERS // 2)
     ]
