@@ -39,6 +39,8 @@ ENV = {
     "DEBUG": "0",
     "DJANGO_SETTINGS_MODULE": "ladder.settings",
     "MEDIA_ROOT": str(ROOT / "test-artifacts" / "bench-media"),
+    # Production refuses per-process throttle counts: the machine's Redis is the shared cache.
+    "CACHE_URL": "redis://127.0.0.1:6379/3",
 }
 
 

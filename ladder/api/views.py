@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import gzip
-
 import django_filters
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -25,6 +25,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from engine.registry import all_games
+from engine.schemas import load_schema
 from ladder.accounts.selectors import is_organiser
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
@@ -37,6 +38,7 @@ from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
 from ladder.fleet import selectors as fleet_selectors
 from ladder.ladders.models import Ladder
+from ladder.matches import logstore
 from ladder.matches import selectors as match_selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
@@ -75,6 +77,7 @@ class GameViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
 
     def _describe(self, spec, ladder_ids):
+        schema = reverse("game-schema", kwargs={"name": spec.name})
         return {
             "name": spec.name,
             "title": spec.title,
@@ -83,6 +86,7 @@ class GameViewSet(viewsets.ViewSet):
             "max_players": spec.max_players,
             "variants": list(spec.variants),
             "ladders": ladder_ids.get(spec.name, []),
+            "schema": self.request.build_absolute_uri(schema),
         }
 
     def _ladder_ids(self):
@@ -102,6 +106,27 @@ class GameViewSet(viewsets.ViewSet):
         if spec is None:
             raise NotFound(f"no game named {name!r}")
         return Response(self._describe(spec, self._ladder_ids()))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, description="game name")],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The game's JSON Schema (draft 2020-12): what a bot is sent "
+                "(`$defs/observation`), what a spectator sees (`$defs/public_view`) and what a "
+                "bot may answer (`$defs/action`), every key described, with a real example.",
+            ),
+            404: OpenApiResponse(description="no game of that name"),
+        },
+    )
+    # Not named ``schema``: that attribute of every DRF view is its OpenAPI generator.
+    @action(detail=True, methods=["get"], url_path="schema", url_name="schema")
+    def observation_schema(self, request, name=None):
+        """The observation, public view and action schema of one game."""
+        spec = all_games().get(name)
+        if spec is None:
+            raise NotFound(f"no game named {name!r}")
+        return Response(load_schema(spec.name))
 
 
 class BotFilter(StrictFilterSet):
@@ -280,7 +305,7 @@ class MatchFilter(StrictFilterSet):
         fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since", "until"]
 
     def played_by(self, queryset, name, value):
-        return queryset.filter(pk__in=match_selectors.matches_of_bot(value))
+        return queryset.filter(match_selectors.of_bot(value))
 
 
 class NewestFirst(IdCursorPagination):
@@ -323,23 +348,36 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
-        """The game log (JSON, gzip-encoded when the client accepts it), after the match."""
+        """The game log (JSON; zstd- or gzip-encoded when the client accepts it), after the match.
+
+        Logs are stored zstd-compressed, so a client that accepts zstd gets the stored bytes as
+        they are; one that accepts only gzip gets them recompressed.
+        """
         match = get_object_or_404(match_selectors.visible_matches(request.user), pk=pk)
         if not match_selectors.log_is_public(match):
             return Response(
                 {"detail": "the log is published when the match is finished"},
                 status=status.HTTP_409_CONFLICT,
             )
-        data = match_selectors.compressed_log(match)
-        if data is None:
+        stored = match_selectors.stored_log(match)
+        if stored is None:
             raise NotFound("this match has no stored log")
-        filename = f'attachment; filename="match-{match.pk}.json"'
-        if "gzip" in request.headers.get("Accept-Encoding", ""):
-            response = HttpResponse(data, content_type="application/json")
-            response["Content-Encoding"] = "gzip"
-        else:
-            response = HttpResponse(gzip.decompress(data), content_type="application/json")
-        response["Content-Disposition"] = filename
+        try:
+            packed = logstore.read_compressed(stored.name)
+            accepted = _accepted_encodings(request.headers.get("Accept-Encoding", ""))
+            if "zstd" in accepted:
+                body, encoding = packed, "zstd"
+            elif "gzip" in accepted:
+                body, encoding = logstore.gzip_for_client(logstore.decompress(packed)), "gzip"
+            else:
+                body, encoding = logstore.decompress(packed), ""
+        except logstore.UnreadableLog as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response = HttpResponse(body, content_type="application/json")
+        if encoding:
+            response["Content-Encoding"] = encoding
+        patch_vary_headers(response, ["Accept-Encoding"])
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
         return response
 
     @extend_schema(responses=s.SeatStderrSerializer(many=True))
@@ -607,3 +645,15 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def cancel(self, request, pk=None):
         """Cancel unplayed matches; the played ones and their standings stay."""
         return self._control(request, "cancel")
+
+
+def _accepted_encodings(header: str) -> set[str]:
+    """Content codings a client accepts (``q=0`` refuses one), from its Accept-Encoding header."""
+    accepted = set()
+    for part in header.split(","):
+        coding, _, params = part.strip().partition(";")
+        if params.strip().replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
+            continue
+        if coding.strip():
+            accepted.add(coding.strip().lower())
+    return accepted

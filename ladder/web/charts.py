@@ -100,3 +100,73 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str) -> SafeString:
         + "</svg>"
     )
     return mark_safe(svg)  # every interpolated text went through escape(); the rest are numbers
+
+
+def progress_chart(
+    series: Sequence[Sequence[float]],
+    *,
+    seat_names: Sequence[str],
+    forfeit_steps: dict[int, int],
+    label: str,
+) -> SafeString:
+    """Each seat's score (or progress) at every replay step, with forfeits marked.
+
+    ``series[step][seat]``.  The viewer moves the ``.cursor`` line to the step on show and
+    maps a click on the chart to a step (x runs from step 0 to the last step).
+    """
+    if len(series) < 2:
+        return mark_safe("")
+    steps = len(series) - 1
+    lo = min(min(row) for row in series)
+    hi = max(max(row) for row in series)
+    if hi - lo < 1:
+        hi = lo + 1
+    xs = _scale(range(steps + 1), 0, steps, LEFT, WIDTH - RIGHT)
+    lines = []
+    for seat, name in enumerate(seat_names):
+        ys = _scale([row[seat] for row in series], lo, hi, HEIGHT - BOTTOM, TOP)
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True))
+        lines.append(
+            f'<polyline class="seat-line seat-line-{seat}" points="{points}">'
+            f"<title>Seat {seat} ({escape(name)}): {series[-1][seat]:g} at the end</title>"
+            "</polyline>"
+        )
+    grid = []
+    for value in (lo, (lo + hi) / 2, hi):
+        (y,) = _scale([value], lo, hi, HEIGHT - BOTTOM, TOP)
+        grid.append(
+            f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
+            f'<text class="axis" x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
+            f"{value:.0f}</text>"
+        )
+    marks = []
+    for seat, step in sorted(forfeit_steps.items()):
+        x = xs[min(max(step, 0), steps)]
+        marks.append(
+            f'<line class="forfeit-mark" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" '
+            f'y2="{HEIGHT - BOTTOM}"><title>Seat {seat} forfeited at step {step}</title></line>'
+            f'<text class="forfeit-label" x="{x - 3:.1f}" y="{TOP + 10}" text-anchor="end">'
+            f"seat {seat} forfeits</text>"
+        )
+    summary = f"{label} per seat over {steps} steps; at the end: " + ", ".join(
+        f"seat {seat} {series[-1][seat]:g}" for seat in range(len(seat_names))
+    )
+    if forfeit_steps:
+        summary += "; forfeits at " + ", ".join(
+            f"step {step} (seat {seat})" for seat, step in sorted(forfeit_steps.items())
+        )
+    svg = (
+        f'<svg class="chart progress-chart" id="progress-chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'role="img" aria-label="{escape(summary)}" preserveAspectRatio="xMidYMid meet" '
+        f'data-left="{LEFT}" data-right="{WIDTH - RIGHT}" data-width="{WIDTH}" '
+        f'data-steps="{steps}">'
+        f"<title>{escape(summary)}</title>"
+        + "".join(grid)
+        + "".join(lines)
+        + "".join(marks)
+        + f'<line class="cursor" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>'
+        + f'<text class="axis" x="{LEFT}" y="{HEIGHT - 8}">step 0</text>'
+        + f'<text class="axis" x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">'
+        f"step {steps}</text>" + "</svg>"
+    )
+    return mark_safe(svg)  # names went through escape(); the rest are numbers

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.core import EngineError
 from engine.log import ReplayError, replay, start_state
+from ladder.web.narration import changes, narrate, narrator_for, progress
 
 PUBLIC_ONLY_KEYS = ("seat",)
 
@@ -61,6 +62,9 @@ class Replay:
     reveal_private: bool = False
     catalogue: dict[str, Any] = field(default_factory=dict)
     seat_times: list[SeatTime] = field(default_factory=list)
+    progress: list[list[float]] = field(default_factory=list)  # per frame, per seat
+    progress_label: str = ""
+    forfeit_steps: dict[int, int] = field(default_factory=dict)  # seat -> frame index
     error: str = ""
 
     def as_data(self) -> dict[str, Any]:
@@ -71,6 +75,7 @@ class Replay:
             "forfeits": self.forfeits,
             "reveal_private": self.reveal_private,
             "catalogue": self.catalogue,
+            "forfeit_steps": {str(k): v for k, v in self.forfeit_steps.items()},
         }
 
 
@@ -154,15 +159,52 @@ def build_replay(
 
     previous = table()
     result.frames.append({"table": previous})
+    narrator = narrator_for(game)
+    result.progress_label = narrator.progress_label if narrator else ""
+    words = narrator.words if narrator else None
+    scores = progress(game, previous["public"])
+    series = [scores] if scores is not None else []
     for entry in log["decisions"]:
         state.apply(entry["action"])
         current = table()
         ops: list[list[Any]] = []
         diff(previous, current, [], ops)
         decision = {k: entry[k] for k in ("seat", "action", "ms", "by") if k in entry}
-        result.frames.append({"decision": decision, "ops": ops})
+        decision["text"] = narrate(
+            game, entry["seat"], entry["action"], previous["public"], current["public"]
+        )
+        result.frames.append(
+            {
+                "decision": decision,
+                "ops": ops,
+                "changes": changes(previous["public"], current["public"], words),
+            }
+        )
+        if series and (scores := progress(game, current["public"])) is not None:
+            series.append(scores)
         previous = current
+    result.progress = series if len(series) == len(result.frames) else []
+    result.forfeit_steps = forfeit_steps(log, forfeits)
     return result
+
+
+def forfeit_steps(log: dict[str, Any], forfeits: list[str | None]) -> dict[int, int]:
+    """The frame at which each forfeited seat stopped playing for itself.
+
+    That is the seat's first decision the runner played for it (``by: fallback``); a seat with
+    none forfeited after its last decision, so the mark goes on the last frame.
+    """
+    decisions = log.get("decisions", [])
+    steps: dict[int, int] = {}
+    for seat, reason in enumerate(forfeits):
+        if not reason:
+            continue
+        steps[seat] = len(decisions)
+        for index, entry in enumerate(decisions, start=1):
+            if entry.get("seat") == seat and entry.get("by") == "fallback":
+                steps[seat] = index
+                break
+    return steps
 
 
 def catalogue(game: str) -> dict[str, Any]:

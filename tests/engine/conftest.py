@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.core import BadSetup, GameSpec, GameState
@@ -37,9 +39,9 @@ def table(request: pytest.FixtureRequest) -> tuple[str, int, str]:
     return request.param
 
 
-def random_playout(state: GameState, rng: Rng, max_steps: int | None = None) -> list:
+def random_playout(state: GameState, rng: Rng, max_steps: int | None = None) -> list[Any]:
     """Play uniformly random legal actions; returns the actions taken."""
-    actions = []
+    actions: list[Any] = []
     while not state.is_terminal() and (max_steps is None or len(actions) < max_steps):
         action = rng.choice(state.legal_actions())
         state.apply(action)

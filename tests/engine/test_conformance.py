@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -82,7 +83,14 @@ def test_log_round_trip_and_tampering_is_refused(table):
     with pytest.raises(ReplayError, match="is to move"):
         replay(wrong_seat)
 
-    for broken in (None, [], {"format": "x"}, {**log, "version": 99}, {**log, "game": "chess"}):
+    wrong_logs: list[Any] = [
+        None,
+        [],
+        {"format": "x"},
+        {**log, "version": 99},
+        {**log, "game": "chess"},
+    ]
+    for broken in wrong_logs:
         with pytest.raises(ReplayError):
             replay(broken)
 
@@ -226,6 +234,7 @@ def test_every_decision_looks_the_same_from_every_determinization(table):
         step = 0
         while not state.is_terminal():
             mover = state.current_player()
+            assert mover is not None, "a game that is not over has a seat to move"
             legal = state.legal_actions()
             view = state.observation(mover)
             seats = range(n) if step % SWEEP_ALL_SEATS_EVERY == 0 else (mover,)
@@ -288,7 +297,8 @@ def test_games_do_not_depend_on_the_hash_seed(table):
 def test_a_seat_not_at_the_table_is_refused(table):
     game, n, variant = table
     state = get_game(game).new_state(2, n, variant)
-    for seat in (-1, n, "0", None, True):
+    wrong_seats: list[Any] = [-1, n, "0", None, True]
+    for seat in wrong_seats:
         with pytest.raises(EngineError):
             state.observation(seat)
         with pytest.raises(EngineError):

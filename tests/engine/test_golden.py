@@ -41,7 +41,7 @@ def test_a_difference_names_its_step_and_key_path():
     assert compare(changed) == "step 7: /observations[1]/seat: recorded 99, now 1"
     changed = copy.deepcopy(recording)
     changed["steps"][3]["legal"] = changed["steps"][3]["legal"][:-1]
-    assert compare(changed).startswith("step 3: /legal: recorded")
+    assert (compare(changed) or "").startswith("step 3: /legal: recorded")
     changed = copy.deepcopy(recording)
     changed["scores"] = [score + 1 for score in changed["scores"]]
-    assert compare(changed).startswith("at the end: /scores[0]")
+    assert (compare(changed) or "").startswith("at the end: /scores[0]")

@@ -7,6 +7,7 @@ look at; the assertions check what the viewer does (steps, keyboard, play/pause,
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 from django.urls import reverse
 
 from ladder.bots.models import BotVersion
+from ladder.tournaments import services as tournament_services
 from tests.factories import make_bot, make_version
 from tests.helpers import present
 from tests.web.conftest import FORFEIT, finished_tournament
@@ -136,7 +138,10 @@ def test_replay_viewer(browser, live_server, site_world, game):
     by_css(browser, '[data-action="forward"]').click()
     assert position.text == f"1 / {total}"
     decision = by_css(browser, "#replay-decision").text
-    assert "Decision 1:" in decision and "ms" in decision
+    first_seat = match_decisions(match)[0]["seat"]
+    sentence = by_css(browser, "#replay-decision .sentence").text
+    assert re.match(rf"Seat {first_seat}\b", sentence) and "plays '" not in sentence
+    assert "ms" in decision
     assert "Time used so far:" in by_css(browser, "#replay-clock").text
     assert "[object" not in by_css(browser, "#viewer").text
     by_css(browser, '[data-action="back"]').click()
@@ -361,3 +366,212 @@ def test_finished_tournament_page_and_a_round_match_replay(
     back = by_css(browser, f'a[href^="{reverse("web:tournament", args=[t.pk])}#round-1"]')
     assert back.text == "Monsoon Masters"
     assert script_errors(browser) == []
+
+
+# --- phones: no page scrolls sideways at 390 px ----------------------------------------------
+
+PHONE = (390, 844)
+OVERFLOW_SCRIPT = """
+var width = window.innerWidth, wide = [];
+document.querySelectorAll('body *').forEach(function (el) {
+  var box = el.getBoundingClientRect();
+  if (box.right > width + 0.5 && box.width > 0) {
+    var inScroller = false;
+    for (var p = el.parentElement; p; p = p.parentElement) {
+      var o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden') { inScroller = true; break; }
+    }
+    if (!inScroller) {
+      wide.push(el.tagName.toLowerCase() + '.' + el.className + ' ' + Math.round(box.right));
+    }
+  }
+});
+return [document.documentElement.scrollWidth, width, wide.slice(0, 8)];
+"""
+
+
+def site_pages(world, tournaments) -> dict[str, str]:
+    """Every page a visitor can open, by a readable name."""
+    pages = {
+        "home": reverse("web:home"),
+        "tournaments": reverse("web:tournaments"),
+        "login": reverse("web:login"),
+        "signup": reverse("web:signup"),
+        "password-reset": reverse("web:password-reset"),
+        "bot": reverse("web:bot", args=["alice-batavia"]),
+    }
+    for game in TABLES_BY_GAME:
+        pages[f"standings-{game}"] = reverse("web:standings", args=[game, 3])
+        pages[f"match-{game}"] = reverse("web:match", args=[world.matches[game].pk])
+    pages["match-queued"] = reverse("web:match", args=[world.queued.pk])
+    for name, t in tournaments.items():
+        pages[f"tournament-{name}"] = reverse("web:tournament", args=[t.pk])
+    return pages
+
+
+OWNER_PAGES = {
+    "my-bots": "web:my-bots",
+    "bot-new": "web:bot-new",
+    "token": "web:token",
+    "password-change": "web:password-change",
+}
+TABLES_BY_GAME = ("batavia", "east_indiaman", "borneo", "packet_row")
+
+
+def overflowing_pages(browser, base: str, urls: dict[str, str]) -> dict[str, list]:
+    found = {}
+    for name, url in urls.items():
+        browser.get(base + url)
+        wait_for(browser, lambda d: d.execute_script("return document.readyState") == "complete")
+        scroll_width, inner, wide = browser.execute_script(OVERFLOW_SCRIPT)
+        if scroll_width > inner:
+            found[name] = [scroll_width, inner, wide]
+    return found
+
+
+@pytest.mark.parametrize("who", ["visitor", "owner", "organiser"])
+def test_no_page_scrolls_sideways_on_a_phone(
+    browser, live_server, site_world, olivia, bob, who, django_capture_on_commit_callbacks
+):
+    from tests.web.conftest import open_tournament, started_tournament
+
+    field = [site_world.bots[n] for n in ("alice-batavia", "bob-batavia", "olivia-batavia")]
+    extra = make_bot(bob, "bob-batavia-2")
+    make_version(extra)
+    tournaments = {
+        "finished": finished_tournament(
+            olivia, [*field, extra], django_capture_on_commit_callbacks, name="Monsoon Masters"
+        ),
+        "running": started_tournament(olivia, field, name="Monsoon Weekly"),
+        "open": open_tournament(olivia, name="Monsoon Open with a rather long name for phones"),
+    }
+    for bot in [*field, extra]:  # wide entrant tables (withdraw buttons for owner and organiser)
+        tournament_services.register_entrant(tournaments["open"].pk, bot.owner, bot.pk)
+    urls = site_pages(site_world, tournaments)
+    browser.delete_all_cookies()
+    if who == "owner":
+        log_in(browser, live_server, "alice", "alice-password-1")
+    elif who == "organiser":
+        log_in(browser, live_server, "olivia", "olivia-password-1")
+    if who != "visitor":
+        urls.update({name: reverse(view) for name, view in OWNER_PAGES.items()})
+    browser.set_window_size(*PHONE)
+    try:
+        assert browser.execute_script("return window.innerWidth") == PHONE[0]
+        found = overflowing_pages(browser, live_server.url, urls)
+        for name in ("home", "standings-batavia", "tournament-finished", "match-borneo"):
+            browser.get(live_server.url + urls[name])
+            browser.save_screenshot(str(ARTIFACTS / f"phone-{who}-{name}.png"))
+    finally:
+        browser.set_window_size(1280, 1000)
+    assert found == {}, f"pages wider than {PHONE[0]} px: {found}"
+
+
+def test_home_and_standings_keep_their_columns_on_a_phone(browser, live_server, site_world):
+    """Nothing essential sits off-screen in a scrolling box: every visible cell of the
+    standings and the latest matches lies within the 390 px viewport."""
+    browser.set_window_size(*PHONE)
+    try:
+        for url in (reverse("web:home"), reverse("web:standings", args=["batavia", 3])):
+            browser.get(live_server.url + url)
+            cut = browser.execute_script("""
+                var w = window.innerWidth, cut = [];
+                document.querySelectorAll('table.standings td, table.matches td').forEach(
+                  function (td) {
+                    var box = td.getBoundingClientRect();
+                    if (box.width > 0 && box.right > w + 0.5) { cut.push(td.textContent.trim()); }
+                  });
+                return cut;""")
+            assert cut == [], f"{url}: cells beyond the screen edge: {cut[:5]}"
+        text = by_css(browser, "table.standings tbody tr").text
+        assert "by alice" in text or "by olivia" in text or "by bob" in text
+        assert "P" in text  # the provisional mark, beside the rating
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
+@pytest.mark.parametrize("game", ["batavia", "east_indiaman", "borneo", "packet_row"])
+def test_replay_on_desktop_and_phone(browser, live_server, site_world, game):
+    """The drawn board fits a phone, the controls stay on screen while the board scrolls, and
+    each step reads as a sentence with what it changed; screenshots at 1366 and 390 px."""
+    match = site_world.matches[game]
+    try:
+        for width in (1366, 390):
+            browser.set_window_size(width, 900)
+            browser.get(live_server.url + reverse("web:match", args=[match.pk]))
+            total = int(by_css(browser, "#replay-position").text.split("/")[1])
+            browser.execute_script(
+                "var s = document.getElementById('replay-step'); s.value = arguments[0];"
+                "s.dispatchEvent(new Event('input'));",
+                total // 3,
+            )
+            sentence = by_css(browser, "#replay-decision .sentence").text
+            assert sentence.startswith("Seat ") and "plays '" not in sentence
+            assert all_css(browser, "#replay-changes li")
+            board = by_css(browser, "#replay-drawing svg.board-svg")
+            assert 0 < board.size["width"] <= width
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+            browser.execute_script("document.getElementById('viewer').scrollIntoView()")
+            browser.save_screenshot(str(ARTIFACTS / f"replay-{game}-{width}-top.png"))
+            # Scroll the board under the controls: the bar stays pinned to the top.
+            browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", board)
+            top = browser.execute_script(
+                "return document.querySelector('.viewer-bar').getBoundingClientRect().top"
+            )
+            assert abs(top) < 2, f"controls scrolled away (top {top}) at {width} px"
+            by_css(browser, '[data-action="forward"]').click()  # and still work from there
+            assert by_css(browser, "#replay-position").text == f"{total // 3 + 1} / {total}"
+            browser.save_screenshot(str(ARTIFACTS / f"replay-{game}-{width}-scrolled.png"))
+            screenshot(browser, f"replay-{game}-{width}.png", width=width)
+    finally:
+        browser.set_window_size(1280, 1000)
+    assert script_errors(browser) == []
+
+
+def test_owner_sees_stderr_of_each_step_and_the_forfeit_on_the_chart(
+    browser, live_server, site_world
+):
+    match = site_world.matches["batavia"]  # alice owns seat 0; bob's seat 1 forfeited
+    seat = match.seats.get(seat=0)
+    first = next(i for i, d in enumerate(match_decisions(match), 1) if d["seat"] == 0)
+    seat.stderr = f"warming up\n[monsoon step {first}]\nALICE thinks about step {first}\n"
+    seat.save(update_fields=["stderr"])
+    browser.delete_all_cookies()
+    log_in(browser, live_server, "alice", "alice-password-1")
+    browser.get(live_server.url + reverse("web:match", args=[match.pk]))
+    assert by_css(browser, "#replay-stderr").text == "seat 0:\nwarming up"
+    browser.execute_script(
+        "var s = document.getElementById('replay-step'); s.value = arguments[0];"
+        "s.dispatchEvent(new Event('input'));",
+        first,
+    )
+    assert by_css(browser, "#replay-stderr").text == f"seat 0:\nALICE thinks about step {first}"
+    by_css(browser, '[data-action="forward"]').click()
+    assert by_css(browser, "#replay-stderr").text == "(nothing written at this step)"
+    # The chart marks bob's forfeit; clicking its right end jumps to the last step.
+    assert "seat 1 forfeits" in by_css(browser, "#progress-chart").text
+    chart = by_css(browser, "#progress-chart")
+    browser.execute_script(
+        "var c = arguments[0], b = c.getBoundingClientRect();"
+        "c.dispatchEvent(new MouseEvent('click', {clientX: b.right - 2, clientY: b.top + 20,"
+        " bubbles: true}));",
+        chart,
+    )
+    total = by_css(browser, "#replay-position").text.split("/")[1].strip()
+    assert by_css(browser, "#replay-position").text == f"{total} / {total}"
+    assert "forfeited" in by_css(browser, "#replay-decision").text
+    # Another visitor gets no stderr at all.
+    browser.delete_all_cookies()
+    browser.get(live_server.url + reverse("web:match", args=[match.pk]))
+    assert all_css(browser, "#replay-stderr") == []
+    assert "ALICE thinks" not in browser.page_source
+    assert script_errors(browser) == []
+
+
+def match_decisions(match) -> list[dict]:
+    import gzip
+    import json
+
+    from ladder.matches import selectors as match_selectors
+
+    return json.loads(gzip.decompress(match_selectors.compressed_log(match)))["decisions"]

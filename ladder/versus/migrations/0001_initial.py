@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("bots", "0002_botversion_validation_sent_at_and_more"),
         ("ladders", "0002_ladders_for_registered_games"),
-        ("matches", "0003_match_kind_versus"),
+        ("matches", "0004_match_kind_versus"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

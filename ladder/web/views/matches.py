@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 
@@ -15,9 +14,12 @@ from django.views.decorators.http import require_GET
 from engine import ENGINE_VERSION
 from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
+from ladder.matches import logstore
 from ladder.matches import selectors as match_selectors
 from ladder.tournaments import selectors as tournament_selectors
+from ladder.web.charts import progress_chart
 from ladder.web.replay import Replay, build_replay
+from ladder.web.stderr import has_marks, stderr_by_step
 
 REPLAY_CACHE_SECONDS = 3600
 
@@ -33,23 +35,20 @@ def _replay(match, seats) -> Replay | None:
     published = match_selectors.log_is_public(match)
     if not published:
         return None
-    stored = match_selectors.compressed_log(match)
+    stored = match_selectors.stored_log(match)
     if stored is None:
         return None
     names = [s.bot_version.label for s in seats]
     forfeits = [s.forfeit_reason or None for s in seats]
-    key = (
-        "web:replay:"
-        + hashlib.sha256(
-            stored + json.dumps([ENGINE_VERSION, names, forfeits]).encode()
-        ).hexdigest()
-    )
+    # A stored log never changes: its object name and size identify it.
+    identity = [stored.name, stored.stored_size, ENGINE_VERSION, names, forfeits]
+    key = "web:replay:" + hashlib.sha256(json.dumps(identity).encode()).hexdigest()
     cached = cache.get(key)
     if cached is not None:
         return cached
     try:
-        log = json.loads(gzip.decompress(stored))
-    except (OSError, ValueError) as exc:
+        log = json.loads(logstore.read_json(stored.name))
+    except (logstore.UnreadableLog, ValueError) as exc:
         return Replay(game=match.game, seats=names, error=f"the stored log is unreadable ({exc})")
     replay = build_replay(log, seat_names=names, forfeits=forfeits, reveal_private=published)
     cache.set(key, replay, REPLAY_CACHE_SECONDS)
@@ -79,6 +78,24 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for s in seats
     ]
     replay = _replay(match, seats)
+    # Stderr by replay step, only for the seats whose stderr this visitor may read.
+    readable = {
+        s.seat: s.stderr
+        for s in seats
+        if s.stderr and match_selectors.stderr_visible_to(request.user, s)
+    }
+    stderr_steps = {str(seat): stderr_by_step(text) for seat, text in readable.items()}
+    stderr_marked = any(has_marks(text) for text in readable.values())
+    chart = (
+        progress_chart(
+            replay.progress,
+            seat_names=replay.seats,
+            forfeit_steps=replay.forfeit_steps,
+            label=replay.progress_label,
+        )
+        if replay and replay.progress
+        else ""
+    )
     return render(
         request,
         "web/match.html",
@@ -92,6 +109,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 else None
             ),
             "replay_data": replay.as_data() if replay and not replay.error else None,
+            "stderr_steps": stderr_steps or None,
+            "stderr_marked": stderr_marked,
+            "progress_chart": chart,
             "log_url": reverse("match-log", args=[match.pk]) if replay else "",
             "game_script": f"web/games/{match.game}.js",
             "game_title": spec.title if (spec := all_games().get(match.game)) else match.game,

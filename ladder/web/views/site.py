@@ -15,25 +15,49 @@ from ladder.ladders.selectors import ladders
 from ladder.matches import selectors as match_selectors
 from ladder.matches.models import Match
 from ladder.ratings import selectors as rating_selectors
+from ladder.ratings.services import PROVISIONAL_MIN_GAMES, PROVISIONAL_WIDTH
+from ladder.web.ladder_summary import LadderSummary, ranked_bot_counts, summarise
 from ladder.web.sections import home_sections
 
+PROVISIONAL_RULE = {
+    "provisional_games": PROVISIONAL_MIN_GAMES,
+    "provisional_width": f"{PROVISIONAL_WIDTH:.0f}",
+}
 REFRESH_SECONDS = 30  # how often the standings table fetches a fresh copy of itself
 LATEST_MATCHES = 12
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    by_game: dict[str, list[Ladder]] = {}
-    for ladder in ladders():
-        by_game.setdefault(ladder.game, []).append(ladder)
-    games = [{"spec": spec, "ladders": by_game.get(name, [])} for name, spec in all_games().items()]
+    specs = all_games()
+    bots = ranked_bot_counts(list(specs))
+    by_game: dict[str, list[LadderSummary]] = {}
+    for ladder in ladders().order_by("game", "num_players"):
+        summary = summarise(ladder, standing_rows(ladder), bots.get(ladder.game, 0))
+        by_game.setdefault(ladder.game, []).append(summary)
+    games = [
+        {
+            "spec": spec,
+            "ladders": by_game.get(name, []),
+            "active": [s for s in by_game.get(name, []) if s.active],
+            "bots": bots.get(name, 0),
+        }
+        for name, spec in specs.items()
+    ]
     latest = match_selectors.recent_matches(
         request.user, status=Match.Status.FINISHED, limit=LATEST_MATCHES
     )
     return render(
         request,
         "web/home.html",
-        {"games": games, "latest": latest, "sections": home_sections(request.user)},
+        {
+            "games": games,
+            "active_count": sum(s.active for group in by_game.values() for s in group),
+            "ladder_count": sum(len(group) for group in by_game.values()),
+            "latest": latest,
+            "sections": home_sections(request.user),
+            **PROVISIONAL_RULE,
+        },
     )
 
 
@@ -106,6 +130,7 @@ def standings(request: HttpRequest, game: str, players: int) -> HttpResponse:
             "rows": standing_rows(ladder),
             "siblings": ladders(game),
             "refresh_seconds": REFRESH_SECONDS,
+            **PROVISIONAL_RULE,
         },
     )
 
@@ -114,4 +139,6 @@ def standings(request: HttpRequest, game: str, players: int) -> HttpResponse:
 def standings_table(request: HttpRequest, game: str, players: int) -> HttpResponse:
     """The table body alone: what the standings page fetches to refresh itself."""
     ladder = _ladder(game, players)
-    return render(request, "web/_standings_rows.html", {"rows": standing_rows(ladder)})
+    return render(
+        request, "web/_standings_rows.html", {"rows": standing_rows(ladder), **PROVISIONAL_RULE}
+    )

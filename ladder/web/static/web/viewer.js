@@ -52,7 +52,47 @@
     return h("div", { "class": "hand-cards", "aria-label": "hand of seat " + s },
       count ? h("div", { "class": "cards" }, cards) : h("span", { "class": "empty" }, "empty hand"));
   }
-  var helpers = { h: h, table: table, seat: seat, facts: facts, card: card, hand: hand };
+  /* SVG elements for the drawn boards: svg("rect", {x: 1, ...}, children...). */
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVGNS, tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      var value = attrs[key];
+      if (value !== null && value !== undefined && value !== false) { node.setAttribute(key, String(value)); }
+    });
+    Array.prototype.slice.call(arguments, 2).forEach(function append(child) {
+      if (child === null || child === undefined || child === false) { return; }
+      if (Array.isArray(child)) { child.forEach(append); return; }
+      node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+    });
+    return node;
+  }
+  /* A board: an <svg> that scales to the drawing's width, with a title for screen readers. */
+  function board(width, height, label, children) {
+    return svg("svg", { "class": "board-svg", viewBox: "0 0 " + width + " " + height, role: "img",
+      "aria-label": label, preserveAspectRatio: "xMidYMin meet" }, svg("title", null, label), children);
+  }
+  var SEAT_COLOURS = ["#0b5cad", "#a4161a", "#1a6b32", "#6b3fa0", "#8a5300"];
+  /* A seat's round token; ``changed`` rings it in gold (what the step changed). */
+  function token(x, y, s, r, changed) {
+    return svg("g", { "class": "token" + (changed ? " changed" : "") },
+      changed ? svg("circle", { cx: x, cy: y, r: r + 3, fill: "none", stroke: "#f0b400", "stroke-width": 3 }) : null,
+      svg("circle", { cx: x, cy: y, r: r, fill: SEAT_COLOURS[s % 5], stroke: "#fff", "stroke-width": 1.5 }),
+      svg("text", { x: x, y: y + r * 0.42, "text-anchor": "middle", "font-size": r * 1.2, "font-weight": 700, fill: "#fff" }, String(s)),
+      svg("title", null, "seat " + s + ": " + data.seats[s]));
+  }
+  /* Whether the value at ``path`` differs between the previous step's view and this one. */
+  function changed(ctx, view, path) {
+    if (!ctx.previous) { return false; }
+    var a = ctx.previous, b = view;
+    for (var i = 0; i < path.length; i++) {
+      a = a === null || a === undefined ? undefined : a[path[i]];
+      b = b === null || b === undefined ? undefined : b[path[i]];
+    }
+    return JSON.stringify(a) !== JSON.stringify(b);
+  }
+  var helpers = { h: h, table: table, seat: seat, facts: facts, card: card, hand: hand,
+    svg: svg, board: board, token: token, changed: changed, seatColours: SEAT_COLOURS };
 
   /* --- rebuild whole tables from the deltas ------------------------------------------------- */
   var clone = window.structuredClone || function (x) { return JSON.parse(JSON.stringify(x)); };
@@ -87,6 +127,12 @@
   var playButton = root.querySelector('[data-action="play"]');
   var clockLine = document.getElementById("replay-clock");
   var speed = document.getElementById("replay-speed");
+  var changesList = document.getElementById("replay-changes");
+  var stderrBox = document.getElementById("replay-stderr");
+  var stderrNode = document.getElementById("replay-stderr-data");
+  var stderrData = stderrNode ? JSON.parse(stderrNode.textContent) : {};
+  var chart = document.getElementById("progress-chart");
+  var forfeitSteps = data.forfeit_steps || {};
   var step = 0;
   var timer = null;
 
@@ -99,13 +145,46 @@
   function describe(index) {
     if (index === 0) { return ["Start of the game. ", data.seats.map(function (name, s) { return [seat(s), " " + name + " "]; })]; }
     var d = data.frames[index].decision;
-    var parts = ["Decision " + index + ": ", seat(d.seat), " " + data.seats[d.seat] + " chose ",
-      h("code", null, typeof d.action === "string" ? d.action : JSON.stringify(d.action))];
-    if (typeof d.ms === "number") { parts.push(" in " + (d.ms >= 100 ? Math.round(d.ms) : d.ms.toFixed(1)) + " ms"); }
-    if (d.by && d.by !== "bot") { parts.push(" (" + d.by + ")"); }
-    parts.push(".");
+    var sentence = d.text || ("Seat " + d.seat + " plays " + (typeof d.action === "string" ? d.action : JSON.stringify(d.action)) + ".");
+    var meta = [data.seats[d.seat]];
+    if (typeof d.ms === "number") { meta.push((d.ms >= 100 ? Math.round(d.ms) : d.ms.toFixed(1)) + " ms"); }
+    if (d.by && d.by !== "bot") { meta.push(d.by === "fallback" ? "played for the forfeited seat" : d.by); }
+    var parts = [seat(d.seat), " ", h("span", { "class": "sentence" }, sentence), " ",
+      h("span", { "class": "decision-meta" }, "(" + meta.join(", ") + "; ", h("code", null, typeof d.action === "string" ? d.action : JSON.stringify(d.action)), ")")];
+    Object.keys(forfeitSteps).forEach(function (s) {
+      if (forfeitSteps[s] === index && index !== last) {
+        parts.push(h("span", { "class": "forfeit" }, " Seat " + s + " forfeited here: " + data.forfeits[s] + "."));
+      }
+    });
     if (index === last) { parts.push(" Game over.", forfeitNotes()); }
     return parts;
+  }
+
+  function showChanges(index) {
+    if (!changesList) { return; }
+    var lines = index === 0 ? [] : (data.frames[index].changes || []);
+    changesList.replaceChildren.apply(changesList, lines.length
+      ? lines.map(function (line) { return h("li", null, line); })
+      : [h("li", { "class": "empty" }, index === 0 ? "Nothing yet: the game is about to start." : "Nothing public changed.")]);
+  }
+
+  function showStderr(index) {
+    if (!stderrBox) { return; }
+    var lines = [];
+    Object.keys(stderrData).forEach(function (s) {
+      var here = stderrData[s][String(index)];
+      if (here) { lines.push("seat " + s + ":"); lines = lines.concat(here); }
+    });
+    stderrBox.textContent = lines.length ? lines.join("\n") : "(nothing written at this step)";
+  }
+
+  function moveCursor(index) {
+    if (!chart) { return; }
+    var left = +chart.getAttribute("data-left"), right = +chart.getAttribute("data-right");
+    var x = left + (right - left) * index / Math.max(1, last);
+    var cursor = chart.querySelector(".cursor");
+    cursor.setAttribute("x1", x.toFixed(1));
+    cursor.setAttribute("x2", x.toFixed(1));
   }
 
   function show(index) {
@@ -116,12 +195,16 @@
       seats: data.seats, viewAs: seatView,
       privatePart: seatView !== null && state.private ? state.private[seatView] : null,
       catalogue: data.catalogue || {}, decision: step > 0 ? data.frames[step].decision : null,
+      previous: step > 0 ? tables[step - 1].public : null,
       over: step === last
     };
     slider.value = String(step);
     slider.setAttribute("aria-valuetext", "step " + step + " of " + last);
     position.textContent = step + " / " + last;
     decisionLine.replaceChildren(h("span", null, describe(step)));
+    showChanges(step);
+    showStderr(step);
+    moveCursor(step);
     if (timed) {
       clockLine.replaceChildren(h("span", null, "Time used so far: ", clocks[step].map(function (ms, s) {
         return [seat(s), " " + (ms >= 1000 ? (ms / 1000).toFixed(2) + " s" : Math.round(ms) + " ms") + "  "];
@@ -162,6 +245,15 @@
     button.addEventListener("click", function () { actions[button.getAttribute("data-action")](); });
   });
   slider.addEventListener("input", function () { pause(); show(parseInt(slider.value, 10)); });
+  if (chart) {
+    chart.addEventListener("click", function (event) {
+      var box = chart.getBoundingClientRect(), scale = +chart.getAttribute("data-width") / box.width;
+      var left = +chart.getAttribute("data-left"), right = +chart.getAttribute("data-right");
+      var x = (event.clientX - box.left) * scale;
+      pause();
+      show(Math.round((x - left) / (right - left) * last));
+    });
+  }
   if (viewAs) { viewAs.addEventListener("change", function () { show(step); }); }
   if (speed) {
     speed.addEventListener("change", function () { if (timer !== null) { pause(); play(); } });

@@ -22,6 +22,53 @@
     ["Harbour deck", view.harbor_deck_size], ["Pirate ship", u.seat(view.pirate_ship)]
   ])];
   var companies = Object.keys(view.companies);
+  out.push(h("h3", null, "The board"), drawBoard());
+
+  /* The four companies' five merchant places (rank 1, the captain, on top) and the three open
+   * harbours with their flag counts against the monopoly mark; changes ringed in gold. */
+  function drawBoard() {
+    var colours = { yellow: "#8a6d00", red: "#b3261e", green: "#1a6b32", blue: "#1d4fa3" };
+    var W = 360, parts = [], colW = 88;
+    companies.forEach(function (c, i) {
+      var x = 4 + i * colW, hot = u.changed(ctx, view, ["companies", c]);
+      parts.push(u.svg("rect", { x: x, y: 4, width: colW - 6, height: 196, rx: 6, fill: "#fff",
+        stroke: hot ? "#f0b400" : colours[c], "stroke-width": hot ? 4 : 2 }));
+      parts.push(u.svg("rect", { x: x, y: 4, width: colW - 6, height: 20, rx: 6, fill: colours[c] }));
+      parts.push(u.svg("text", { x: x + (colW - 6) / 2, y: 18, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#fff" }, c));
+      for (var r = 0; r < 5; r++) {
+        var cy = 44 + r * 34, who = view.companies[c][r];
+        parts.push(u.svg("text", { x: x + 6, y: cy + 4, "font-size": 10, fill: "#4a5563" }, String(r + 1)));
+        if (who === undefined) {
+          parts.push(u.svg("circle", { cx: x + 48, cy: cy, r: 12, fill: "#f3f5f7", stroke: "#9aa5b1", "stroke-dasharray": "3 2" }));
+        } else {
+          parts.push(u.token(x + 48, cy, who, 12, false));
+        }
+      }
+    });
+    var y = 212;
+    view.harbors.forEach(function (hb, slot) {
+      var by = y + slot * 78;
+      var hot = u.changed(ctx, view, ["harbors", slot]);
+      parts.push(u.svg("rect", { x: 4, y: by, width: W - 8, height: 72, rx: 6, fill: "#fff",
+        stroke: hot ? "#f0b400" : "#9aa5b1", "stroke-width": hot ? 4 : 1 }));
+      if (!hb) {
+        parts.push(u.svg("text", { x: 14, y: by + 36, "font-size": 13, fill: "#4a5563" }, "harbour " + slot + ": closed"));
+        return;
+      }
+      parts.push(u.svg("text", { x: 12, y: by + 19, "font-size": 14, "font-weight": 700, fill: "#1b1f24" },
+        hb.name + " · " + hb.spice));
+      parts.push(u.svg("text", { x: W - 12, y: by + 19, "font-size": 12.5, "text-anchor": "end", fill: "#4a5563" },
+        hb.cards.length + "/" + hb.card_limit + " cards, monopoly " + hb.monopoly));
+      companies.forEach(function (c, i) {
+        var n = hb.flags[c] || 0, bx = 12 + i * 86, unit = Math.min(7, 70 / Math.max(hb.monopoly, 1));
+        parts.push(u.svg("rect", { x: bx, y: by + 30, width: unit * hb.monopoly, height: 14, fill: "#f3f5f7", stroke: "#c9d1d9" }));
+        parts.push(u.svg("rect", { x: bx, y: by + 30, width: unit * Math.min(n, hb.monopoly), height: 14, fill: colours[c] }));
+        parts.push(u.svg("text", { x: bx, y: by + 63, "font-size": 13, fill: colours[c], "font-weight": 700 }, c + " " + n));
+      });
+    });
+    y += view.harbors.length * 78;
+    return u.board(W, y, "Borneo board: merchants in the four companies and the three open harbours", parts);
+  }
   out.push(u.table("Companies (merchants, first is the captain)", ["Company", "Merchants"],
     companies.map(function (c) { return [co(c, true), view.companies[c].length ? view.companies[c].map(u.seat) : "–"]; })));
   out.push(u.table("Open harbours", ["Slot", "Harbour", "Spice", "Monopoly / limit", "Cards", "Flags"],

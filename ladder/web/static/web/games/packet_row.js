@@ -36,15 +36,59 @@
       return h("span", null, u.card(label(c)), who !== undefined ? u.seat(who) : null);
     }));
   }
-  out.push(h("h3", null, "Boards"), h("div", { "class": "boards" }, Object.keys(view.boards).map(function (name) {
-    var b = view.boards[name];
-    return h("section", { "class": "board" + (view.area === name ? " active-area" : ""), "aria-label": name + " board" },
-      h("h4", null, name, b.chosen ? " (chosen)" : ""),
-      h("div", null, h("strong", null, "Current: "), slots(name, "current", b.current)),
-      h("div", null, h("strong", null, "Future: "), slots(name, "future", b.future)),
-      h("div", { "class": "muted" }, "Deck " + b.deck_size + ", discards " + b.discards.length +
-        (b.not_properly_refilled ? ", not properly refilled" : "")));
-  })));
+  out.push(h("h3", null, "Boards"), drawBoards());
+
+  /* The four boards, each with its current supply (top row) and future supply, the players'
+   * pieces on the cards they placed on, and the deck; changed cards are ringed in gold. */
+  function cardLines(card) {
+    if (card === null) { return ["empty", ""]; }
+    var p = card.split(":");
+    switch (p[0]) {
+      case "contract": return ["contract $" + p[4], p[3] + " " + p[1] + " → " + p[2]];
+      case "goods": return [p[2] + " " + p[1], "$" + p[3]];
+      case "vp": return [p[2] + " VP", "$" + p[1]];
+      case "gold": return [p[1] + " gold", "$" + p[2]];
+      case "money": return ["money", "$" + p[1]];
+      case "ship": return ["ship", "→ " + p[1]];
+      default: return [p[0], ""];
+    }
+  }
+  function drawBoards() {
+    var colours = { guildhall: "#6b3fa0", docks: "#1d4fa3", market: "#a34a00", bank: "#1a6b32" };
+    var W = 360, ch = 40, parts = [], y = 4;
+    var most = Math.max.apply(null, Object.keys(view.boards).map(function (n) {
+      return Math.max(view.boards[n].current.length, view.boards[n].future.length);
+    }));
+    var cw = Math.min(92, Math.floor((W - 56) / Math.max(most, 1)) - 4);
+    var fs = cw >= 84 ? 12 : 10.5;
+    Object.keys(view.boards).forEach(function (name) {
+      var b = view.boards[name], chosen = view.area === name;
+      var rows = [["current", b.current], ["future", b.future]];
+      var height = 24 + rows.length * (ch + 8);
+      parts.push(u.svg("rect", { x: 2, y: y, width: W - 4, height: height, rx: 6, fill: chosen ? "#eef4fb" : "#fff",
+        stroke: colours[name] || "#9aa5b1", "stroke-width": chosen ? 3 : 1.5 }));
+      parts.push(u.svg("text", { x: 10, y: y + 16, "font-size": 13, "font-weight": 700, fill: colours[name] || "#1b1f24" },
+        name + (b.chosen ? " (chosen)" : "")));
+      parts.push(u.svg("text", { x: W - 10, y: y + 16, "font-size": 11, "text-anchor": "end", fill: "#4a5563" },
+        "deck " + b.deck_size + (b.not_properly_refilled ? " · short" : "")));
+      rows.forEach(function (row, r) {
+        var ry = y + 22 + r * (ch + 8);
+        parts.push(u.svg("text", { x: 8, y: ry + 25, "font-size": 10.5, fill: "#4a5563" }, row[0] === "current" ? "now" : "next"));
+        row[1].forEach(function (card, slot) {
+          var x = 50 + slot * (cw + 4), lines = cardLines(card);
+          var hot = u.changed(ctx, view, ["boards", name, row[0], slot]);
+          parts.push(u.svg("rect", { x: x, y: ry, width: cw, height: ch, rx: 4, fill: card === null ? "#f3f5f7" : "#fff",
+            stroke: hot ? "#f0b400" : "#6b7684", "stroke-width": hot ? 4 : 1, "stroke-dasharray": card === null ? "4 3" : null }));
+          parts.push(u.svg("text", { x: x + cw / 2, y: ry + 16, "text-anchor": "middle", "font-size": fs, "font-weight": 700, fill: "#1b1f24" }, lines[0]));
+          parts.push(u.svg("text", { x: x + cw / 2, y: ry + 32, "text-anchor": "middle", "font-size": fs, fill: "#1b1f24" }, lines[1]));
+          var who = pieces[name + ":" + row[0] + ":" + slot];
+          if (who !== undefined) { parts.push(u.token(x + cw - 6, ry + 4, who, 9, u.changed(ctx, view, ["players", who, "piece"]))); }
+        });
+      });
+      y += height + 6;
+    });
+    return u.board(W, y, "Packet Row boards: current and future supply of each board, with the players' pieces", parts);
+  }
   if (view.fulfilment) {
     var f = view.fulfilment;
     out.push(h("h3", null, "Fulfilment (reward " + f.reward + ")"), cards(f.contracts),
