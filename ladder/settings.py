@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "ladder.ratings",
     "ladder.fleet",
     "ladder.tournaments",
+    "ladder.versus",
     "ladder.web",
     "axes",
 ]
@@ -364,13 +365,24 @@ if _WORKERS:
 MONSOON_ENQUEUE_MATCH = os.environ.get("MONSOON_ENQUEUE_MATCH", "")
 MONSOON_ENQUEUE_VALIDATION = os.environ.get("MONSOON_ENQUEUE_VALIDATION", "")
 MONSOON_VERSION_VALIDATOR = os.environ.get("MONSOON_VERSION_VALIDATOR", "")
-# Called after commit with the id of a match that reached finished or failed: the tournaments
-# advance their rounds from it (a beat task calling ``tournaments.services.tick`` is the backstop).
-MONSOON_MATCH_OVER = os.environ.get("MONSOON_MATCH_OVER", "ladder.tournaments.services:match_over")
+# Called after commit with the id of a match that reached finished or failed (comma-separated
+# "module:function"s, each called in turn): the tournaments advance their rounds from it (a beat
+# task calling ``tournaments.services.tick`` is the backstop) and version tests count their pairs.
+MONSOON_MATCH_OVER = os.environ.get(
+    "MONSOON_MATCH_OVER",
+    "ladder.tournaments.services:match_over,ladder.versus.services:match_over",
+)
 # How many ranked matches the matchmaker keeps waiting (the workers' capacity).
 MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET", 8)
 MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS", 3)
 MONSOON_CHALLENGES_PER_HOUR = env_int("MONSOON_CHALLENGES_PER_HOUR", 20)
+# Version tests (ladder.versus): running tests and new tests per user, matches in flight per test
+# (pairs of two), the default and largest game caps.
+MONSOON_VERSUS_RUNNING_PER_USER = 1
+MONSOON_VERSUS_PER_DAY = 5
+MONSOON_VERSUS_PAIRS_IN_FLIGHT = 2
+MONSOON_VERSUS_DEFAULT_MAX_GAMES = 1000
+MONSOON_VERSUS_MAX_GAMES = 4000
 MONSOON_BOOTSTRAP_SAMPLES = env_int("MONSOON_BOOTSTRAP_SAMPLES", 100)
 # Tournaments: re-runs of a match that failed on infrastructure before the tournament pauses, and
 # bootstrap replicates behind P(first) and the rank intervals.
@@ -490,4 +502,5 @@ CELERY_BEAT_SCHEDULE = {
         "task": "monsoon.tournaments_tick",
         "schedule": float(MONSOON_TOURNAMENT_TICK_SECONDS),
     },
+    "version-tests": {"task": "monsoon.versus_sweep", "schedule": 60.0},
 }

@@ -64,3 +64,11 @@ def reap() -> dict[str, list[int]]:
     if any(report.values()):
         logger.info("reaper: %s", report)
     return report
+
+
+@app.task(name="monsoon.versus_sweep", ignore_result=True)
+def versus_sweep() -> list[int]:
+    """Count version-test matches whose ``MONSOON_MATCH_OVER`` call was missed (the backstop)."""
+    from ladder.versus.services import sweep
+
+    return sweep()

@@ -10,5 +10,9 @@ from ladder.core.errors import ServiceError
 
 def api_exception_handler(exc, context):
     if isinstance(exc, ServiceError):
-        return Response({"detail": str(exc), "code": exc.code}, status=exc.status_code)
+        response = Response({"detail": str(exc), "code": exc.code}, status=exc.status_code)
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after is not None:
+            response["Retry-After"] = str(retry_after)
+        return response
     return exception_handler(exc, context)

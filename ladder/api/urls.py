@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import views
+from ladder.api import versus_views, views
 
 router = DefaultRouter()
 router.register("games", views.GameViewSet, basename="game")
@@ -11,6 +11,7 @@ router.register("ladders", views.LadderViewSet, basename="ladder")
 router.register("matches", views.MatchViewSet, basename="match")
 router.register("challenges", views.ChallengeViewSet, basename="challenge")
 router.register("tournaments", views.TournamentViewSet, basename="tournament")
+router.register("version-tests", versus_views.VersionTestViewSet, basename="version-test")
 
 urlpatterns = [
     path("", include(router.urls)),

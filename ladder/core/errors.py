@@ -21,5 +21,12 @@ class Conflict(ServiceError):
 
 
 class RateLimited(ServiceError):
+    """Over a per-user budget; ``retry_after`` (seconds), when known, becomes the API's
+    ``Retry-After`` header."""
+
     status_code = 429
     code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -65,11 +65,31 @@ def connect_workers(link: WorkerLink | None) -> WorkerLink | None:
 
 
 def configured_hook(setting_name: str) -> Callable[..., Any] | None:
-    """The callable a setting names, else the connected workers' entry point, else None."""
-    path = getattr(settings, setting_name, "")
-    if path:
-        return load_callable(path)
-    return _worker_link.hook(setting_name) if _worker_link is not None else None
+    """The callable a setting names, else the connected workers' entry point, else None.
+
+    A comma-separated list (or a list) of paths gives one callable that calls each in turn (see
+    :func:`_call_each`)."""
+    value = getattr(settings, setting_name, "")
+    paths = value.split(",") if isinstance(value, str) else list(value or [])
+    hooks = [load_callable(path.strip()) for path in paths if path.strip()]
+    if not hooks:
+        return _worker_link.hook(setting_name) if _worker_link is not None else None
+    if len(hooks) == 1:
+        return hooks[0]
+    return lambda object_id: _call_each(hooks, object_id)
+
+
+def _call_each(hooks: list[Callable[..., Any]], object_id: int) -> None:
+    """Every hook runs even if one before it fails; the first failure is raised afterwards."""
+    first_error: Exception | None = None
+    for hook in hooks:
+        try:
+            hook(object_id)
+        except Exception as exc:  # the others must still run; the first is re-raised below
+            logger.exception("hook %r failed for %s", hook, object_id)
+            first_error = first_error or exc
+    if first_error is not None:
+        raise first_error
 
 
 def after_commit(setting_name: str, object_id: int) -> None:

@@ -26,6 +26,7 @@ class Match(models.Model):
         LADDER = "ladder", "ladder"
         CHALLENGE = "challenge", "challenge"
         TOURNAMENT = "tournament", "tournament"
+        VERSUS = "versus", "version test"
 
     ladder = models.ForeignKey("ladders.Ladder", on_delete=models.PROTECT, related_name="matches")
     game = models.CharField(max_length=40)

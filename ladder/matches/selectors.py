@@ -84,7 +84,8 @@ OVER = {Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED}
 
 
 def visible_matches(user) -> QuerySet[Match]:
-    """Every match, except challenges with a private bot, which only their players' owners see.
+    """Every match, except challenges with a private bot and version-test matches, which only
+    their players' owners see.
 
     Private bots are never challenged by others, so such a challenge is their owner's
     experiment; public lists (cached for everyone alike) never show it.
@@ -93,7 +94,8 @@ def visible_matches(user) -> QuerySet[Match]:
     if getattr(user, "is_staff", False):
         return qs
     private = MatchSeat.objects.filter(bot_version__bot__is_public=False).values("match_id")
-    hidden = Q(kind=Match.Kind.CHALLENGE) & Q(pk__in=private)
+    # A version test's matches are its owner's experiment, whatever the bot's visibility.
+    hidden = (Q(kind=Match.Kind.CHALLENGE) & Q(pk__in=private)) | Q(kind=Match.Kind.VERSUS)
     if getattr(user, "is_authenticated", False):
         own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
         hidden &= ~Q(pk__in=own)

@@ -10,6 +10,7 @@ from ladder.web.views import (
     site,
     tournament_setup,
     tournaments,
+    versus,
 )
 
 app_name = "web"
@@ -28,6 +29,9 @@ urlpatterns = [
     path("bots/<slug:name>/status/", bots.version_status, name="bot-status"),
     path("bots/new/", bots.bot_new, name="bot-new"),
     path("bots/<slug:name>/", bots.bot_detail, name="bot"),
+    path("bots/<slug:name>/version-tests/", versus.bot_version_tests, name="bot-version-tests"),
+    path("version-tests/<int:pk>/", versus.version_test_detail, name="version-test"),
+    path("version-tests/<int:pk>/cancel/", versus.version_test_cancel, name="version-test-cancel"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournament_setup.tournament_new, name="tournament-new"),

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class VersusConfig(AppConfig):
+    name = "ladder.versus"
+    label = "versus"
+    verbose_name = "Version tests"
