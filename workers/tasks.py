@@ -172,7 +172,7 @@ def validate_bot_version(self: Any, version_id: int) -> str:
 
 @app.task(name="monsoon.matchmake", ignore_result=True)
 def matchmake() -> int:
-    from ladder.matches.matchmaking import fill_queue
+    from ladder.ratings.matchmaking import fill_queue
 
     return len(fill_queue())
 

@@ -13,6 +13,10 @@ The result record the match runner hands to :func:`record_result` is a plain dic
 
 Recording is idempotent: the match row is locked, and a match that already has a result (or was
 cancelled) is left untouched; the outcome says so.
+
+Ratings depend on matches, never the reverse (an import contract checks it): the ratings app
+registers its live update with :func:`on_result_recorded` from its ``AppConfig.ready``, and
+:func:`record_result` calls every registered handler inside the recording transaction.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -38,7 +42,6 @@ from ladder.core.hooks import after_commit
 from ladder.core.resend import stamp_unsent
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchLog, MatchSeat
-from ladder.ratings.services import rate_match, rating_places
 
 Status = Match.Status
 MAX_SEED = 2**63 - 1
@@ -53,6 +56,41 @@ class RecordOutcome:
     match_id: int
     recorded: bool
     message: str
+
+
+ResultHandler = Callable[[Match, list[int]], None]
+_result_handlers: list[ResultHandler] = []
+
+
+def on_result_recorded(handler: ResultHandler) -> ResultHandler:
+    """Have ``handler(match, places)`` called for every result, inside its recording transaction.
+
+    Registering one handler twice keeps one copy.  A handler that raises rolls the whole result
+    back, so a result is never stored without what its handlers write (the live rating update).
+    """
+    if handler not in _result_handlers:
+        _result_handlers.append(handler)
+    return handler
+
+
+def result_places(ranking: Sequence[int], forfeits: Sequence[str | None]) -> list[int]:
+    """The places a result records: forfeited seats share last place, the others keep their order.
+
+    ``ranking`` is the match's place per seat (1 = best); a seat with a forfeit reason counts
+    as beaten by every seat that did not forfeit, whatever its score.
+    """
+    n = len(ranking)
+    forfeited = [bool(reason) for reason in forfeits]
+    places = []
+    for seat in range(n):
+        if forfeited[seat]:
+            places.append(1 + sum(1 for other in range(n) if not forfeited[other]))
+        else:
+            better = sum(
+                1 for other in range(n) if not forfeited[other] and ranking[other] < ranking[seat]
+            )
+            places.append(1 + better)
+    return places
 
 
 def new_seed(rng: random.Random | None = None) -> int:
@@ -178,7 +216,7 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
             return RecordOutcome(match_id, False, f"match {match_id} is {match.status}; ignored")
         seats = list(match.seats.order_by("seat"))
         clean = _check_record(len(seats), record)
-        places = rating_places(clean["ranking"], clean["forfeits"])
+        places = result_places(clean["ranking"], clean["forfeits"])
         cap = settings.MONSOON_STDERR_MAX_BYTES
         for seat in seats:
             seat.score = clean["scores"][seat.seat]
@@ -196,8 +234,8 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
         match.scores = clean["scores"]
         match.ranking = places
         match.save(update_fields=["status", "finished_at", "lease_expires_at", "scores", "ranking"])
-        if match.ranked:
-            rate_match(match, places)
+        for handler in _result_handlers:
+            handler(match, places)
         after_commit("MONSOON_MATCH_OVER", match.pk)
     return RecordOutcome(match_id, True, f"match {match_id} recorded")
 

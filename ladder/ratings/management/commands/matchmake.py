@@ -2,7 +2,7 @@ import random
 
 from django.core.management.base import BaseCommand
 
-from ladder.matches.matchmaking import fill_queue
+from ladder.ratings.matchmaking import fill_queue
 
 
 class Command(BaseCommand):
