@@ -22,7 +22,7 @@ def lockout_response(
         f"{minutes} minute{'s' if minutes != 1 else ''}."
     )
     if request.path.startswith("/api/"):
-        response = JsonResponse({"detail": message, "code": "throttled"}, status=429)
+        response: HttpResponse = JsonResponse({"detail": message, "code": "throttled"}, status=429)
     else:
         response = render(request, "web/locked_out.html", {"message": message}, status=429)
     response["Retry-After"] = str(seconds)

@@ -75,6 +75,8 @@ class BotVersionSerializer(serializers.ModelSerializer):
     def get_failure_reason(self, version: BotVersion) -> str | None:
         request = self.context.get("request")
         user = getattr(request, "user", None)
+        if user is None:  # serialised outside a request: nobody to show private details to
+            return None
         return version.failure_reason if can_see_private_details(user, version.bot) else None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 
 import django_filters
-from django.db.models import Q
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -25,7 +25,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from engine.registry import all_games
-from ladder.accounts.selectors import is_organiser
+from ladder.accounts.selectors import is_organiser, signed_in
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
 from ladder.api.caching import public_cache
@@ -227,17 +227,8 @@ class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = s.BotVersionSerializer
 
-    def get_queryset(self):
-        user = self.request.user
-        qs = BotVersion.objects.select_related("bot").filter(
-            bot__in=bot_selectors.visible_bots(user)
-        )
-        if user.is_authenticated and user.is_staff:
-            return qs
-        public_statuses = [BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED]
-        if user.is_authenticated:
-            return qs.filter(Q(status__in=public_statuses) | Q(bot__owner=user))
-        return qs.filter(status__in=public_statuses)
+    def get_queryset(self) -> QuerySet[BotVersion]:
+        return bot_selectors.visible_versions(self.request.user)
 
 
 class StandingsPages(StrictLimitOffsetPagination):
@@ -262,10 +253,12 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         """Rank, rating, 95% interval, games and provisional mark; ``limit``/``offset`` pages."""
         ladder = self.get_object()
         paginator = self.paginator
+        if not isinstance(paginator, StandingsPages):
+            raise TypeError("standings need their limit/offset pages (StandingsPages)")
         page = paginator.paginate_queryset(
             rating_selectors.standings_rows(ladder), request, view=self
         )
-        rows = rating_selectors.with_ranks(page, first_rank=paginator.offset + 1)
+        rows = rating_selectors.with_ranks(page, first_rank=(paginator.offset or 0) + 1)
         return paginator.get_paginated_response(rows)
 
 
@@ -313,7 +306,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         # under /challenges/.
         rows = match_selectors.list_rows(self.filter_queryset(match_selectors.public_matches()))
         page = self.paginate_queryset(rows)
-        return self.get_paginated_response(match_selectors.attach_seats(list(page)))
+        return self.get_paginated_response(match_selectors.attach_seats(list(page or [])))
 
     @extend_schema(
         responses={
@@ -365,7 +358,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], permission_classes=[IsStaff])
     def cancel(self, request, pk=None):
         match = self.get_object()
-        if not match_services.cancel_match(match.pk, f"cancelled by {request.user}"):
+        if not match_services.cancel_match(match.pk, reason=f"cancelled by {request.user}"):
             return Response(
                 {"detail": f"match {match.pk} is {match.status}; nothing to cancel"},
                 status=status.HTTP_409_CONFLICT,
@@ -392,7 +385,10 @@ class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
             return Match.objects.none()
         return match_selectors.with_seats(
-            Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=self.request.user)
+            Match.objects.filter(
+                kind=Match.Kind.CHALLENGE,
+                requested_by=signed_in(self.request.user, to="see your challenges"),
+            )
         )
 
     def get_throttles(self):

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+if TYPE_CHECKING:
+    from ladder.accounts.models import Visitor
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,7 @@ class HomeSection:
     url: str = ""
 
 
-Visitor: TypeAlias = AbstractBaseUser | AnonymousUser
-SectionProvider: TypeAlias = Callable[[Visitor], "HomeSection | None"]
+SectionProvider: TypeAlias = Callable[["Visitor"], "HomeSection | None"]
 _providers: list[SectionProvider] = []
 
 

@@ -44,5 +44,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description="Cancel (matches without a result)")
     def cancel(self, request, queryset):
-        done = sum(services.cancel_match(m.pk, f"cancelled by {request.user}") for m in queryset)
+        done = sum(
+            services.cancel_match(m.pk, reason=f"cancelled by {request.user}") for m in queryset
+        )
         self.message_user(request, f"{done} match(es) cancelled", messages.INFO)

@@ -6,9 +6,11 @@ import gzip
 import json
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import F, Prefetch, Q, QuerySet
 
+from ladder.accounts.models import User, Visitor
 from ladder.bots.selectors import visible_bots
 from ladder.matches.models import Match, MatchLog, MatchSeat
 
@@ -54,18 +56,18 @@ LIST_FIELDS = (
 OVER = {Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED}
 
 
-def visible_matches(user) -> QuerySet[Match]:
+def visible_matches(user: Visitor) -> QuerySet[Match]:
     """Every match, except challenges with a private bot, which only their players' owners see.
 
     Private bots are never challenged by others, so such a challenge is their owner's
     experiment; public lists (cached for everyone alike) never show it.
     """
     qs = Match.objects.all()
-    if getattr(user, "is_staff", False):
+    if user.is_staff:
         return qs
     private = MatchSeat.objects.filter(bot_version__bot__is_public=False).values("match_id")
     hidden = Q(kind=Match.Kind.CHALLENGE) & Q(pk__in=private)
-    if getattr(user, "is_authenticated", False):
+    if isinstance(user, User):
         own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
         hidden &= ~Q(pk__in=own)
     return qs.exclude(hidden)
@@ -73,7 +75,7 @@ def visible_matches(user) -> QuerySet[Match]:
 
 def public_matches() -> QuerySet[Match]:
     """What anonymous visitors (and the shared list cache) see."""
-    return visible_matches(None)
+    return visible_matches(AnonymousUser())
 
 
 def list_rows(qs: QuerySet[Match]) -> QuerySet:
@@ -100,7 +102,7 @@ def attach_seats(rows: list[dict]) -> list[dict]:
         )
     )
     for seat in seats:
-        by_match[seat.pop("match_id")].append(seat)
+        by_match[seat["match_id"]].append({k: v for k, v in seat.items() if k != "match_id"})
     for row in rows:
         row["ladder"] = row.pop("ladder_id")
         row["seats"] = by_match[row["id"]]
@@ -199,7 +201,7 @@ def head_to_head(bot_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def head_to_head_for(user, bot_id: int) -> list[dict[str, Any]]:
+def head_to_head_for(user: Visitor, bot_id: int) -> list[dict[str, Any]]:
     """``head_to_head`` without the opponents ``user`` may not see: a private bot stays unnamed."""
     rows = head_to_head(bot_id)
     visible = set(
@@ -226,9 +228,9 @@ def compressed_log(match: Match) -> bytes | None:
     return bytes(row) if row is not None else None
 
 
-def stderr_visible_to(user, seat: MatchSeat) -> bool:
+def stderr_visible_to(user: Visitor, seat: MatchSeat) -> bool:
     """A seat's stderr is its bot owner's business (and staff's)."""
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return False
     return bool(user.is_staff or seat.bot_version.bot.owner_id == user.pk)
 

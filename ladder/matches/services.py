@@ -26,7 +26,7 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -35,6 +35,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.registry import get_game
+from ladder.accounts.models import User, Visitor
 from ladder.bots.models import BotVersion
 from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
@@ -103,7 +104,7 @@ def create_match(
     *,
     kind: str = Match.Kind.LADDER,
     ranked: bool = True,
-    requested_by=None,
+    requested_by: User | None = None,
     seed: int | None = None,
     variant: str | None = None,
     queue: bool = True,
@@ -150,7 +151,18 @@ def enqueue_match(match_id: int) -> bool:
     return bool(changed)
 
 
-def claim_match(match_id: int, worker: str, lease_seconds: int = 600) -> bool:
+def hold_matches(match_ids: Sequence[int]) -> int:
+    """queued -> new for matches that must wait (a paused tournament); returns how many moved.
+
+    A worker that still receives the id of a held match fails to claim it (claims need
+    ``queued``); :func:`enqueue_match` hands it out again.
+    """
+    return Match.objects.filter(pk__in=list(match_ids), status=Status.QUEUED).update(
+        status=Status.NEW, queued_at=None
+    )
+
+
+def claim_match(match_id: int, worker: str, *, lease_seconds: int = 600) -> bool:
     """queued -> running for exactly one worker (a conditional UPDATE)."""
     now = timezone.now()
     return bool(
@@ -163,11 +175,12 @@ def claim_match(match_id: int, worker: str, lease_seconds: int = 600) -> bool:
     )
 
 
-def _check_record(n: int, record: Any) -> dict[str, Any]:
+def _check_record(n: int, record: object) -> dict[str, Any]:
     """The record's fields, checked against a match of ``n`` seats."""
     if not isinstance(record, dict):
         raise InvalidResult("a result record must be a dict")
-    scores, ranking = record.get("scores"), record.get("ranking")
+    scores: Any = record.get("scores")
+    ranking: Any = record.get("ranking")
     forfeits = record.get("forfeits") or [None] * n
     stderr = record.get("stderr") or [""] * n
     for name, value in (
@@ -266,7 +279,7 @@ def record_infrastructure_failure(match_id: int, reason: str) -> str:
         return match.status
 
 
-def requeue_expired_leases(now=None) -> list[int]:
+def requeue_expired_leases(*, now: datetime | None = None) -> list[int]:
     """Running matches whose lease ran out count as an infrastructure failure each."""
     now = now or timezone.now()
     expired = list(
@@ -288,7 +301,7 @@ def renew_lease(match_id: int, worker: str, lease_seconds: int) -> bool:
     )
 
 
-def matches_to_resend(now=None) -> list[int]:
+def matches_to_resend(*, now: datetime | None = None) -> list[int]:
     """Queued matches whose message may have been lost by the broker, stamped as sent now.
 
     Nothing in the broker is trusted to survive (a Redis restart may lose every queued
@@ -303,7 +316,7 @@ def matches_to_resend(now=None) -> list[int]:
     )
 
 
-def cancel_match(match_id: int, reason: str = "cancelled by staff") -> bool:
+def cancel_match(match_id: int, *, reason: str = "cancelled by staff") -> bool:
     """Cancel a match that has no result yet; a finished match keeps its result."""
     changed = Match.objects.filter(
         pk=match_id, status__in=[Status.NEW, Status.QUEUED, Status.RUNNING]
@@ -316,7 +329,7 @@ def cancel_match(match_id: int, reason: str = "cancelled by staff") -> bool:
     return bool(changed)
 
 
-def rerun_match(match_id: int, requested_by=None) -> Match:
+def rerun_match(match_id: int, *, requested_by: User | None = None) -> Match:
     """A fresh match with the same seats, seed and variant (the original keeps its history)."""
     original = Match.objects.select_related("ladder").get(pk=match_id)
     versions = [seat.bot_version for seat in original.seats.select_related("bot_version__bot")]
@@ -331,12 +344,12 @@ def rerun_match(match_id: int, requested_by=None) -> Match:
     )
 
 
-def create_challenge(user, bot_ids: Sequence[int], *, seed: int | None = None) -> Match:
+def create_challenge(user: Visitor, bot_ids: Sequence[int], *, seed: int | None = None) -> Match:
     """An unranked match between chosen bots: at least one the user's own, the others public.
 
     Seats follow the order given.  Limited to ``MONSOON_CHALLENGES_PER_HOUR`` per user.
     """
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         raise NotAllowed("log in to ask for a challenge")
     if len(set(bot_ids)) != len(bot_ids):
         raise ServiceError("a bot can take only one seat at a table")

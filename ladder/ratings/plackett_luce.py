@@ -120,8 +120,10 @@ def _evaluate(
         seat_grad = seat_grad * weights[:, None]
         block = block * weights[:, None, None]
     value = float(per_match.sum()) - float(theta @ theta) / (2 * prior_var)
-    grad = np.bincount(data.players.ravel(), seat_grad.ravel(), minlength=size)
-    hessian = np.bincount(data.pair_index, block.ravel(), minlength=size * size).reshape(size, size)
+    grad: np.ndarray = np.bincount(data.players.ravel(), seat_grad.ravel(), minlength=size)
+    hessian: np.ndarray = np.bincount(
+        data.pair_index, block.ravel(), minlength=size * size
+    ).reshape(size, size)
     grad -= theta / prior_var
     hessian[np.diag_indices(size)] += 1.0 / prior_var
     return value, grad, hessian
@@ -204,7 +206,7 @@ class FitResult:
 
     @property
     def elo(self) -> np.ndarray:
-        return to_elo(self.theta)
+        return np.asarray(to_elo(self.theta))
 
 
 def posterior_sd(data: Matches, theta: np.ndarray, prior_sd: float = PRIOR_SD) -> np.ndarray:

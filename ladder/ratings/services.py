@@ -104,6 +104,13 @@ def rate_match(match: Match, places: list[int]) -> None:
     Match.objects.filter(pk=match.pk).update(rated=True)
 
 
+def _known_place(place: int | None, match_id: int) -> int:
+    """A rated match has a place in every seat; a seat without one is corrupt data, not a 0."""
+    if place is None:
+        raise ValueError(f"rated match {match_id} has a seat without a place")
+    return place
+
+
 def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
     """Rated matches' seats as parallel lists (match id, version id, place), seat order."""
     rows = (
@@ -111,11 +118,13 @@ def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
         .order_by("match_id", "seat")
         .values_list("match_id", "bot_version_id", "place")
     )
-    match_ids, version_ids, places = [], [], []
+    match_ids: list[int] = []
+    version_ids: list[int] = []
+    places: list[int] = []
     for match_id, version_id, place in rows.iterator(chunk_size=20000):
         match_ids.append(match_id)
         version_ids.append(version_id)
-        places.append(place)
+        places.append(_known_place(place, match_id))
     return match_ids, version_ids, places
 
 
@@ -189,7 +198,8 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
         )
         late = Match.objects.filter(pk__in=sorted(rated_now - seen)).order_by("finished_at", "pk")
         for match in late:
-            places = list(match.seats.order_by("seat").values_list("place", flat=True))
+            seat_places = match.seats.order_by("seat").values_list("place", flat=True)
+            places = [_known_place(place, match.pk) for place in seat_places]
             _live_update(ladder, match, places, record_points=False)
         fit.seconds = time.perf_counter() - started
         fit.save(update_fields=["seconds"])

@@ -45,7 +45,7 @@ class TournamentForm(forms.ModelForm):
         data = super().clean()
         if self.instance.pk is None or self.instance.status == Tournament.Status.SCHEDULED:
             try:
-                services.check_settings(dict(data))
+                services.check_settings(dict(data or {}))
             except ServiceError as exc:
                 raise ValidationError(str(exc)) from exc
         return data

@@ -9,7 +9,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from engine.registry import all_games
-from ladder.core.sections import HomeSection, SectionItem, Visitor
+from ladder.accounts.models import Visitor
+from ladder.core.sections import HomeSection, SectionItem
 from ladder.tournaments import selectors
 
 HOME_LIMIT = 10  # more than this and the home page links to the full list instead
@@ -28,7 +29,9 @@ def running_section(user: Visitor) -> HomeSection | None:
         if t.planned_rounds:
             parts.append(f"round {t.current_round} of {t.planned_rounds}")
         if t.planned_matches:
-            parts.append(f"{t.matches_done} of {t.planned_matches} matches played")
+            # ``matches_done`` is a count annotated by ``selectors.with_counts``.
+            done = getattr(t, "matches_done", 0)
+            parts.append(f"{done} of {t.planned_matches} matches played")
         if t.status == t.Status.PAUSED:
             parts.append("paused")
         items.append(SectionItem(t.name, reverse("web:tournament", args=[t.pk]), " · ".join(parts)))

@@ -126,7 +126,7 @@ def test_infrastructure_failure_requeues_then_fails(table, settings):
 
 def test_expired_lease_is_requeued(table):
     match_services.claim_match(table.pk, "worker-a", lease_seconds=1)
-    assert match_services.requeue_expired_leases(timezone.now() + timedelta(seconds=5)) == [
+    assert match_services.requeue_expired_leases(now=timezone.now() + timedelta(seconds=5)) == [
         table.pk
     ]
     table.refresh_from_db()
