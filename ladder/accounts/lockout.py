@@ -12,7 +12,9 @@ from django.shortcuts import render
 
 
 def lockout_response(
-    request: HttpRequest, original_response=None, credentials: dict | None = None
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, object] | None = None,
 ) -> HttpResponse:
     cool_off = get_cool_off(request)
     seconds = int(cool_off.total_seconds()) if cool_off else 0

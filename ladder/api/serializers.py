@@ -11,7 +11,7 @@ from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings.models import RatingPoint
 from ladder.tournaments import selectors as tournament_selectors
-from ladder.tournaments.models import Tournament
+from ladder.tournaments.models import Entrant, Tournament
 
 
 class GameSerializer(serializers.Serializer):
@@ -293,7 +293,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    def get_entrant_count(self, tournament) -> int:
+    def get_entrant_count(self, tournament: Tournament) -> int:
         return tournament.entrants.count()
 
 
@@ -305,7 +305,7 @@ class TournamentDetailSerializer(TournamentSerializer):
         read_only_fields = fields
 
     @extend_schema_field(TournamentProgressSerializer)
-    def get_progress(self, tournament) -> dict:
+    def get_progress(self, tournament: Tournament) -> dict[str, object]:
         return tournament_selectors.progress(tournament)
 
 
@@ -354,7 +354,7 @@ class EntrantSerializer(serializers.Serializer):
     dropped_reason = serializers.CharField()
     registered_at = serializers.DateTimeField()
 
-    def get_invited(self, entrant) -> bool:
+    def get_invited(self, entrant: Entrant) -> bool:
         return entrant.invited_by_id is not None
 
 

@@ -104,3 +104,6 @@ class MatchLog(models.Model):
     )
     data = models.BinaryField()
     size = models.PositiveIntegerField(help_text="bytes of the uncompressed JSON")
+
+    def __str__(self) -> str:
+        return f"log of match {self.match_id} ({self.size} bytes)"

@@ -241,7 +241,7 @@ def matches_of_owner(user_id: int) -> QuerySet:
 
 
 def recent_matches(
-    user,
+    user: Visitor,
     *,
     bot_id: int | None = None,
     owner_id: int | None = None,

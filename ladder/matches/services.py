@@ -329,8 +329,12 @@ def cancel_match(match_id: int, *, reason: str = "cancelled by staff") -> bool:
     return bool(changed)
 
 
-def rerun_match(match_id: int, *, requested_by: User | None = None) -> Match:
-    """A fresh match with the same seats, seed and variant (the original keeps its history)."""
+def rerun_match(match_id: int, *, requested_by: Visitor | None = None) -> Match:
+    """A fresh match with the same seats, seed and variant (the original keeps its history).
+
+    It is requested by ``requested_by`` when that is a signed-in user, else by whoever
+    requested the original.
+    """
     original = Match.objects.select_related("ladder").get(pk=match_id)
     versions = [seat.bot_version for seat in original.seats.select_related("bot_version__bot")]
     return create_match(
@@ -338,7 +342,7 @@ def rerun_match(match_id: int, *, requested_by: User | None = None) -> Match:
         versions,
         kind=original.kind,
         ranked=original.ranked,
-        requested_by=requested_by or original.requested_by,
+        requested_by=requested_by if isinstance(requested_by, User) else original.requested_by,
         seed=original.seed,
         variant=original.variant,
     )

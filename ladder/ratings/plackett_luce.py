@@ -129,7 +129,9 @@ def _evaluate(
     return value, grad, hessian
 
 
-def _gradient_hessian(theta, data, weights, prior_var) -> tuple[np.ndarray, np.ndarray]:
+def _gradient_hessian(
+    theta: np.ndarray, data: Matches, weights: np.ndarray | None, prior_var: float
+) -> tuple[np.ndarray, np.ndarray]:
     _, grad, hessian = _evaluate(theta, data, weights, prior_var)
     return grad, hessian
 

@@ -370,7 +370,8 @@ def balanced_seating(
         key = (sum(c * c for v in after.values() for c in v), max(max(v) for v in after.values()))
         if best is None or key < best[0]:
             best = (key, order)
-    assert best is not None
+    if best is None:  # permutations() yields at least one order, even of an empty table
+        raise ValueError("no seat order to choose from")
     return best[1]
 
 

@@ -12,7 +12,6 @@ Tournament matches are ordinary matches (kind ``tournament``) created through
 
 from __future__ import annotations
 
-import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,6 +27,7 @@ from ladder.accounts.selectors import is_organiser
 from ladder.bots.models import BotVersion
 from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
+from ladder.core.seeded import seeded_random
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
 from ladder.matches.services import (
@@ -150,7 +150,7 @@ def check_settings(data: dict[str, Any], *, now: datetime | None = None) -> dict
     return _validated(data, now or timezone.now())
 
 
-def create_tournament(user: Visitor, *, now: datetime | None = None, **data: Any) -> Tournament:
+def create_tournament(user: Visitor, *, now: datetime | None = None, **data: object) -> Tournament:
     """A scheduled tournament; organisers and staff only.
 
     Fields: name, description, game, num_players, variant (default the ladder's), format
@@ -165,7 +165,7 @@ def create_tournament(user: Visitor, *, now: datetime | None = None, **data: Any
 
 
 def update_tournament(
-    tournament_id: int, user: Visitor, *, now: datetime | None = None, **changes: Any
+    tournament_id: int, user: Visitor, *, now: datetime | None = None, **changes: object
 ) -> Tournament:
     """Change the settings of a tournament that has not started (the admin's edit form)."""
     with transaction.atomic():
@@ -427,7 +427,8 @@ def _start(t: Tournament, now: datetime) -> None:
     t.status = Status.RUNNING
     t.save()
     plan = _plan_round(t, 1, order)
-    assert plan is not None
+    if plan is None:  # only a later round can be the last: round 1 always has tables
+        raise RuntimeError(f"tournament {t.pk}: no first round could be planned")
     _open_round(t, 1, plan)
 
 
@@ -492,7 +493,7 @@ def _plan_round(t: Tournament, number: int, order: list[int]) -> pairing.RoundPl
 
 def _match_seed(t: Tournament, number: int, table: int, game: int) -> int:
     """Deterministic from the tournament's seed, so a replay of the event deals the same."""
-    return random.Random(f"{t.seed}/{number}/{table}/{game}").randint(0, MAX_SEED)
+    return seeded_random(f"{t.seed}/{number}/{table}/{game}").randint(0, MAX_SEED)
 
 
 def _open_round(t: Tournament, number: int, plan: pairing.RoundPlan) -> Round:
