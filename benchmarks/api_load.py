@@ -24,7 +24,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import datetime
 from pathlib import Path
+
+from benchmarks.bench_db import ensure_database
 
 ROOT = Path(__file__).resolve().parent.parent
 DB_NAME = "monsoon_bench"
@@ -36,57 +39,32 @@ ENV = {
     "DEBUG": "0",
     "DJANGO_SETTINGS_MODULE": "ladder.settings",
     "MEDIA_ROOT": str(ROOT / "test-artifacts" / "bench-media"),
+    # Production refuses per-process throttle counts: the machine's Redis is the shared cache.
+    "CACHE_URL": "redis://127.0.0.1:6379/3",
 }
-
-
-def ensure_database() -> None:
-    exists = subprocess.run(
-        [
-            "psql",
-            "-h",
-            "127.0.0.1",
-            "-U",
-            "postgres",
-            "-d",
-            "postgres",
-            "-tAc",
-            f"select 1 from pg_database where datname='{DB_NAME}'",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    if exists != "1":
-        subprocess.run(
-            [
-                "psql",
-                "-h",
-                "127.0.0.1",
-                "-U",
-                "postgres",
-                "-d",
-                "postgres",
-                "-qc",
-                f"create database {DB_NAME}",
-            ],
-            check=True,
-        )
 
 
 def ensure_hey() -> str:
     path = shutil.which("hey")
     if path:
         return path
+    apt_get = shutil.which("apt-get")
+    if apt_get is None:
+        raise SystemExit(
+            "the 'hey' load generator is missing and there is no apt-get to install it"
+        )
     print("installing the 'hey' load generator with apt ...", flush=True)
-    subprocess.run(
-        ["apt-get", "install", "-y", "-qq", "hey"], check=True, stdout=subprocess.DEVNULL
-    )
-    return shutil.which("hey") or "hey"
+    subprocess.run([apt_get, "install", "-y", "-qq", "hey"], check=True, stdout=subprocess.DEVNULL)
+    path = shutil.which("hey")
+    if path is None:
+        raise SystemExit("apt-get installed no 'hey' on the PATH")
+    return path
 
 
 def populate(matches: int, bots: int, seed: int) -> None:
     """Seed data, once: skipped when the database already holds enough finished matches."""
     import numpy as np
+    from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
     from django.core.management import call_command
     from django.db import transaction
 
@@ -106,7 +84,7 @@ def populate(matches: int, bots: int, seed: int) -> None:
     with transaction.atomic():
         Match.objects.all().delete()
         owners = User.objects.bulk_create(
-            User(username=f"bench-owner-{i}", password="!") for i in range(100)
+            User(username=f"bench-owner-{i}", password=UNUSABLE_PASSWORD_PREFIX) for i in range(100)
         )
         bot_rows = Bot.objects.bulk_create(
             Bot(owner=owners[i % len(owners)], name=f"bench-bot-{i}", game="batavia")
@@ -171,7 +149,7 @@ def populate(matches: int, bots: int, seed: int) -> None:
     print(f"seeded in {time.perf_counter() - started:.0f} s", flush=True)
 
 
-def time_now():
+def time_now() -> datetime:
     from django.utils import timezone
 
     return timezone.now()
@@ -227,7 +205,10 @@ def load(hey: str, url: str, seconds: int, rate: int, connections: int) -> dict[
         text=True,
         check=True,
     ).stdout
-    figures = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))}
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if rps is None:
+        raise SystemExit(f"hey printed no Requests/sec line:\n{out}")
+    figures = {"rps": float(rps.group(1))}
     for pct in ("50", "90", "99"):
         match = re.search(rf"{pct}% in ([\d.]+) secs", out)
         figures[f"p{pct}"] = float(match.group(1)) * 1000 if match else float("nan")
@@ -252,7 +233,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     os.environ.update(ENV)
-    ensure_database()
+    ensure_database(DB_NAME)
     import django
 
     django.setup()

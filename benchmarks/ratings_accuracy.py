@@ -28,7 +28,9 @@ import trueskill
 from ladder.ratings import plackett_luce as pl
 
 
-def simulate(rng, bots: int, matches: int, table: int, spread: float, noise: str):
+def simulate(
+    rng: np.random.Generator, bots: int, matches: int, table: int, spread: float, noise: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     truth = rng.normal(0.0, spread, bots)
     players = np.array([rng.choice(bots, table, replace=False) for _ in range(matches)])
     if noise == "gumbel":  # exactly the Plackett-Luce model
@@ -39,7 +41,7 @@ def simulate(rng, bots: int, matches: int, table: int, spread: float, noise: str
     return truth, players, ranks
 
 
-def elo_k16(players, ranks, bots: int) -> np.ndarray:
+def elo_k16(players: np.ndarray, ranks: np.ndarray, bots: int) -> np.ndarray:
     ratings = np.full(bots, 1500.0)
     for seats, places in zip(players, ranks, strict=True):
         delta = np.zeros(len(seats))
@@ -52,7 +54,9 @@ def elo_k16(players, ranks, bots: int) -> np.ndarray:
     return ratings
 
 
-def trueskill_fit(players, ranks, bots: int):
+def trueskill_fit(
+    players: np.ndarray, ranks: np.ndarray, bots: int
+) -> tuple[np.ndarray, np.ndarray, float]:
     env = trueskill.TrueSkill(draw_probability=0.0)
     ratings = [env.create_rating() for _ in range(bots)]
     for seats, places in zip(players, ranks, strict=True):
@@ -62,10 +66,10 @@ def trueskill_fit(players, ranks, bots: int):
             ratings[s] = new
     mu = np.array([r.mu for r in ratings])
     sigma = np.array([r.sigma for r in ratings])
-    return mu, sigma, env.beta
+    return mu, sigma, float(env.beta)
 
 
-def winner_logloss_softmax(theta, players, ranks) -> float:
+def winner_logloss_softmax(theta: np.ndarray, players: np.ndarray, ranks: np.ndarray) -> float:
     """-log P(winner) when the winner is drawn with probability softmax(theta) (PL and Elo)."""
     seat_theta = theta[players]
     seat_theta = seat_theta - seat_theta.max(axis=1, keepdims=True)
@@ -74,7 +78,15 @@ def winner_logloss_softmax(theta, players, ranks) -> float:
     return float(-log_p[np.arange(len(players)), winners].mean())
 
 
-def winner_logloss_trueskill(mu, sigma, beta, players, ranks, rng, samples=4000) -> float:
+def winner_logloss_trueskill(
+    mu: np.ndarray,
+    sigma: np.ndarray,
+    beta: float,
+    players: np.ndarray,
+    ranks: np.ndarray,
+    rng: np.random.Generator,
+    samples: int = 4000,
+) -> float:
     sd = np.sqrt(sigma[players] ** 2 + beta**2)
     draws = mu[players][:, None, :] + sd[:, None, :] * rng.normal(
         size=(len(players), samples, players.shape[1])
@@ -85,17 +97,19 @@ def winner_logloss_trueskill(mu, sigma, beta, players, ranks, rng, samples=4000)
     return float(-np.log(np.clip(p, 1.0 / samples, 1.0)).mean())
 
 
-def run(seed, bots, train, test, table, spread, noise) -> dict:
+def run(
+    seed: int, bots: int, train: int, test: int, table: int, spread: float, noise: str
+) -> dict[str, tuple[float, float, float]]:
     rng = np.random.default_rng(seed)
     truth, players, ranks = simulate(rng, bots, train + test, table, spread, noise)
     tr, te = slice(0, train), slice(train, train + test)
-    results = {}
+    results: dict[str, tuple[np.ndarray, float]] = {}
     start = time.perf_counter()
     theta = pl.fit(pl.Matches(players[tr], ranks[tr], bots))
     results["Plackett-Luce fit"] = (theta, time.perf_counter() - start)
     start = time.perf_counter()
     elo = elo_k16(players[tr], ranks[tr], bots)
-    results["Elo K=16 (pairwise)"] = (pl.to_theta(elo), time.perf_counter() - start)
+    results["Elo K=16 (pairwise)"] = (np.asarray(pl.to_theta(elo)), time.perf_counter() - start)
     start = time.perf_counter()
     mu, sigma, beta = trueskill_fit(players[tr], ranks[tr], bots)
     ts_seconds = time.perf_counter() - start

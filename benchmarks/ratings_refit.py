@@ -40,8 +40,12 @@ def main() -> None:
         theta = pl.fit(data)
         fit_seconds = time.perf_counter() - start
         start = time.perf_counter()
-        pl.posterior_sd(data, theta)
+        exact = pl.posterior_sd(data, theta)
         laplace_seconds = time.perf_counter() - start
+        # Past pl.DENSE_LIMIT bots the deviation is read off the Hessian's diagonal: how far is
+        # that from the exact (inverted) one on a ladder small enough to invert?
+        _, _, curvature = pl._evaluate(theta, data, None, pl.PRIOR_SD**2)
+        ratio = (1.0 / np.sqrt(curvature.diagonal)) / exact
         start = time.perf_counter()
         count = len(data)
         for _ in range(args.replicates):
@@ -52,7 +56,8 @@ def main() -> None:
             f"{table}-player tables, {args.matches} matches, {args.bots} bots: "
             f"fit {fit_seconds:.2f} s (target <= 2 s, Spearman vs truth "
             f"{pl.spearman(theta, truth):.3f}), Laplace interval {laplace_seconds:.2f} s, "
-            f"bootstrap {per_replicate:.2f} s per replicate"
+            f"bootstrap {per_replicate:.2f} s per replicate; diagonal deviation / exact: "
+            f"median {np.median(ratio):.3f}, min {ratio.min():.3f}, max {ratio.max():.3f}"
         )
 
 

@@ -1,4 +1,4 @@
-"""What the bubblewrap sandbox costs: bot start-up and per-decision round trip.
+"""What the bubblewrap sandbox costs: bot start-up, per-decision round trip, freezing.
 
 Run: ``.venv/bin/python benchmarks/sandbox_bench.py [--starts N] [--round-trips N]``.
 
@@ -7,6 +7,14 @@ that answers at once), so it includes the interpreter's own start; the target is
 round trip is one JSON line to an echoing bot and its answer back, the transport part of
 every decision (median and p99). Both are measured for :class:`BwrapLauncher` and, as the
 baseline, for :class:`LocalLauncher` (no isolation).
+
+Freezing: the runner thaws a seat before each decision and freezes it after
+(``workers.launch.set_deciding``). Measured here: the two calls' own time, and a round trip
+with them (thaw, ask, answer, freeze) against one without, for the seat's cgroup freezer (where
+the host has one) and for the signal fallback. Target: at most 100 us added per decision, which
+is the order of the runner's own per-decision overhead (about 70 us), 0.01 % of the default
+1 s move time, and at most 2 s over the longest match the runner allows (20,000 decisions a
+seat).
 """
 
 from __future__ import annotations
@@ -19,10 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from workers import cgroups
 from workers.launch import BotProcess, BotProgram, Launcher, Limits, LocalLauncher
 from workers.sandbox import BwrapLauncher, sandbox_problem
 
 STARTUP_TARGET_MS = 50.0
+FREEZE_TARGET_US = 100.0
 ECHO_BOT = """\
 import sys
 sys.stdout.write('{"ready": true}\\n')
@@ -82,6 +92,56 @@ def round_trip_us(launcher: Launcher, program: BotProgram, trips: int) -> list[f
         process.terminate_all()
 
 
+def freeze_costs(launcher: Launcher, program: BotProgram, trips: int) -> dict[str, float]:
+    """Median microseconds: thaw() and freeze() alone, round trips with and without them."""
+    process = launcher.launch(program, slot=0, limits=Limits())
+    stdin_fd = process.stdin.fileno()
+    thaw, freeze, plain, cycled = [], [], [], []
+    try:
+        read_line(process)
+        for trip in range(trips + 50):
+            began = time.perf_counter()
+            os.write(stdin_fd, MESSAGE)
+            read_line(process)
+            plain_us = (time.perf_counter() - began) * 1e6
+            began = time.perf_counter()
+            process.freeze()
+            frozen = time.perf_counter()
+            process.thaw()
+            thawed = time.perf_counter()
+            os.write(stdin_fd, MESSAGE)
+            read_line(process)
+            process.freeze()
+            refrozen = time.perf_counter()
+            process.thaw()
+            if trip >= 50:  # warm up first
+                plain.append(plain_us)
+                freeze.append((frozen - began) * 1e6)
+                thaw.append((thawed - frozen) * 1e6)
+                cycled.append((refrozen - frozen) * 1e6)
+    finally:
+        process.terminate_all()
+    return {
+        "thaw": statistics.median(thaw),
+        "freeze": statistics.median(freeze),
+        "plain": statistics.median(plain),
+        "cycled": statistics.median(cycled),
+    }
+
+
+def seat_group_ms(tree: cgroups.SeatTree, runs: int) -> tuple[float, float]:
+    """Median milliseconds to create a seat's cgroup(s) with the default limits, and to remove."""
+    made, removed = [], []
+    for _ in range(runs):
+        began = time.perf_counter()
+        seat = tree.seat(Limits())
+        created = time.perf_counter()
+        seat.remove()
+        made.append((created - began) * 1000)
+        removed.append((time.perf_counter() - created) * 1000)
+    return statistics.median(made), statistics.median(removed)
+
+
 def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[98]
 
@@ -116,13 +176,35 @@ def main() -> None:
                 f"{statistics.quantiles(starts, n=10)[8]:>6.1f} ms"
                 f"{statistics.median(trips):>16.1f} us{p99(trips):>7.1f} us"
             )
-    start, trip = results["bwrap"]
-    verdict = "ok" if start <= STARTUP_TARGET_MS else "ABOVE TARGET"
-    print(
-        f"sandboxed start-up {start:.1f} ms: {verdict} ({STARTUP_TARGET_MS:.0f} ms); "
-        f"sandbox adds {start - results['local'][0]:+.1f} ms to start-up and "
-        f"{trip - results['local'][1]:+.1f} us to a round trip (median)"
-    )
+        start, trip = results["bwrap"]
+        verdict = "ok" if start <= STARTUP_TARGET_MS else "ABOVE TARGET"
+        print(
+            f"sandboxed start-up {start:.1f} ms: {verdict} ({STARTUP_TARGET_MS:.0f} ms); "
+            f"sandbox adds {start - results['local'][0]:+.1f} ms to start-up and "
+            f"{trip - results['local'][1]:+.1f} us to a round trip (median)"
+        )
+        tree, why = cgroups.cgroup_tree()
+        print(f"seat cgroups: {why}")
+        if tree is not None:
+            made, removed = seat_group_ms(tree, args.starts)
+            print(f"a seat's cgroup: created in {made:.2f} ms, removed in {removed:.2f} ms")
+        print(
+            f"{'freezing by':<16}{'thaw':>9}{'freeze':>9}{'round trip':>12}"
+            f"{'with both':>11}{'added':>9}"
+        )
+        ways: dict[str, Launcher] = {"local signals": LocalLauncher()}
+        if tree is not None and tree.can_freeze:
+            ways["cgroup " + tree.kind] = BwrapLauncher()
+        ways["bwrap signals"] = BwrapLauncher(cgroup_freezer=False)
+        for name, launcher in ways.items():
+            costs = freeze_costs(launcher, program, args.round_trips)
+            added = costs["cycled"] - costs["plain"]
+            verdict = "ok" if added <= FREEZE_TARGET_US else "ABOVE TARGET"
+            print(
+                f"{name:<16}{costs['thaw']:>6.1f} us{costs['freeze']:>6.1f} us"
+                f"{costs['plain']:>9.1f} us{costs['cycled']:>8.1f} us{added:>+6.1f} us "
+                f"{verdict} ({FREEZE_TARGET_US:.0f} us)"
+            )
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ def _real_code(size: int) -> bytes:
         for path in sorted(REPO.glob("[elwb]*/**/*.py"))
         if "migrations" not in path.parts
     ]
-    chunks, total = [], 0
+    chunks: list[bytes] = []
+    total = 0
     while True:
         for data in sources:
             if total + len(data) > size:

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,13 +187,17 @@ def _wait_finished(match_ids: list[int], timeout: float = 1800) -> None:
         time.sleep(0.1)
 
 
+def _elapsed_ms(start: datetime | None, end: datetime | None) -> float:
+    """Milliseconds between two timestamps of a finished match (both are set by then)."""
+    if start is None or end is None:
+        raise SystemExit("a finished match is missing a timestamp")
+    return (end - start).total_seconds() * 1000
+
+
 def _latencies(match_ids: list[int]) -> list[float]:
     from ladder.matches.models import Match
 
-    return [
-        (m.started_at - m.queued_at).total_seconds() * 1000
-        for m in Match.objects.filter(pk__in=match_ids)
-    ]
+    return [_elapsed_ms(m.queued_at, m.started_at) for m in Match.objects.filter(pk__in=match_ids)]
 
 
 def _through_celery(match_ids: list[int]) -> tuple[float, list[float]]:
@@ -207,7 +212,7 @@ def _through_celery(match_ids: list[int]) -> tuple[float, list[float]]:
     span = Match.objects.filter(pk__in=match_ids).aggregate(
         a=Min("queued_at"), b=Max("finished_at")
     )
-    return (span["b"] - span["a"]).total_seconds(), _latencies(match_ids)
+    return _elapsed_ms(span["a"], span["b"]) / 1000, _latencies(match_ids)
 
 
 def _idle_latency(count: int) -> list[float]:
@@ -216,6 +221,8 @@ def _idle_latency(count: int) -> list[float]:
     from ladder.matches.services import create_match, enqueue_match
 
     template = Match.objects.order_by("pk").first()
+    if template is None:
+        raise SystemExit("no match to copy the seats of: run the throughput part first")
     versions = [seat.bot_version for seat in template.seats.order_by("seat")]
     ladder = Ladder.objects.get(game=GAME, num_players=PLAYERS)
     ids = []
@@ -235,9 +242,9 @@ def _per_match(match_ids: list[int]) -> str:
     rows = sorted(
         Match.objects.filter(pk__in=match_ids).values_list("worker", "started_at", "finished_at")
     )
-    runs = [(done - start).total_seconds() * 1000 for _w, start, done in rows]
+    runs = [_elapsed_ms(start, done) for _w, start, done in rows]
     gaps = [
-        (start - before[2]).total_seconds() * 1000
+        _elapsed_ms(before[2], start)
         for before, (worker, start, _done) in itertools.pairwise(rows)
         if before[0] == worker
     ]

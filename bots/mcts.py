@@ -36,7 +36,7 @@ MAX_ROLLOUT = 2_000
 """A rollout longer than this is scored where it stands (endless exchanges in East Indiaman)."""
 
 
-def _key(action: Action) -> Any:
+def _key(action: Action) -> str | int:
     return action if isinstance(action, str | int) else canonical_json(action)
 
 
@@ -268,7 +268,8 @@ class MctsBot:
             self.budget_s = min(0.2, move_ms / 5000)
 
     def act_on_state(self, state: GameState, legal_actions: list[Action]) -> Action:
-        assert self.budget_s is not None
+        if self.budget_s is None:  # setup() sets it from the start message's move time
+            raise RuntimeError("act_on_state() before setup()")
         action, iterations = search(
             state,
             self.seat,

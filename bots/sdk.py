@@ -20,7 +20,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+from engine.core import Action, Observation
+
+if TYPE_CHECKING:
+    from engine.core import GameState
 
 PROTOCOL_VERSION = 1
 
@@ -30,17 +35,17 @@ class Reply:
 
     __slots__ = ("action", "debug")
 
-    def __init__(self, action: Any, debug: str) -> None:
+    def __init__(self, action: Action, debug: str) -> None:
         self.action = action
         self.debug = debug
 
 
 class _FunctionBot:
-    def __init__(self, act: Callable[[Any, list[Any]], Any]) -> None:
+    def __init__(self, act: Callable[[Observation, list[Action]], Action | Reply]) -> None:
         self.act = act
 
 
-def make_bot(bot: Any) -> Any:
+def make_bot(bot: object) -> object:
     """An object with ``act`` from a function, a class (instantiated with no arguments) or an
     instance; raises ``TypeError`` saying what is missing."""
     if isinstance(bot, type):
@@ -54,13 +59,13 @@ def make_bot(bot: Any) -> Any:
     return bot
 
 
-def _reply(result: Any) -> dict[str, Any]:
+def _reply(result: object) -> dict[str, Any]:
     if isinstance(result, Reply):
         return {"action": result.action, "debug": result.debug[:500]}
     return {"action": result}
 
 
-def handle(bot: Any, message: dict[str, Any]) -> dict[str, Any] | None:
+def handle(bot: object, message: dict[str, Any]) -> dict[str, Any] | None:
     """The answer to one runner message (None for ``end`` and unknown types)."""
     kind = message.get("type")
     if kind == "start":
@@ -76,12 +81,16 @@ def handle(bot: Any, message: dict[str, Any]) -> dict[str, Any] | None:
             return {"ready": True, "state": True}
         return {"ready": True}
     if kind == "request":
-        if "state" in message and callable(getattr(bot, "act_on_state", None)):
+        act_on_state = getattr(bot, "act_on_state", None)
+        if "state" in message and callable(act_on_state):
             from bots.state_codec import decode_state
 
             state = decode_state(message["state"])
-            return _reply(bot.act_on_state(state, message["legal_actions"]))
-        return _reply(bot.act(message["observation"], message["legal_actions"]))
+            return _reply(act_on_state(state, message["legal_actions"]))
+        act = getattr(bot, "act", None)
+        if not callable(act):
+            raise TypeError(f"{type(bot).__name__} was sent an observation but has no act()")
+        return _reply(act(message["observation"], message["legal_actions"]))
     if kind == "end":
         end = getattr(bot, "end", None)
         if end is not None:
@@ -89,7 +98,7 @@ def handle(bot: Any, message: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def run(bot: Any, *, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:
+def run(bot: object, *, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:
     """The protocol loop: answer ``start`` and every ``request`` until ``end`` or end of input."""
     bot = make_bot(bot)
     reader = stdin if stdin is not None else sys.stdin.buffer
@@ -108,12 +117,12 @@ def run(bot: Any, *, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = 
 
 def play_offline(
     game: str,
-    bots: Sequence[Any],
+    bots: Sequence[object],
     *,
     seed: int = 0,
     variant: str | None = None,
     move_ms: int = 1000,
-) -> tuple[Any, dict[str, Any]]:
+) -> tuple[GameState, dict[str, Any]]:
     """Play ``bots`` (one per seat) in-process with the engine; returns (final state, log).
 
     Every message goes through JSON as it would over the pipe, so a bot that works here sends
@@ -135,7 +144,7 @@ def play_offline(
     sampler = Rng.derive(seed, "offline-determinize")
     wants_state = [False] * len(players)
 
-    def send(player: Any, message: dict[str, Any]) -> dict[str, Any] | None:
+    def send(player: object, message: dict[str, Any]) -> dict[str, Any] | None:
         answer = handle(player, json.loads(json.dumps(message)))
         return None if answer is None else json.loads(json.dumps(answer))
 
@@ -155,30 +164,31 @@ def play_offline(
         )
         wants_state[seat] = bool(ready and ready.get("state"))
     asked = [0] * len(players)
-    while (seat := state.current_player()) is not None:
+    while (mover := state.current_player()) is not None:
         legal = state.legal_actions()
         if len(legal) == 1:
             state.apply(legal[0])
-            record_decision(log, seat, legal[0], by="forced")
+            record_decision(log, mover, legal[0], by="forced")
             continue
-        asked[seat] += 1
-        request = {
+        asked[mover] += 1
+        request: dict[str, Any] = {
             "type": "request",
-            "decision": asked[seat],
-            "observation": state.observation(seat),
+            "decision": asked[mover],
+            "observation": state.observation(mover),
             "legal_actions": legal,
             "time": {"move_ms": move_ms, "bank_ms": 10_000},
         }
-        if wants_state[seat]:
-            request["state"] = encode_state(state.determinize(seat, sampler))
-        answer = send(players[seat], request)
-        assert answer is not None
+        if wants_state[mover]:
+            request["state"] = encode_state(state.determinize(mover, sampler))
+        answer = send(players[mover], request)
+        if answer is None:  # handle() answers every request; None would be an SDK bug
+            raise RuntimeError(f"seat {mover} sent no answer to a request")
         wanted = canonical_json(answer.get("action"))
         matches = [action for action in legal if canonical_json(action) == wanted]
         if not matches:
-            raise IllegalAction(f"seat {seat} chose {wanted}, not a legal action")
+            raise IllegalAction(f"seat {mover} chose {wanted}, not a legal action")
         state.apply(matches[0])
-        record_decision(log, seat, matches[0], by="bot")
+        record_decision(log, mover, matches[0], by="bot")
     ranking = state.ranking()
     for seat, player in enumerate(players):
         send(

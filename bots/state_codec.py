@@ -33,7 +33,7 @@ class StateCodecError(ValueError):
     """A ``state`` blob this engine cannot load (other engine version, unknown game...)."""
 
 
-def _pack(value: Any) -> Any:
+def _pack(value: object) -> object:
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list):
@@ -49,7 +49,7 @@ def _pack(value: Any) -> Any:
     raise StateCodecError(f"cannot encode a {type(value).__name__} in a game state")
 
 
-def _unpack(value: Any) -> Any:
+def _unpack(value: object) -> object:
     if isinstance(value, list):
         return [_unpack(v) for v in value]
     if isinstance(value, dict):
@@ -65,7 +65,7 @@ def _unpack(value: Any) -> Any:
 
 def encode_state(state: GameState) -> dict[str, Any]:
     """A JSON-able copy of ``state`` (caches dropped, seed blanked)."""
-    attrs = {}
+    attrs: dict[str, object] = {}
     for name, value in vars(state).items():
         if name in _CACHES:
             continue
@@ -84,7 +84,7 @@ def _state_class(game: str) -> type[GameState]:
     return type(spec.new_state(0, spec.min_players))
 
 
-def decode_state(data: Any) -> GameState:
+def decode_state(data: object) -> GameState:
     """The state :func:`encode_state` wrote; raises :class:`StateCodecError` when it cannot."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateCodecError("not an encoded game state")
@@ -93,7 +93,9 @@ def decode_state(data: Any) -> GameState:
             f"state from engine {data.get('engine_version')}, this is engine {ENGINE_VERSION}"
         )
     state = object.__new__(_state_class(data["game"]))
-    attrs = _unpack(data["attrs"])
+    attrs = _unpack(data.get("attrs"))
+    if not isinstance(attrs, dict):
+        raise StateCodecError("an encoded game state without its attributes")
     for name in _CACHES:
         attrs.setdefault(name, None)
     vars(state).update(attrs)

@@ -227,6 +227,28 @@ STORAGES = {
     ),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Game logs (zstd objects named after their match, see ladder/matches/logstore.py): a bucket of
+# their own (MATCH_LOG_BUCKET), else the artifacts' bucket under match-logs/, else a folder.
+# A retried result overwrites its match's object, hence overwrite on.
+_LOG_BUCKET = os.environ.get("MATCH_LOG_BUCKET", "") or _S3_BUCKET
+MATCH_LOG_ROOT = Path(os.environ.get("MATCH_LOG_ROOT", MEDIA_ROOT / "match-logs"))
+STORAGES["match_logs"] = (
+    {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": _LOG_BUCKET,
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "location": "" if os.environ.get("MATCH_LOG_BUCKET") else "match-logs",
+            "file_overwrite": True,
+            "default_acl": "private",
+        },
+    }
+    if _LOG_BUCKET
+    else {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MATCH_LOG_ROOT, "allow_overwrite": True, "base_url": None},
+    }
+)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
@@ -391,6 +413,11 @@ if not DEBUG:
     if MONSOON_SANDBOX == "none":
         raise ImproperlyConfigured(
             "MONSOON_SANDBOX=none runs uploaded bots unsandboxed; it is refused when DEBUG is off"
+        )
+    if os.environ.get("MONSOON_ALLOW_UNBOUNDED_SEATS", "") == "1":
+        raise ImproperlyConfigured(
+            "MONSOON_ALLOW_UNBOUNDED_SEATS=1 lets a bot use many times its memory limit; it is "
+            "refused when DEBUG is off (workers need per-seat cgroups: docs/deploy.md)"
         )
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and not env_bool(
         "MONSOON_ALLOW_SQLITE", False

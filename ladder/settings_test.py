@@ -26,6 +26,10 @@ WHITENOISE_AUTOREFRESH = True  # serve from the apps' static folders, no collect
 WHITENOISE_USE_FINDERS = True
 # A worker process started by the end-to-end tests reads the same folder through MEDIA_ROOT.
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "test-artifacts" / "media"))  # noqa: F405
+STORAGES["match_logs"] = {
+    "BACKEND": "django.core.files.storage.FileSystemStorage",
+    "OPTIONS": {"location": MEDIA_ROOT / "match-logs", "allow_overwrite": True},
+}
 
 # One test database per checkout: several worktrees (or CI and a developer) on one PostgreSQL
 # server never drop each other's test database.

@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from engine.core import canonical_json
+from engine.core import GameState, canonical_json
 from engine.registry import get_game
 
 OBSERVATION_BYTES = 32_768
@@ -75,7 +75,14 @@ class MonsoonAECEnv(AECEnv):
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._episodes = 0
-        self.state = None
+        self.state: GameState | None = None
+
+    @property
+    def game_state(self) -> GameState:
+        """The engine state of the running episode (``state`` is None before :meth:`reset`)."""
+        if self.state is None:
+            raise RuntimeError("no episode: call reset() first")
+        return self.state
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -87,13 +94,14 @@ class MonsoonAECEnv(AECEnv):
         if seed is None:
             seed = self._episodes  # deterministic default: episode 0, 1, 2...
         self._episodes += 1
-        self.state = self.game.new_state(seed, self.num_players, self.variant)
+        state = self.game.new_state(seed, self.num_players, self.variant)
+        self.state = state
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.agent_selection = self.agents[self.state.current_player()]
+        self.agent_selection = self.agents[self._player_to_move(state)]
         self._decisions = 0
         self._refresh_infos()
 
@@ -101,17 +109,25 @@ class MonsoonAECEnv(AECEnv):
         """Each agent's info carries its action mask (all zeros while it is not to move)."""
         self.infos = {a: {"action_mask": self.action_mask(a)} for a in self.agents}
 
+    @staticmethod
+    def _player_to_move(state: GameState) -> int:
+        seat = state.current_player()
+        if seat is None:  # only a finished game has nobody to move, and it is never stepped
+            raise RuntimeError("the game is over: no player to move")
+        return seat
+
     def action_mask(self, agent: str) -> np.ndarray:
         mask = np.zeros(len(self.vocabulary), dtype=np.int8)
         seat = self.possible_agents.index(agent)
-        if self.state.current_player() == seat:
-            for action in self.state.legal_actions():
+        state = self.game_state
+        if state.current_player() == seat:
+            for action in state.legal_actions():
                 mask[self._index[canonical_json(action)]] = 1
         return mask
 
     def observe(self, agent: str) -> np.ndarray:
         seat = self.possible_agents.index(agent)
-        raw = canonical_json(self.state.observation(seat)).encode("utf-8")
+        raw = canonical_json(self.game_state.observation(seat)).encode("utf-8")
         if len(raw) > OBSERVATION_BYTES:
             raise ValueError(f"observation of {len(raw)} bytes exceeds {OBSERVATION_BYTES}")
         buffer = np.zeros(OBSERVATION_BYTES, dtype=np.uint8)
@@ -128,10 +144,11 @@ class MonsoonAECEnv(AECEnv):
                 f"action must be an index below {len(self.vocabulary)}, not {action!r}"
             )
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(self.vocabulary[int(action)])
+        state = self.game_state
+        state.apply(self.vocabulary[int(action)])
         self._decisions += 1
-        if self.state.is_terminal():
-            for a, reward in zip(self.agents, rank_rewards(self.state.ranking()), strict=True):
+        if state.is_terminal():
+            for a, reward in zip(self.agents, rank_rewards(state.ranking()), strict=True):
                 self.rewards[a] = reward
                 self.terminations[a] = True
         elif self._decisions >= self.max_cycles:
@@ -139,7 +156,7 @@ class MonsoonAECEnv(AECEnv):
             self.truncations = {a: True for a in self.agents}
         else:
             self.rewards = {a: 0.0 for a in self.agents}
-            self.agent_selection = self.agents[self.state.current_player()]
+            self.agent_selection = self.agents[self._player_to_move(state)]
         self._refresh_infos()
         self._accumulate_rewards()
 
@@ -152,6 +169,13 @@ class MonsoonAECEnv(AECEnv):
         self.state = None
 
 
-def env(game: str, num_players: int, variant: str | None = None, **kwargs: Any) -> MonsoonAECEnv:
+def env(
+    game: str,
+    num_players: int,
+    variant: str | None = None,
+    *,
+    render_mode: str | None = None,
+    max_cycles: int = MAX_CYCLES,
+) -> MonsoonAECEnv:
     """The PettingZoo-style constructor: ``env("batavia", 4)``."""
-    return MonsoonAECEnv(game, num_players, variant, **kwargs)
+    return MonsoonAECEnv(game, num_players, variant, render_mode=render_mode, max_cycles=max_cycles)

@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -211,11 +212,16 @@ class Service:
             preexec_fn=_die_with_us,
         )
 
+    def _started(self) -> subprocess.Popen[bytes]:
+        if self.process is None:
+            raise RuntimeError(f"{self.name} has not been started")
+        return self.process
+
     def start_logging(self) -> None:
-        assert self.process is not None
+        process = self._started()
         log = self.log_path.open("ab")
         pump = threading.Thread(
-            target=self._pump, args=(self.process.stdout, log), name=f"log-{self.name}", daemon=True
+            target=self._pump, args=(process.stdout, log), name=f"log-{self.name}", daemon=True
         )
         pump.start()
         self._threads.append(pump)
@@ -231,8 +237,7 @@ class Service:
 
     @property
     def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
+        return self._started().pid
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -303,19 +308,30 @@ def run_step(argv: list[str], env: dict[str, str], log_path: Path, what: str) ->
 # --- watching the ladder through its REST API ---------------------------------------------------
 
 
-def api_get(base: str, path: str) -> Any:
-    with urllib.request.urlopen(f"{base}{path}", timeout=10) as response:
+def fetch_json(url: str) -> object:
+    """GET ``url`` from the demo's own web server and parse the JSON it answers."""
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise ValueError(f"the demo only reads its own web server over HTTP, not {url!r}")
+    with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310  (scheme checked above)
         return json.load(response)
+
+
+def api_get(base: str, path: str) -> dict[str, Any]:
+    page = fetch_json(f"{base}{path}")
+    if not isinstance(page, dict):
+        raise ValueError(f"{path} answered {type(page).__name__}, not a JSON object")
+    return page
 
 
 def all_pages(base: str, path: str) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     url: str | None = f"{base}{path}"
     while url:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            page = json.load(response)
+        page = fetch_json(url)
         if isinstance(page, list):  # an unpaginated list
             return page
+        if not isinstance(page, dict):
+            raise ValueError(f"{url} answered {type(page).__name__}, not a page of results")
         rows.extend(page["results"])
         url = page.get("next")
     return rows
@@ -353,7 +369,7 @@ def wait_for_web(base: str, web: Service, timeout: float) -> None:
         if not web.running():
             raise DemoError(f"the web server exited:\n{log_tail(web.log_path)}")
         try:
-            api_get(base, "/api/v1/ladders/")
+            fetch_json(f"{base}/api/v1/ladders/")
             return
         except (OSError, ValueError):
             time.sleep(0.3)
@@ -617,7 +633,8 @@ def main(argv: list[str] | None = None) -> int:
         for service in services:
             service.start_logging()
             say(f"started {service.name} (pid {service.pid}, log {service.log_path})")
-        base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
+        wildcard = args.host in ("0.0.0.0", "::")  # noqa: S104  (a comparison, not a bind)
+        base = f"http://{'127.0.0.1' if wildcard else args.host}:{args.port}"
         wait_for_web(base, services[0], timeout=60)
         print_welcome(base, seed_output)
         if reused:

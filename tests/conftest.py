@@ -1,15 +1,94 @@
-"""Suite-wide fixtures."""
+"""Suite-wide fixtures: the personas every ladder, tournament and web test can call by name.
+
+The cast (each made through ``tests.factories.make_user``; password ``<name>-password-1``):
+
+- ``alice``: a bot programmer; in permission tests she is the owner.
+- ``bob``: her rival, another bot programmer (the "other user" who must not see alice's
+  private things).
+- ``olivia``: an organiser (the ``organisers`` group): she runs tournaments.
+- ``sam``: a staff member, who may see everything.
+- an anonymous visitor: no account; ``api_clients["anonymous"]`` / ``web_clients["anonymous"]``.
+
+``api_clients`` and ``web_clients`` hold one logged-in client per role (``anonymous``,
+``owner`` = alice, ``other`` = bob, ``organiser`` = olivia, ``staff`` = sam), so a permission
+test parametrizes over the role names. Objects beyond the users (bots, versions, matches) come
+from the plain functions in ``tests/factories.py``. A package conftest may define a fixture of
+the same name; the nearer one wins for that package.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+from django.test import Client
+from pytest_django.fixtures import Settings
+from rest_framework.test import APIClient
+
+from ladder.accounts.models import User
+from tests.factories import api_client, make_user, web_client
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttles():
+def _fresh_throttles() -> Iterator[None]:
     """Throttle counts live in the cache: each test starts with a full budget, so a test's
     outcome never depends on how many sign-ups or bots the tests before it made."""
     from django.core.cache import cache
 
     cache.clear()
     yield
+
+
+@pytest.fixture
+def isolated_media(settings: Settings, tmp_path: Path) -> Path:
+    """Uploads of this test go to its own folder (and vanish with it)."""
+    media = tmp_path / "media"
+    settings.MEDIA_ROOT = media
+    return media
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return make_user("bob")
+
+
+@pytest.fixture
+def olivia(db: None) -> User:
+    return make_user("olivia", organiser=True)
+
+
+@pytest.fixture
+def sam(db: None) -> User:
+    return make_user("sam", staff=True)
+
+
+ROLES = ("anonymous", "owner", "other", "organiser", "staff")
+"""The role names of ``api_clients`` and ``web_clients``, for ``parametrize``."""
+
+
+@pytest.fixture
+def api_clients(alice: User, bob: User, olivia: User, sam: User) -> dict[str, APIClient]:
+    return {
+        "anonymous": api_client(),
+        "owner": api_client(alice),
+        "other": api_client(bob),
+        "organiser": api_client(olivia),
+        "staff": api_client(sam),
+    }
+
+
+@pytest.fixture
+def web_clients(alice: User, bob: User, olivia: User, sam: User) -> dict[str, Client]:
+    return {
+        "anonymous": web_client(),
+        "owner": web_client(alice),
+        "other": web_client(bob),
+        "organiser": web_client(olivia),
+        "staff": web_client(sam),
+    }

@@ -1,34 +1,280 @@
-"""cgroup v2 memory and pids limits per seat, where the host hands us a writable tree.
+"""Per-seat cgroups: the seat's total memory and task count bounded, and the seat frozen at will.
 
 rlimits bound each process (address space, process count per uid), but not what a seat uses
-in total, and they leave no record of being hit. A cgroup per seat caps the seat's real memory
-(tmpfs pages included) and its number of tasks, and its ``memory.events`` / ``pids.events``
-counters say afterwards whether the cap was reached, which :meth:`SeatCgroup.limit_hit` turns
-into the runner's ``memory_limit`` / ``process_limit`` reasons.
+in total: one seat could hold 3 x 800 MB in three processes under a 1 GiB ``RLIMIT_AS``. A
+cgroup per seat caps the seat's real memory (tmpfs pages it writes included: the kernel charges
+shmem to the cgroup of the task that touched it) and its number of tasks; its counters say
+afterwards whether a cap was hit, which :meth:`SeatCgroup.limit_hit` turns into the runner's
+``memory_limit`` / ``process_limit`` reasons. The same group lets the runner freeze a seat that
+is not deciding (:meth:`SeatCgroup.freeze`), so that a bot cannot compute during other seats'
+turns.
 
-Only cgroup v2 is used, and only when it is really available: the v2 hierarchy must offer the
-``memory`` and ``pids`` controllers, and the worker must be able to create cgroups with them,
-either under the root of the hierarchy (a root worker in the host's cgroup namespace) or under
-an empty cgroup delegated to it through ``MONSOON_CGROUP_PARENT``. Otherwise
-:func:`cgroup_tree` returns None together with the reason, and the sandbox relies on rlimits.
+Two backends, chosen by :func:`find_tree` once per worker process:
+
+* **cgroup v2**, when the v2 hierarchy offers the ``memory`` and ``pids`` controllers and the
+  worker can create groups with them: under the hierarchy's root (a root worker in the host's
+  cgroup namespace) or under an empty group delegated through ``MONSOON_CGROUP_PARENT``.
+  Limits ``memory.max``, ``memory.swap.max=0``, ``pids.max``; freezing by ``cgroup.freeze``.
+* **cgroup v1** (hybrid hosts, where ``memory`` and ``pids`` are bound to v1 hierarchies), when
+  the worker can create groups below its own group in both: ``memory.limit_in_bytes`` (and
+  ``memory.memsw.limit_in_bytes`` when swap accounting is on, so swap is no way around it),
+  ``pids.max``; freezing by ``freezer.state`` when the v1 ``freezer`` hierarchy is writable too.
+
+Otherwise :func:`cgroup_tree` returns None with the reason, and :func:`seat_bounds_problem`
+makes ladder launches refuse to start (see ``docs/sandbox.md``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import os
 import time
-from dataclasses import dataclass
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from workers.launch import Limits
+
+logger = logging.getLogger(__name__)
 
 CONTROLLERS = ("memory", "pids")
 SANDBOX_GROUP = "monsoon-sandbox"
 EXTRA_TASKS = 1
 """bwrap itself runs in the seat's cgroup too."""
+ALLOW_UNBOUNDED_ENV = "MONSOON_ALLOW_UNBOUNDED_SEATS"
+"""Set to ``1`` on a development machine to run sandboxed bots with per-process limits only."""
 _names = itertools.count()
+
+
+class SeatCgroup(ABC):
+    """One seat's cgroup(s): join before exec, freeze/thaw, read the verdict, remove."""
+
+    final: str | None = None
+    """The verdict kept by :meth:`remove` ("" for none), since the counters go with the group."""
+    peak: int | None = None
+    """The seat's peak memory in bytes, kept by :meth:`remove` where the kernel reports it."""
+
+    @abstractmethod
+    def join(self) -> None:
+        """Move the calling process in; runs in the child between fork and exec."""
+
+    @property
+    @abstractmethod
+    def can_freeze(self) -> bool:
+        """Whether :meth:`freeze` is available (a freezer for this seat)."""
+
+    @abstractmethod
+    def freeze(self) -> None:
+        """Stop every task of the seat (asynchronous: the kernel stops them within moments)."""
+
+    @abstractmethod
+    def thaw(self) -> None:
+        """Let the seat run again."""
+
+    @abstractmethod
+    def _verdict(self) -> str | None:
+        """The limit the live group's counters show as hit, if any."""
+
+    @abstractmethod
+    def _peak_now(self) -> int | None:
+        """The live group's peak memory, where the kernel reports it."""
+
+    @abstractmethod
+    def _remove_groups(self) -> None:
+        """Delete the (by now empty) group directories."""
+
+    def limit_hit(self) -> str | None:
+        """``memory_limit`` after an OOM in the seat, ``process_limit`` after a refused fork."""
+        if self.final is not None:
+            return self.final or None
+        return self._verdict()
+
+    def peak_memory_bytes(self) -> int | None:
+        """The most memory the seat held at once (kept after :meth:`remove`)."""
+        return self.peak if self.final is not None else self._peak_now()
+
+    def remove(self) -> None:
+        """Keep the verdict and the peak, then delete the groups; safe to call twice."""
+        if self.final is not None:
+            return
+        self.peak = self._peak_now()
+        self.final = self._verdict() or ""
+        self._remove_groups()
+
+
+class SeatTree(Protocol):
+    """Where seat cgroups are made: one :class:`SeatCgroup` per running seat."""
+
+    @property
+    def kind(self) -> str:
+        """``v2`` or ``v1``."""
+        ...
+
+    @property
+    def can_freeze(self) -> bool:
+        """Whether its seats can be frozen by cgroup (else the sandbox falls back to signals)."""
+        ...
+
+    def seat(self, limits: Limits) -> SeatCgroup:
+        """A fresh group holding ``limits`` for one seat (raises OSError when refused)."""
+        ...
+
+
+def _rmdir(path: Path) -> None:
+    """Delete a cgroup directory, waiting briefly for its last tasks to be torn down."""
+    for _ in range(100):
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.01)
+
+
+def _open_control(path: Path) -> int | None:
+    """A write descriptor for a control file opened once (a freeze is then one ``pwrite``)."""
+    try:
+        return os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def _write_control(fd: int | None, value: bytes) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.pwrite(fd, value, 0)
+
+
+def _close(fd: int | None) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _counters(path: Path) -> dict[str, int]:
+    """A cgroup ``*.events`` (or ``memory.oom_control``) file as {name: count}."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return {}
+    counters = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        with contextlib.suppress(ValueError):
+            counters[name] = int(value)
+    return counters
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _new_name() -> str:
+    """A seat group name unique on the host: the worker's pid and a counter."""
+    return f"seat-{os.getpid()}-{next(_names)}"
+
+
+def sweep_stale(base: Path) -> list[Path]:
+    """Remove empty seat groups left by dead worker processes (a crash skips ``remove``)."""
+    removed = []
+    with contextlib.suppress(OSError):
+        for child in base.iterdir():
+            parts = child.name.split("-")
+            if len(parts) != 3 or parts[0] != "seat" or not parts[1].isdigit():
+                continue
+            if Path(f"/proc/{parts[1]}").exists():
+                continue  # its worker still runs
+            _write_control(_open_control(child / "freezer.state"), b"THAWED")
+            with contextlib.suppress(OSError):
+                child.rmdir()
+                removed.append(child)
+    return removed
+
+
+# --- cgroup v2 ------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class V2SeatCgroup(SeatCgroup):
+    """A seat's cgroup v2 group: memory and pids in one directory, ``cgroup.freeze``."""
+
+    path: Path
+    _freeze_fd: int | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self._freeze_fd = _open_control(self.path / "cgroup.freeze")
+
+    @property
+    def procs(self) -> str:
+        """The file a process writes ``0`` to in order to move itself in."""
+        return str(self.path / "cgroup.procs")
+
+    def join(self) -> None:
+        with open(self.procs, "w") as procs:
+            procs.write("0")
+
+    @property
+    def can_freeze(self) -> bool:
+        return self._freeze_fd is not None
+
+    def freeze(self) -> None:
+        _write_control(self._freeze_fd, b"1")
+
+    def thaw(self) -> None:
+        _write_control(self._freeze_fd, b"0")
+
+    def _verdict(self) -> str | None:
+        memory = _counters(self.path / "memory.events")
+        if memory.get("oom", 0) or memory.get("oom_kill", 0):
+            return "memory_limit"
+        if _counters(self.path / "pids.events").get("max", 0):
+            return "process_limit"
+        return None
+
+    def _peak_now(self) -> int | None:
+        return _read_int(self.path / "memory.peak")
+
+    def _remove_groups(self) -> None:
+        self.thaw()
+        _close(self._freeze_fd)
+        self._freeze_fd = None
+        _rmdir(self.path)
+
+
+@dataclass(frozen=True)
+class CgroupTree:
+    """A cgroup v2 group whose children get memory and pids limits: one child per seat."""
+
+    base: Path
+    kind: str = "v2"
+
+    @property
+    def can_freeze(self) -> bool:
+        return (self.base / "cgroup.freeze").exists()
+
+    def seat(self, limits: Limits) -> V2SeatCgroup:
+        path = self.base / _new_name()
+        path.mkdir()
+        try:
+            (path / "memory.max").write_text(str(limits.memory_bytes))
+            swap = path / "memory.swap.max"
+            if swap.exists():
+                swap.write_text("0")
+            group_kill = path / "memory.oom.group"
+            if group_kill.exists():
+                group_kill.write_text("1")  # an OOM ends the whole seat, not one random task
+            (path / "pids.max").write_text(str(limits.processes + EXTRA_TASKS))
+        except OSError:
+            path.rmdir()
+            raise
+        return V2SeatCgroup(path)
 
 
 def _cgroup2_mount(mountinfo: str) -> Path | None:
@@ -56,91 +302,9 @@ def _enable(group: Path) -> None:
         (group / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in missing))
 
 
-@dataclass(frozen=True)
-class CgroupTree:
-    """A cgroup whose children get memory and pids limits: one child per running seat."""
-
-    base: Path
-
-    def seat(self, limits: Limits) -> SeatCgroup:
-        """A fresh cgroup holding ``limits`` for one seat (raises OSError when refused)."""
-        path = self.base / f"seat-{os.getpid()}-{next(_names)}"
-        path.mkdir()
-        try:
-            (path / "memory.max").write_text(str(limits.memory_bytes))
-            swap = path / "memory.swap.max"
-            if swap.exists():
-                swap.write_text("0")
-            (path / "pids.max").write_text(str(limits.processes + EXTRA_TASKS))
-        except OSError:
-            path.rmdir()
-            raise
-        return SeatCgroup(path)
-
-
-@dataclass
-class SeatCgroup:
-    """One seat's cgroup: join it before exec, read its counters, remove it afterwards."""
-
-    path: Path
-    final: str | None = None
-
-    @property
-    def procs(self) -> str:
-        """The file a process writes ``0`` to in order to move itself in."""
-        return str(self.path / "cgroup.procs")
-
-    def join(self) -> None:
-        """Move the calling process in; runs in the child between fork and exec."""
-        with open(self.procs, "w") as procs:
-            procs.write("0")
-
-    def limit_hit(self) -> str | None:
-        """``memory_limit`` after an OOM in the seat, ``process_limit`` after a refused fork."""
-        if self.final is not None:
-            return self.final or None
-        memory = _counters(self.path / "memory.events")
-        if memory.get("oom", 0) or memory.get("oom_kill", 0):
-            return "memory_limit"
-        if _counters(self.path / "pids.events").get("max", 0):
-            return "process_limit"
-        return None
-
-    def remove(self) -> None:
-        """Keep the verdict, then delete the (by now empty) cgroup."""
-        self.final = self.limit_hit() or ""
-        for _ in range(100):
-            try:
-                self.path.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                time.sleep(0.01)  # the last tasks are still being torn down
-
-
-def _counters(path: Path) -> dict[str, int]:
-    """A cgroup ``*.events`` file as {name: count}; empty when unreadable."""
-    try:
-        text = path.read_text()
-    except OSError:
-        return {}
-    counters = {}
-    for line in text.splitlines():
-        name, _, value = line.partition(" ")
-        with contextlib.suppress(ValueError):
-            counters[name] = int(value)
-    return counters
-
-
-def find_tree(
-    *,
-    mountinfo: str,
-    own_cgroup: str,
-    delegated: str | None,
-    is_root: bool,
+def _find_v2(
+    *, mountinfo: str, own_cgroup: str, delegated: str | None, is_root: bool
 ) -> tuple[CgroupTree | None, str]:
-    """Where seat cgroups can live, or None and why not (arguments make it testable)."""
     if delegated:
         parent = Path(delegated)
     else:
@@ -171,13 +335,249 @@ def find_tree(
         _enable(base)
     except OSError as exc:
         return None, f"cannot set up cgroups under {parent}: {exc.strerror or exc}"
-    return CgroupTree(base), f"per-seat memory and pids limits under {base}"
+    sweep_stale(base)
+    return CgroupTree(base), f"cgroup v2: per-seat memory and pids limits and freezer under {base}"
 
 
-_found: tuple[CgroupTree | None, str] | None = None
+# --- cgroup v1 ------------------------------------------------------------------------------
 
 
-def cgroup_tree() -> tuple[CgroupTree | None, str]:
+@dataclass(eq=False)
+class V1SeatCgroup(SeatCgroup):
+    """A seat's groups in the v1 ``memory``, ``pids`` and (optional) ``freezer`` hierarchies."""
+
+    memory: Path
+    pids: Path
+    freezer: Path | None = None
+    _freeze_fd: int | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.freezer is not None:
+            self._freeze_fd = _open_control(self.freezer / "freezer.state")
+
+    @property
+    def paths(self) -> list[Path]:
+        return [p for p in (self.memory, self.pids, self.freezer) if p is not None]
+
+    def join(self) -> None:
+        """Move the calling (single-threaded, just forked) process in.
+
+        ``0`` written to ``tasks`` moves the calling thread, which the kernel does without the
+        global lock a move through ``cgroup.procs`` takes (its cost was ~3 ms per hierarchy
+        here); the forked child has one thread, so that moves the whole process.
+        """
+        for path in self.paths:
+            with open(path / "tasks", "w") as tasks:
+                tasks.write("0")
+
+    @property
+    def can_freeze(self) -> bool:
+        return self._freeze_fd is not None
+
+    def freeze(self) -> None:
+        _write_control(self._freeze_fd, b"FROZEN")
+
+    def thaw(self) -> None:
+        _write_control(self._freeze_fd, b"THAWED")
+
+    def _verdict(self) -> str | None:
+        oom = _counters(self.memory / "memory.oom_control")
+        if oom.get("oom_kill", 0) or oom.get("under_oom", 0):
+            return "memory_limit"
+        if _counters(self.pids / "pids.events").get("max", 0):
+            return "process_limit"
+        return None
+
+    def _peak_now(self) -> int | None:
+        return _read_int(self.memory / "memory.max_usage_in_bytes")
+
+    def _remove_groups(self) -> None:
+        self.thaw()  # a frozen v1 task cannot even die
+        _close(self._freeze_fd)
+        self._freeze_fd = None
+        for path in self.paths:
+            _rmdir(path)
+
+
+@dataclass(frozen=True)
+class V1Tree:
+    """``monsoon-sandbox`` groups below the worker's own group in each v1 hierarchy."""
+
+    memory: Path
+    pids: Path
+    freezer: Path | None = None
+    kind: str = "v1"
+
+    @property
+    def can_freeze(self) -> bool:
+        return self.freezer is not None
+
+    @property
+    def swap_accounted(self) -> bool:
+        """Whether ``memory.memsw.*`` exists (the kernel counts swap: it is bounded too)."""
+        return (self.memory / "memory.memsw.limit_in_bytes").exists()
+
+    def seat(self, limits: Limits) -> V1SeatCgroup:
+        name = _new_name()
+        made: list[Path] = []
+        try:
+            memory = self.memory / name
+            memory.mkdir()
+            made.append(memory)
+            # memory+swap may never be below memory: set memory first, then the sum to it.
+            (memory / "memory.limit_in_bytes").write_text(str(limits.memory_bytes))
+            memsw = memory / "memory.memsw.limit_in_bytes"
+            if memsw.exists():
+                memsw.write_text(str(limits.memory_bytes))
+            pids = self.pids / name
+            pids.mkdir()
+            made.append(pids)
+            (pids / "pids.max").write_text(str(limits.processes + EXTRA_TASKS))
+            freezer = None
+            if self.freezer is not None:
+                freezer = self.freezer / name
+                freezer.mkdir()
+                made.append(freezer)
+        except OSError:
+            for path in reversed(made):
+                with contextlib.suppress(OSError):
+                    path.rmdir()
+            raise
+        return V1SeatCgroup(memory, pids, freezer)
+
+
+@dataclass(frozen=True)
+class _V1Mount:
+    point: Path
+    root: str
+
+
+def _v1_mounts(mountinfo: str) -> dict[str, _V1Mount]:
+    """The v1 hierarchies in mountinfo text: {controller: mount point and mounted root}."""
+    found: dict[str, _V1Mount] = {}
+    for line in mountinfo.splitlines():
+        if " - " not in line:
+            continue
+        before, after = line.split(" - ", 1)
+        fields, tail = before.split(), after.split()
+        if len(fields) < 5 or len(tail) < 3 or tail[0] != "cgroup":
+            continue
+        for option in tail[2].split(","):
+            found.setdefault(option, _V1Mount(Path(fields[4]), fields[3]))
+    return found
+
+
+def _v1_own(cgroup_file: str) -> dict[str, str]:
+    """This process's group per v1 controller, from ``/proc/self/cgroup``."""
+    own: dict[str, str] = {}
+    for line in cgroup_file.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) == 3 and parts[1]:
+            for controller in parts[1].split(","):
+                own[controller] = parts[2]
+    return own
+
+
+def _v1_group(controller: str, mounts: dict[str, _V1Mount], own: dict[str, str]) -> Path:
+    """``monsoon-sandbox`` below our own group in ``controller``'s hierarchy (created)."""
+    if controller not in mounts or controller not in own:
+        raise LookupError(f"no cgroup v1 {controller} hierarchy is mounted")
+    mount = mounts[controller]
+    path = own[controller]
+    root = mount.root.rstrip("/")
+    if path != root and not path.startswith(root + "/"):
+        raise LookupError(f"our v1 {controller} group {path!r} lies outside its mount")
+    base = mount.point / path[len(root) :].lstrip("/") / SANDBOX_GROUP
+    probe = base / f"probe-{os.getpid()}"
+    try:
+        base.mkdir(exist_ok=True)
+        probe.mkdir()  # the base may exist already (made by root): can *we* make seats in it?
+        probe.rmdir()
+    except OSError as exc:
+        raise LookupError(
+            f"cannot create {base}: {exc.strerror or exc} (the v1 {controller} hierarchy "
+            "must be writable by the worker: run it as root)"
+        ) from exc
+    sweep_stale(base)
+    return base
+
+
+KEEP_FROZEN = "keep-frozen"
+"""An empty v1 freezer group kept frozen for good (see :func:`_hold_freezer_active`)."""
+
+
+def _hold_freezer_active(base: Path | None) -> None:
+    """Keep one (empty) v1 freezer group frozen, so that seat freezes stay cheap.
+
+    The kernel switches its freezer code on and off with a static key while any v1 group is
+    frozen; each switch patches kernel text, which made every freeze and every thaw of a seat
+    cost about 80 us here. With one group frozen for good the key stays on, and a seat's
+    freeze or thaw is a write of about 1 us (``benchmarks/sandbox_bench.py`` prints both).
+    """
+    if base is None:
+        return
+    hold = base / KEEP_FROZEN
+    try:
+        hold.mkdir(exist_ok=True)
+        (hold / "freezer.state").write_text("FROZEN")
+    except OSError as exc:
+        logger.warning("cannot keep %s frozen (%s): seat freezes cost more", hold, exc)
+
+
+def _find_v1(*, mountinfo: str, own_cgroup: str) -> tuple[V1Tree | None, str]:
+    mounts = _v1_mounts(mountinfo)
+    own = _v1_own(own_cgroup)
+    try:
+        memory = _v1_group("memory", mounts, own)
+        pids = _v1_group("pids", mounts, own)
+    except LookupError as exc:
+        return None, str(exc)
+    try:
+        freezer: Path | None = _v1_group("freezer", mounts, own)
+    except LookupError as exc:
+        logger.warning("seats cannot be frozen by cgroup (%s): signals are used instead", exc)
+        freezer = None
+    else:
+        _hold_freezer_active(freezer)
+    tree = V1Tree(memory, pids, freezer)
+    parts = [
+        "cgroup v1: per-seat memory",
+        "(swap included)" if tree.swap_accounted else "(no swap accounting)",
+        "and pids limits",
+        f"and freezer under {memory.parent}" if freezer else f"under {memory.parent}, no freezer",
+    ]
+    return tree, " ".join(parts)
+
+
+# --- choosing ------------------------------------------------------------------------------
+
+
+def find_tree(
+    *,
+    mountinfo: str,
+    own_cgroup: str,
+    delegated: str | None,
+    is_root: bool,
+) -> tuple[SeatTree | None, str]:
+    """Where seat cgroups can live, or None and why not (arguments make it testable).
+
+    cgroup v2 first; a v1 hybrid host next, unless a v2 group was explicitly delegated.
+    """
+    tree, why_v2 = _find_v2(
+        mountinfo=mountinfo, own_cgroup=own_cgroup, delegated=delegated, is_root=is_root
+    )
+    if tree is not None or delegated:
+        return tree, why_v2
+    v1, why_v1 = _find_v1(mountinfo=mountinfo, own_cgroup=own_cgroup)
+    if v1 is not None:
+        return v1, why_v1
+    return None, f"{why_v2}; and {why_v1}"
+
+
+_found: tuple[SeatTree | None, str] | None = None
+
+
+def cgroup_tree() -> tuple[SeatTree | None, str]:
     """This host's seat cgroup tree (looked up once per worker process) and a description."""
     global _found
     if _found is None:
@@ -194,3 +594,26 @@ def cgroup_tree() -> tuple[CgroupTree | None, str]:
                 is_root=os.geteuid() == 0,
             )
     return _found
+
+
+def unbounded_seats_allowed() -> bool:
+    """The documented development override (``MONSOON_ALLOW_UNBOUNDED_SEATS=1``)."""
+    return os.environ.get(ALLOW_UNBOUNDED_ENV, "") == "1"
+
+
+def seat_bounds_problem() -> str | None:
+    """None when each seat's total memory and tasks can be bounded here, else why not.
+
+    Ladder launches refuse to start on such a host (rlimits alone let one seat hold many
+    times its memory limit in several processes); a development machine may set
+    ``MONSOON_ALLOW_UNBOUNDED_SEATS=1`` to accept per-process limits.
+    """
+    tree, why = cgroup_tree()
+    if tree is not None or unbounded_seats_allowed():
+        return None
+    return (
+        f"this host cannot bound a seat's total memory and processes ({why}); refusing to run "
+        "bots with per-process limits only. Run the worker as root on a host with cgroup v2 "
+        "(or v1 memory and pids hierarchies), or delegate a cgroup v2 group through "
+        f"MONSOON_CGROUP_PARENT; on a development machine set {ALLOW_UNBOUNDED_ENV}=1"
+    )

@@ -31,9 +31,10 @@ _stop = threading.Event()
 def _sandbox_report() -> tuple[str, str]:
     if settings.MONSOON_SANDBOX == "none":
         return "none", "MONSOON_SANDBOX=none: bots run unsandboxed"
+    from workers.cgroups import seat_bounds_problem
     from workers.sandbox import sandbox_problem
 
-    return "bwrap", sandbox_problem() or ""
+    return "bwrap", sandbox_problem() or seat_bounds_problem() or ""
 
 
 def _queues(consumer: Any) -> list[str]:

@@ -65,6 +65,27 @@ class BotProcess(Protocol):
     def limit_hit(self) -> str | None:
         """``"memory_limit"`` / ``"process_limit"`` / ... when the sandbox saw a limit hit."""
 
+    def freeze(self) -> None:
+        """Stop the bot and everything it started until :meth:`thaw` (not its turn)."""
+
+    def thaw(self) -> None:
+        """Let a frozen bot run again (its turn has come, or the match is over)."""
+
+
+def set_deciding(proc: BotProcess | None, deciding: bool) -> None:
+    """The runner's one call around a decision: thaw the seat that decides, freeze it after.
+
+    A seat runs only while it has something to decide (start-up, its own turns, the end of
+    the match), so a bot cannot compute during the other seats' turns and a time limit is
+    the bot's whole thinking time. ``proc`` None (a seat already stopped) is a no-op.
+    """
+    if proc is None:
+        return
+    if deciding:
+        proc.thaw()
+    else:
+        proc.freeze()
+
 
 class Launcher(Protocol):
     """Starts bot programs; ``slot`` numbers concurrently running seats (0, 1, ...)."""
@@ -106,10 +127,7 @@ class LocalProcess:
 
     def __init__(self, popen: subprocess.Popen[bytes]) -> None:
         self._popen = popen
-        assert popen.stdin and popen.stdout and popen.stderr
-        self.stdin = popen.stdin
-        self.stdout = popen.stdout
-        self.stderr = popen.stderr
+        self.stdin, self.stdout, self.stderr = pipes_of(popen)
         self.pid = popen.pid
 
     def poll(self) -> int | None:
@@ -125,6 +143,25 @@ class LocalProcess:
 
     def limit_hit(self) -> str | None:
         return None
+
+    def freeze(self) -> None:
+        """SIGSTOP the bot's process group (a child that left the group is not stopped)."""
+        self._signal_group(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self._signal_group(signal.SIGCONT)
+
+    def _signal_group(self, signum: signal.Signals) -> None:
+        if self._popen.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signum)
+
+
+def pipes_of(popen: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
+    """stdin, stdout and stderr of a process started with three pipes."""
+    if popen.stdin is None or popen.stdout is None or popen.stderr is None:
+        raise LaunchError("the bot was started without its three pipes")
+    return popen.stdin, popen.stdout, popen.stderr
 
 
 class LocalLauncher:

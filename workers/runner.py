@@ -36,7 +36,15 @@ from engine.registry import get_game
 from engine.rng import Rng
 from ladder.bots.artifacts import UploadRejected, manifest_command
 from workers import protocol
-from workers.launch import CHECKOUT, BotProcess, BotProgram, Launcher, LaunchError, Limits
+from workers.launch import (
+    CHECKOUT,
+    BotProcess,
+    BotProgram,
+    Launcher,
+    LaunchError,
+    Limits,
+    set_deciding,
+)
 
 STDERR_CAP_BYTES = 64 * 1024
 """Captured stderr kept per seat: the first and the last half of this, the middle dropped."""
@@ -493,6 +501,8 @@ class _Match:
                 seat.wants_state = protocol.parse_ready(line)
             except protocol.ProtocolError as exc:
                 self.forfeit(seat, exc.code, str(exc))
+        for seat in self.seats:  # sandbox hook: nobody computes until asked (docs/sandbox.md)
+            set_deciding(seat.proc, False)
         self.startup_forfeits = self.forfeit_count
 
     def play(self) -> None:
@@ -536,10 +546,12 @@ class _Match:
             state=sample,
         )
         payload = protocol.encode(message)
+        set_deciding(seat.proc, True)  # sandbox hook: thawed before its clock starts
         began = time.monotonic()
         deadline = began + self.tc.move_ms / 1000 + seat.bank_s
         line = self.exchange({seat: (payload, deadline)}, "timeout").get(seat)
         elapsed = time.monotonic() - began
+        set_deciding(seat.proc, False)  # sandbox hook: frozen during the other seats' turns
         if line is None:
             return None, {}
         seat.bank_s = max(0.0, seat.bank_s - max(0.0, elapsed - self.tc.move_ms / 1000))
@@ -577,6 +589,7 @@ class _Match:
         for seat in self.seats:
             if not seat.live:
                 continue
+            set_deciding(seat.proc, True)  # sandbox hook: it may read "end" and exit
             message = protocol.end_message(
                 scores=scores, ranking=placement, forfeits=forfeits, seat=seat.index
             )

@@ -40,7 +40,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from workers.cgroups import SeatCgroup, cgroup_tree
+from workers.cgroups import SeatCgroup, cgroup_tree, seat_bounds_problem
 from workers.launch import (
     CHECKOUT,
     BotProgram,
@@ -48,6 +48,7 @@ from workers.launch import (
     Limits,
     apply_rlimits,
     check_command,
+    pipes_of,
 )
 from workers.seccomp import filter_fd
 from workers.staging import readable_copy, readable_package
@@ -66,7 +67,9 @@ PACKAGES = ("engine", "bots")
 """Repository packages bots may import, mounted read-only under :data:`PACKAGE_ROOT`."""
 PACKAGE_ROOT = "/opt/monsoon"
 BOT_DIR = "/bot"
-WORK_DIR = "/tmp"
+# The path inside the sandbox (its own private tmpfs), never a host temporary directory; RUF100
+# only while the TEMPORARY per-directory ignore of S in pyproject makes the S108 waiver moot.
+WORK_DIR = "/tmp"  # noqa: S108, RUF100
 SANDBOX_PATH = "/usr/bin:/bin"
 TERMINATE_PATIENCE_S = 2.0
 """How long terminate_all waits for bwrap to exit once its bot is killed."""
@@ -289,21 +292,57 @@ class BwrapProcess:
         sweep: bool,
         staged: Path | None = None,
         cgroup: SeatCgroup | None = None,
+        cgroup_freezer: bool = True,
     ) -> None:
         self._popen = popen
-        assert popen.stdin and popen.stdout and popen.stderr
-        self.stdin = popen.stdin
-        self.stdout = popen.stdout
-        self.stderr = popen.stderr
+        self.stdin, self.stdout, self.stderr = pipes_of(popen)
         self.pid = popen.pid
         self._uid = uid
         self._sweep_uid = uid if sweep else None
         self._staged = staged
         self._cgroup = cgroup
+        self._freezer = (
+            cgroup if cgroup is not None and cgroup.can_freeze and cgroup_freezer else None
+        )
         self._finished = False
+        self._stopped: list[int] = []
+        """Processes stopped by the signal fallback of :meth:`freeze`, to be continued."""
 
     def poll(self) -> int | None:
         return self._popen.poll()
+
+    def freeze(self) -> None:
+        """Stop every process of the seat: its cgroup's freezer, else SIGSTOP down its tree.
+
+        The fallback walks the tree from the bot (the pid namespace's init, so every process of
+        the seat descends from it) parent first: a stopped parent cannot fork any more, and a
+        fork that was under way when the signal came is restarted by the kernel after it.
+        """
+        if self._finished:
+            return
+        if self._freezer is not None:
+            self._freezer.freeze()
+            return
+        pending = children_of(self.pid)
+        while pending:
+            pid = pending.pop()
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+                self._stopped.append(pid)
+                pending += children_of(pid)
+
+    def thaw(self) -> None:
+        """Let the seat run again (a no-op when it is not frozen)."""
+        if self._freezer is not None:
+            self._freezer.thaw()
+        stopped, self._stopped = self._stopped, []
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    def peak_memory_bytes(self) -> int | None:
+        """The most memory the whole seat held at once, where its cgroup reports it."""
+        return self._cgroup.peak_memory_bytes() if self._cgroup is not None else None
 
     def terminate_all(self) -> None:
         """Kill the sandbox and everything in it; safe to call more than once.
@@ -315,6 +354,7 @@ class BwrapProcess:
         """
         if self._finished:
             return
+        self.thaw()  # a task frozen by a v1 freezer cannot even die
         # Kill the bot (the namespace's init) rather than bwrap: bwrap then reaps it and exits,
         # whereas an orphaned init would linger as a zombie counted against the seat uid's
         # process limit until some reaper got to it. Right after launch bwrap may not have
@@ -360,9 +400,13 @@ class BwrapLauncher:
     (:func:`claim_uid_block`), so concurrent worker processes never share seat uids.
     """
 
-    def __init__(self, *, uid_base: int | None = None, checkout: Path = CHECKOUT) -> None:
+    def __init__(
+        self, *, uid_base: int | None = None, checkout: Path = CHECKOUT, cgroup_freezer: bool = True
+    ) -> None:
         self._uid_base = uid_base
         self.checkout = checkout
+        self.cgroup_freezer = cgroup_freezer
+        """False freezes seats by signals even where their cgroup has a freezer (to compare)."""
 
     @property
     def uid_base(self) -> int:
@@ -371,7 +415,7 @@ class BwrapLauncher:
 
     def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BwrapProcess:
         check_command(program)
-        problem = sandbox_problem()
+        problem = sandbox_problem() or seat_bounds_problem()
         if problem:
             raise SandboxUnavailable(problem)
         as_root = os.geteuid() == 0
@@ -415,7 +459,12 @@ class BwrapLauncher:
         opened: list[int] = []
         try:
             if tree is not None:
-                cgroup = tree.seat(limits)
+                try:
+                    cgroup = tree.seat(limits)
+                except OSError as exc:
+                    raise SandboxUnavailable(
+                        f"cannot create the seat's {tree.kind} cgroup: {exc.strerror or exc}"
+                    ) from exc
             fds = {BOT_DIR: _open_dir(bot_dir, "bot directory", opened)}
             for mount_point, path in packages.items():
                 fds[mount_point] = _open_dir(path, "package", opened)
@@ -455,7 +504,14 @@ class BwrapLauncher:
             raise LaunchError(f"cannot start bubblewrap: {reason}") from exc
         for fd in (*fds.values(), seccomp_fd):
             os.close(fd)
-        return BwrapProcess(popen, uid, sweep=as_root, staged=holder, cgroup=cgroup)
+        return BwrapProcess(
+            popen,
+            uid,
+            sweep=as_root,
+            staged=holder,
+            cgroup=cgroup,
+            cgroup_freezer=self.cgroup_freezer,
+        )
 
 
 def _enter_seat(limits: Limits, uid: int | None, cgroup: SeatCgroup | None = None) -> None:

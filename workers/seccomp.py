@@ -122,7 +122,8 @@ def compiled_filter() -> bytes:
 
     Raises ``RuntimeError`` when libseccomp (Debian ``libseccomp2``) is missing.
     """
-    import pyseccomp as sc  # deferred: importing it fails when libseccomp is missing
+    # deferred: importing it fails when libseccomp is missing; pyseccomp ships no type hints
+    import pyseccomp as sc  # type: ignore[import-untyped]
 
     deny = sc.ERRNO(errno.EPERM)
     filt = sc.SyscallFilter(sc.ALLOW)

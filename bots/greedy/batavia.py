@@ -6,8 +6,6 @@ so the split decisions (``lay:XX`` ... ``stop``, ``move:XX``) stay consistent.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import Action, Observation
 from engine.games.batavia.components import COMMODITIES, WAREHOUSE_VALUES
 from engine.rng import Rng
@@ -67,7 +65,7 @@ def _auction(obs: Observation, legal: list[Action]) -> Action:
     return action if next_bid <= limit and action in legal else "pass"
 
 
-def batavia_greedy(obs: Observation, legal: list[Action], rng: Rng) -> Any:
+def batavia_greedy(obs: Observation, legal: list[Action], rng: Rng) -> Action:
     phase = obs["phase"]
     if phase == "auction":
         return _auction(obs, legal)

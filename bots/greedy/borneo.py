@@ -7,8 +7,6 @@ consistent.  Rule helpers come from the engine so the bot never re-implements th
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import Action, Observation
 from engine.games.borneo.components import COMPANIES, MISSION_NEEDS, SPICES
 from engine.games.borneo.state import (
@@ -197,7 +195,7 @@ def _take_value(obs: Observation, card: int) -> float:
     return AMOUNT[card] + 0.1 * same - 0.001 * card
 
 
-def borneo_greedy(obs: Observation, legal: list[Action], rng: Rng) -> Any:
+def borneo_greedy(obs: Observation, legal: list[Action], rng: Rng) -> Action:
     phase = obs["phase"]
     if len(legal) == 1:
         return legal[0]

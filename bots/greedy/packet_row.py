@@ -8,7 +8,6 @@ is worth at the end.  Fulfilments are always completed with the least waste.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from engine.core import Action, Observation
 from engine.rng import Rng
@@ -118,7 +117,7 @@ def _load_cost(action: str, owed: dict[str, int]) -> float:
     return 2.5  # a nugget is the most flexible card: keep it for later
 
 
-def packet_row_greedy(obs: Observation, legal: list[Action], rng: Rng) -> Any:
+def packet_row_greedy(obs: Observation, legal: list[Action], rng: Rng) -> Action:
     phase = obs["phase"]
     if phase == "contracts":
         more = [a for a in legal if a.startswith("contract:")]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import gzip
 from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.cache import patch_vary_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -41,6 +41,7 @@ from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
 from ladder.fleet import selectors as fleet_selectors
 from ladder.ladders.models import Ladder
+from ladder.matches import logstore
 from ladder.matches import selectors as match_selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
@@ -277,7 +278,7 @@ class MatchFilter(StrictFilterSet):
         fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since", "until"]
 
     def played_by(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
-        return queryset.filter(pk__in=match_selectors.matches_of_bot(value))
+        return queryset.filter(match_selectors.of_bot(value))
 
 
 class NewestFirst(IdCursorPagination):
@@ -320,23 +321,36 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["get"])
     def log(self, request: Request, pk: str | None = None) -> HttpResponse:
-        """The game log (JSON, gzip-encoded when the client accepts it), after the match."""
+        """The game log (JSON; zstd- or gzip-encoded when the client accepts it), after the match.
+
+        Logs are stored zstd-compressed, so a client that accepts zstd gets the stored bytes as
+        they are; one that accepts only gzip gets them recompressed.
+        """
         match = get_object_or_404(match_selectors.visible_matches(request.user), pk=pk)
         if not match_selectors.log_is_public(match):
             return Response(
                 {"detail": "the log is published when the match is finished"},
                 status=status.HTTP_409_CONFLICT,
             )
-        data = match_selectors.compressed_log(match)
-        if data is None:
+        stored = match_selectors.stored_log(match)
+        if stored is None:
             raise NotFound("this match has no stored log")
-        filename = f'attachment; filename="match-{match.pk}.json"'
-        if "gzip" in request.headers.get("Accept-Encoding", ""):
-            response = HttpResponse(data, content_type="application/json")
-            response["Content-Encoding"] = "gzip"
-        else:
-            response = HttpResponse(gzip.decompress(data), content_type="application/json")
-        response["Content-Disposition"] = filename
+        try:
+            packed = logstore.read_compressed(stored.name)
+            accepted = _accepted_encodings(request.headers.get("Accept-Encoding", ""))
+            if "zstd" in accepted:
+                body, encoding = packed, "zstd"
+            elif "gzip" in accepted:
+                body, encoding = logstore.gzip_for_client(logstore.decompress(packed)), "gzip"
+            else:
+                body, encoding = logstore.decompress(packed), ""
+        except logstore.UnreadableLog as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response = HttpResponse(body, content_type="application/json")
+        if encoding:
+            response["Content-Encoding"] = encoding
+        patch_vary_headers(response, ["Accept-Encoding"])
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
         return response
 
     @extend_schema(responses=s.SeatStderrSerializer(many=True))
@@ -611,3 +625,15 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def cancel(self, request: Request, pk: str | None = None) -> Response:
         """Cancel unplayed matches; the played ones and their standings stay."""
         return self._control(request, "cancel")
+
+
+def _accepted_encodings(header: str) -> set[str]:
+    """Content codings a client accepts (``q=0`` refuses one), from its Accept-Encoding header."""
+    accepted = set()
+    for part in header.split(","):
+        coding, _, params = part.strip().partition(";")
+        if params.strip().replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
+            continue
+        if coding.strip():
+            accepted.add(coding.strip().lower())
+    return accepted

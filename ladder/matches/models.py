@@ -97,13 +97,22 @@ class MatchSeat(models.Model):
 
 
 class MatchLog(models.Model):
-    """The game log (gzip-compressed JSON), kept apart so match lists stay light."""
+    """Where a match's game log is: an object in the ``match_logs`` storage (see logstore.py).
+
+    The log itself is not in the database: a million of them is gigabytes that every backup,
+    vacuum and replica would carry for rows nobody queries.
+    """
+
+    class Codec(models.TextChoices):
+        ZSTD = "zstd", "zstd-compressed JSON"
 
     match = models.OneToOneField(
         Match, on_delete=models.CASCADE, related_name="log", primary_key=True
     )
-    data = models.BinaryField()
+    name = models.CharField(max_length=200, help_text="object name in the match_logs storage")
+    codec = models.CharField(max_length=8, choices=Codec.choices, default=Codec.ZSTD)
     size = models.PositiveIntegerField(help_text="bytes of the uncompressed JSON")
+    stored_size = models.PositiveIntegerField(help_text="bytes of the stored object")
 
     def __str__(self) -> str:
-        return f"log of match {self.match_id} ({self.size} bytes)"
+        return f"log of match {self.match_id} ({self.codec}, {self.stored_size} bytes)"

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import F, Field, Lookup, Prefetch, Q, QuerySet
+from django.db.models.sql.compiler import SQLCompiler
 
 from ladder.accounts.models import User, Visitor
 from ladder.bots.selectors import visible_bots
+from ladder.matches import logstore
 from ladder.matches.models import Match, MatchLog, MatchSeat
 
 
@@ -33,8 +36,35 @@ def matches(
     if version_id:
         qs = qs.filter(seats__bot_version_id=version_id)
     if bot_id:
-        qs = qs.filter(pk__in=matches_of_bot(bot_id))
+        qs = qs.filter(of_bot(bot_id))
     return with_seats(qs)
+
+
+@Field.register_lookup
+class _InArray(Lookup):
+    """``field = ANY(array)``: with an ``ARRAY(subquery)``, PostgreSQL runs the subquery first."""
+
+    lookup_name = "in_array"
+
+    def as_sql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper
+    ) -> tuple[str, tuple[str | int, ...]]:
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs} = ANY({rhs})", (*lhs_params, *rhs_params)
+
+
+def of_bot(bot_id: int) -> Q:
+    """Matches a bot played (any version), as a filter.
+
+    A bot's matches are a few hundred of a million.  As ``id IN (subquery)`` PostgreSQL's planner
+    walks the whole match index backwards hoping to meet them early (130 ms at a million matches,
+    ``benchmarks/scale.py``); as ``id = ANY(ARRAY(subquery))`` it reads the bot's seats first and
+    fetches just those (under 1 ms).  Other databases (the SQLite demo) get the plain form.
+    """
+    if connection.vendor == "postgresql":
+        return Q(pk__in_array=ArraySubquery(matches_of_bot(bot_id)))
+    return Q(pk__in=matches_of_bot(bot_id))
 
 
 LIST_FIELDS = (
@@ -113,7 +143,7 @@ def attach_seats(rows: list[dict]) -> list[dict]:
 
 def matches_of_bot(bot_id: int) -> QuerySet:
     """Ids of the matches a bot played (any version), for filtering without DISTINCT."""
-    return MatchSeat.objects.filter(bot_version__bot_id=bot_id).values("match_id")
+    return MatchSeat.objects.filter(bot_version__bot_id=bot_id).order_by().values("match_id")
 
 
 def with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
@@ -215,17 +245,16 @@ def log_is_public(match: Match) -> bool:
     return match.status == Match.Status.FINISHED
 
 
+def stored_log(match: Match) -> MatchLog | None:
+    return MatchLog.objects.filter(match=match).first()
+
+
 def match_log(match: Match) -> dict[str, Any] | None:
-    try:
-        stored = MatchLog.objects.get(match=match)
-    except MatchLog.DoesNotExist:
+    """The decoded log, or None when the match has none (raises ``UnreadableLog`` if damaged)."""
+    row = stored_log(match)
+    if row is None:
         return None
-    return json.loads(gzip.decompress(bytes(stored.data)))
-
-
-def compressed_log(match: Match) -> bytes | None:
-    row = MatchLog.objects.filter(match=match).values_list("data", flat=True).first()
-    return bytes(row) if row is not None else None
+    return json.loads(logstore.read_json(row.name))
 
 
 def stderr_visible_to(user: Visitor, seat: MatchSeat) -> bool:
@@ -251,7 +280,7 @@ def recent_matches(
     """The newest matches ``user`` may see, with seats, optionally of one bot or one owner."""
     qs = visible_matches(user)
     if bot_id is not None:
-        qs = qs.filter(pk__in=matches_of_bot(bot_id))
+        qs = qs.filter(of_bot(bot_id))
     if owner_id is not None:
         qs = qs.filter(pk__in=matches_of_owner(owner_id))
     if status:

@@ -21,8 +21,6 @@ registers its live update with :func:`on_result_recorded` from its ``AppConfig.r
 
 from __future__ import annotations
 
-import gzip
-import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -42,6 +40,7 @@ from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
 from ladder.core.hooks import after_commit
 from ladder.core.resend import stamp_unsent
 from ladder.ladders.models import Ladder
+from ladder.matches import logstore
 from ladder.matches.models import Match, MatchLog, MatchSeat
 
 Status = Match.Status
@@ -236,11 +235,19 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
             seat.place = places[seat.seat]
             seat.forfeit_reason = clean["forfeits"][seat.seat] or ""
             seat.stderr = clean["stderr"][seat.seat][-cap:]
-        MatchSeat.objects.bulk_update(seats, ["score", "place", "forfeit_reason", "stderr"])
+        for seat in seats:  # a few rows: plain UPDATEs cost less than bulk_update's CASEs
+            seat.save(update_fields=["score", "place", "forfeit_reason", "stderr"])
         if clean["log"] is not None:
-            raw = json.dumps(clean["log"], separators=(",", ":")).encode()
-            # A match gets its log in the same transaction as its result, exactly once.
-            MatchLog.objects.create(match=match, data=gzip.compress(raw, 6), size=len(raw))
+            # The object is written before the row commits: a rollback leaves at most an
+            # orphan object that the next attempt overwrites, never a row without its log.
+            stored = logstore.store(match.pk, clean["log"])
+            MatchLog.objects.create(
+                match=match,
+                name=stored.name,
+                codec=stored.codec,
+                size=stored.size,
+                stored_size=stored.stored_size,
+            )
         match.status = Status.FINISHED
         match.finished_at = timezone.now()
         match.lease_expires_at = None

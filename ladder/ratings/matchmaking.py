@@ -8,8 +8,12 @@ table, two bots of one owner only when there are not enough other owners; seats 
 
 from __future__ import annotations
 
+import heapq
+import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -55,58 +59,106 @@ def playing_versions(game: str) -> list[BotVersion]:
 
 
 def candidates(ladder: Ladder) -> list[Candidate]:
+    """Every playing version of the ladder's game with its rating and games so far.
+
+    Ratings and scheduled seats are read for the whole ladder and matched up here: filtering
+    them by a list of 10,000 version ids cost more than reading the few extra rows.
+    """
     versions = playing_versions(ladder.game)
-    ids = [v.pk for v in versions]
     ratings = {
-        r.bot_version_id: r for r in Rating.objects.filter(ladder=ladder, bot_version_id__in=ids)
+        version_id: (mu, sd, games)
+        for version_id, mu, sd, games in Rating.objects.filter(ladder=ladder).values_list(
+            "bot_version_id", "mu", "sd", "games"
+        )
     }
     scheduled = dict(
         MatchSeat.objects.filter(
             match__ladder=ladder,
             match__ranked=True,
             match__status__in=[*WAITING, Match.Status.RUNNING],
-            bot_version_id__in=ids,
         )
+        .order_by()
         .values_list("bot_version_id")
         .annotate(n=Count("id"))
     )
     out = []
     for version in versions:
-        rating = ratings.get(version.pk)
+        mu, sd, games = ratings.get(version.pk, (0.0, pl.PRIOR_SD, 0))
         out.append(
-            Candidate(
-                version=version,
-                mu=rating.mu if rating else 0.0,
-                sd=rating.sd if rating else pl.PRIOR_SD,
-                games=(rating.games if rating else 0) + scheduled.get(version.pk, 0),
-            )
+            Candidate(version=version, mu=mu, sd=sd, games=games + scheduled.get(version.pk, 0))
         )
     return out
 
 
-def _neediest(pool: list[Candidate], target: int, rng: random.Random) -> Candidate:
-    """Furthest behind the game target (played + scheduled); among equals the most uncertain,
-    then the newest.  Past the target this keeps spreading games evenly."""
+class Pool:
+    """A ladder's candidates, indexed once per fill so that each table costs little.
 
-    def key(c: Candidate) -> tuple:
-        return (c.games - target, -c.sd, -c.version.pk, rng.random())
+    With 10,000 bots, scanning and sorting every candidate for each table took 180 ms a table
+    (``benchmarks/scale.py``); here the neediest comes off a heap and the nearest in rating are
+    read outwards from the first bot's place in a list sorted by rating.
+    """
 
-    return min(pool, key=key)
+    def __init__(self, candidates: list[Candidate]) -> None:
+        self.candidates = candidates
+        self.by_mu = sorted(candidates, key=lambda c: (c.mu, c.version.pk))
+        self._place = {c.version.pk: i for i, c in enumerate(self.by_mu)}
+        self.bot_count = len({c.bot_id for c in candidates})
+        self.owners = {c.owner_id for c in candidates}
+        self._heap = [self._entry(c) for c in candidates]
+        heapq.heapify(self._heap)
+        self._by_pk = {c.version.pk: c for c in candidates}
+
+    @staticmethod
+    def _entry(c: Candidate) -> tuple[int, float, int]:
+        # Furthest behind in games first; among equals the most uncertain, then the newest.
+        return (c.games, -c.sd, -c.version.pk)
+
+    def neediest(self) -> Candidate:
+        while True:
+            games, _, negative_pk = self._heap[0]
+            candidate = self._by_pk[-negative_pk]
+            if candidate.games == games:
+                return candidate
+            heapq.heappop(self._heap)  # stale: this candidate has been seated since
+
+    def seated(self, candidate: Candidate) -> None:
+        """Count a new scheduled game for ``candidate`` (its old heap entry goes stale)."""
+        candidate.games += 1
+        heapq.heappush(self._heap, self._entry(candidate))
+
+    def nearest(self, first: Candidate) -> Iterator[Candidate]:
+        """Every other candidate by distance in rating from ``first``, ties by version id."""
+        at = self._place[first.version.pk]
+        left, right = at - 1, at + 1
+        by_mu = self.by_mu
+        while left >= 0 or right < len(by_mu):
+            gap_left = first.mu - by_mu[left].mu if left >= 0 else math.inf
+            gap_right = by_mu[right].mu - first.mu if right < len(by_mu) else math.inf
+            gap = min(gap_left, gap_right)
+            same = []
+            while left >= 0 and first.mu - by_mu[left].mu == gap:
+                same.append(by_mu[left])
+                left -= 1
+            while right < len(by_mu) and by_mu[right].mu - first.mu == gap:
+                same.append(by_mu[right])
+                right += 1
+            yield from sorted(same, key=lambda c: c.version.pk)
 
 
-def pick_table(ladder: Ladder, pool: list[Candidate], rng: random.Random) -> list[Candidate] | None:
+def pick_table(ladder: Ladder, pool: Pool, rng: random.Random) -> list[Candidate] | None:
     """One table for ``ladder`` from ``pool``, seats shuffled; None if too few distinct bots."""
     need = ladder.num_players
-    if len({c.bot_id for c in pool}) < need:
+    if pool.bot_count < need:
         return None
-    first = _neediest(pool, ladder.target_games, rng)
-    others = [c for c in pool if c.bot_id != first.bot_id]
+    first = pool.neediest()
     # Avoid a second bot of one owner while enough bots of other owners exist.
-    other_owners = {c.owner_id for c in others if c.owner_id != first.owner_id}
-    if len(other_owners) >= need - 1:
-        others = [c for c in others if c.owner_id != first.owner_id]
-    others.sort(key=lambda c: (abs(c.mu - first.mu), c.version.pk))
-    nearest = others[: max(NEAREST_K, need - 1)]
+    other_owners = pool.owners - {first.owner_id}
+    spread_owners = len(other_owners) >= need - 1
+
+    def eligible(c: Candidate) -> bool:
+        return c.bot_id != first.bot_id and not (spread_owners and c.owner_id == first.owner_id)
+
+    nearest = list(islice(filter(eligible, pool.nearest(first)), max(NEAREST_K, need - 1)))
     table = [first]
     while len(table) < need:
         owners = {c.owner_id for c in table}
@@ -114,7 +166,8 @@ def pick_table(ladder: Ladder, pool: list[Candidate], rng: random.Random) -> lis
         fresh = [c for c in open_ if c.owner_id not in owners]
         if not fresh and len(other_owners - owners) > 0:
             # The nearest are all of seated owners: take the nearest bot of a new owner.
-            fresh = [c for c in others if c.owner_id not in owners][:1]
+            new_owner = (c for c in pool.nearest(first) if eligible(c) and c.owner_id not in owners)
+            fresh = list(islice(new_owner, 1))
         table.append(rng.choice(fresh or open_))
     rng.shuffle(table)
     return table
@@ -154,12 +207,8 @@ def fill_queue(capacity: int | None = None, rng: random.Random | None = None) ->
     missing = capacity - waiting_ranked_matches()
     if missing <= 0:
         return []
-    pools = {ladder.pk: (ladder, candidates(ladder)) for ladder in schedulable_ladders()}
-    playable = [
-        ladder
-        for ladder, pool in pools.values()
-        if len({c.bot_id for c in pool}) >= ladder.num_players
-    ]
+    pools = {ladder.pk: (ladder, Pool(candidates(ladder))) for ladder in schedulable_ladders()}
+    playable = [ladder for ladder, pool in pools.values() if pool.bot_count >= ladder.num_players]
     created: list[int] = []
     while playable and len(created) < missing:
         ladder = _choose_ladder(playable, rng)
@@ -169,6 +218,6 @@ def fill_queue(capacity: int | None = None, rng: random.Random | None = None) ->
             continue
         match = create_match(ladder, [c.version for c in table], seed=new_seed(rng))
         for seat in table:
-            seat.games += 1
+            pools[ladder.pk][1].seated(seat)
         created.append(match.pk)
     return created

@@ -73,9 +73,6 @@ class Matches:
             raise ValueError("players and ranks must be (matches, seats) arrays of one shape")
         # risk[m, j, k]: is seat k still unplaced when seat j's place is decided?
         self.risk = (self.ranks[:, None, :] >= self.ranks[:, :, None]).astype(float)
-        # Where each seat pair's curvature lands in the flattened (bots x bots) Hessian.
-        size = self.num_players
-        self.pair_index = (self.players[:, :, None] * size + self.players[:, None, :]).ravel()
 
     def __len__(self) -> int:
         return self.players.shape[0]
@@ -103,10 +100,50 @@ def log_likelihood(theta: np.ndarray, data: Matches, weights: np.ndarray | None 
     return float(per_match.sum())
 
 
+# Beyond this many bots the Hessian is never formed (10,000 bots would be 800 MB per copy and an
+# hour to invert): Newton steps use Hessian-vector products, and the Laplace deviation comes from
+# the diagonal (see ``posterior_sd``).
+DENSE_LIMIT = 2000
+
+
+@dataclass
+class Curvature:
+    """The negative log-posterior's Hessian, kept as one small block per match.
+
+    ``blocks[m]`` is match m's (seats x seats) curvature; the Hessian is their sum scattered to
+    the seated bots plus the prior's ``1 / prior_var`` on the diagonal.  Products with it cost
+    one pass over the matches, so a ladder of any size needs memory only in its match count.
+    """
+
+    blocks: np.ndarray  # (M, n, n)
+    players: np.ndarray  # (M, n)
+    size: int
+    prior_precision: float
+
+    @property
+    def diagonal(self) -> np.ndarray:
+        n = self.players.shape[1]
+        own = self.blocks[:, np.arange(n), np.arange(n)]
+        diag = np.bincount(self.players.ravel(), own.ravel(), minlength=self.size)
+        return diag + self.prior_precision
+
+    def matvec(self, vector: np.ndarray) -> np.ndarray:
+        per_seat = np.einsum("mkl,ml->mk", self.blocks, vector[self.players])
+        product = np.bincount(self.players.ravel(), per_seat.ravel(), minlength=self.size)
+        return product + self.prior_precision * vector
+
+    def dense(self) -> np.ndarray:
+        pairs = (self.players[:, :, None] * self.size + self.players[:, None, :]).ravel()
+        flat = np.bincount(pairs, self.blocks.ravel(), minlength=self.size * self.size)
+        hessian: np.ndarray = flat.reshape(self.size, self.size)
+        hessian[np.diag_indices(self.size)] += self.prior_precision
+        return hessian
+
+
 def _evaluate(
     theta: np.ndarray, data: Matches, weights: np.ndarray | None, prior_var: float
-) -> tuple[float, np.ndarray, np.ndarray]:
-    """Log-posterior, its gradient, and the Hessian of its negative (positive definite)."""
+) -> tuple[float, np.ndarray, Curvature]:
+    """Log-posterior, its gradient, and the curvature of its negative (positive definite)."""
     size = data.num_players
     q, log_denom = _stage_probabilities(theta, data)
     per_match = (theta[data.players] - log_denom).sum(axis=1)
@@ -121,39 +158,28 @@ def _evaluate(
         block = block * weights[:, None, None]
     value = float(per_match.sum()) - float(theta @ theta) / (2 * prior_var)
     grad: np.ndarray = np.bincount(data.players.ravel(), seat_grad.ravel(), minlength=size)
-    hessian: np.ndarray = np.bincount(
-        data.pair_index, block.ravel(), minlength=size * size
-    ).reshape(size, size)
     grad -= theta / prior_var
-    hessian[np.diag_indices(size)] += 1.0 / prior_var
-    return value, grad, hessian
+    return value, grad, Curvature(block, data.players, size, 1.0 / prior_var)
 
 
-def _gradient_hessian(
-    theta: np.ndarray, data: Matches, weights: np.ndarray | None, prior_var: float
-) -> tuple[np.ndarray, np.ndarray]:
-    _, grad, hessian = _evaluate(theta, data, weights, prior_var)
-    return grad, hessian
+def _solve_spd(curvature: Curvature, rhs: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
+    """Solve ``H @ x = rhs`` for the (symmetric positive definite) Hessian ``H``.
 
-
-def _solve_spd(matrix: np.ndarray, rhs: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
-    """Solve ``matrix @ x = rhs`` for a symmetric positive definite matrix.
-
-    Conjugate gradients with a Jacobi preconditioner: the Hessian is diagonally dominant (a bot's
-    own curvature outweighs what it shares with any one opponent), so this converges in a few
-    dozen cheap matrix-vector products, far faster than a dense factorisation for 1,000 bots.
+    Conjugate gradients with a Jacobi preconditioner on Hessian-vector products: the Hessian is
+    diagonally dominant (a bot's own curvature outweighs what it shares with any one opponent),
+    so this converges in a few dozen products, each one pass over the matches.
     """
-    inverse_diagonal = 1.0 / np.diag(matrix)
+    inverse_diagonal = 1.0 / curvature.diagonal
     x = np.zeros_like(rhs)
     residual = rhs.copy()
     z = inverse_diagonal * residual
     direction = z.copy()
     rz = float(residual @ z)
     target = rtol * float(rhs @ rhs)
-    for _ in range(4 * len(rhs)):
+    for _ in range(min(4 * len(rhs), 2000)):
         if float(residual @ residual) <= target:
             return x
-        product = matrix @ direction
+        product = curvature.matvec(direction)
         alpha = rz / float(direction @ product)
         x += alpha * direction
         residual -= alpha * product
@@ -161,7 +187,9 @@ def _solve_spd(matrix: np.ndarray, rhs: np.ndarray, rtol: float = 1e-10) -> np.n
         rz_next = float(residual @ z)
         direction = z + (rz_next / rz) * direction
         rz = rz_next
-    return np.linalg.solve(matrix, rhs)
+    if curvature.size <= DENSE_LIMIT:
+        return np.linalg.solve(curvature.dense(), rhs)
+    return x
 
 
 def fit(
@@ -182,17 +210,17 @@ def fit(
     theta = np.zeros(data.num_players) if start is None else np.array(start, dtype=float)
     if len(data) == 0:
         return theta
-    value, grad, hessian = _evaluate(theta, data, weights, prior_var)
+    value, grad, curvature = _evaluate(theta, data, weights, prior_var)
     for _ in range(max_steps):
-        step = _solve_spd(hessian, grad)
+        step = _solve_spd(curvature, grad)
         scale = 1.0
         while True:
             candidate = theta + scale * step
-            new_value, new_grad, new_hessian = _evaluate(candidate, data, weights, prior_var)
+            new_value, new_grad, new_curvature = _evaluate(candidate, data, weights, prior_var)
             if new_value >= value - 1e-9 * abs(value) or scale < 1e-4:
                 break
             scale /= 2
-        theta, value, grad, hessian = candidate, new_value, new_grad, new_hessian
+        theta, value, grad, curvature = candidate, new_value, new_grad, new_curvature
         if np.max(np.abs(scale * step)) < tol:
             break
     return theta
@@ -217,9 +245,17 @@ def posterior_sd(data: Matches, theta: np.ndarray, prior_sd: float = PRIOR_SD) -
     Results only say how bots compare, so the uncertainty of a common shift of every rating
     (fixed by the prior alone) is projected out: these are the deviations of each bot's
     strength relative to the ladder's mean.
+
+    Up to ``DENSE_LIMIT`` bots this inverts the Hessian.  Beyond, a bot's deviation given its
+    opponents' strengths (``1 / sqrt(H_ii)``) stands in: on a ladder that size every bot meets
+    hundreds of different opponents, each of whom it shares little curvature with, so the two
+    differ by a few percent (``benchmarks/ratings_refit.py`` prints both); and refits with a
+    bootstrap take the wider of this and the bootstrap's spread.
     """
-    _, hessian = _gradient_hessian(theta, data, None, prior_sd**2)
-    cov = np.linalg.inv(hessian)
+    _, _, curvature = _evaluate(theta, data, None, prior_sd**2)
+    if data.num_players > DENSE_LIMIT:
+        return 1.0 / np.sqrt(curvature.diagonal)
+    cov = np.linalg.inv(curvature.dense())
     centred = cov - cov.mean(axis=0, keepdims=True)
     centred -= centred.mean(axis=1, keepdims=True)
     return np.sqrt(np.clip(np.diag(centred), 0.0, None))

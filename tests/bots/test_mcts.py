@@ -22,6 +22,7 @@ def _midgame(game: str, decisions: int = 6):
     made = 0
     while made < decisions or len(state.legal_actions()) < 2:
         seat = state.current_player()
+        assert seat is not None
         state.apply(greedy(state.observation(seat), state.legal_actions(), rng))
         made += 1
     return state
@@ -118,6 +119,7 @@ def test_root_candidates_are_each_legal_action_once(game):
         while not state.is_terminal():
             legal = state.legal_actions()
             seat = state.current_player()
+            assert seat is not None
             if len(legal) > 1:
                 ranked = _ranked(state, seat, legal, greedy, Rng(7))
                 order = list(itertools.islice(ranked, len(legal) + 1))

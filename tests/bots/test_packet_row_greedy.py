@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bots.builtin import get_policy, random_policy
-from engine.match import play_match
+from engine.match import Policy, play_match
 
 GAMES = 60
 
@@ -17,7 +17,7 @@ def test_greedy_beats_random(players, required):
     wins = 0
     for seed in range(GAMES):
         seat = seed % players
-        policies = [random_policy] * players
+        policies: list[Policy] = [random_policy] * players
         policies[seat] = greedy
         state, _log = play_match("packet_row", 1000 + seed, policies)
         wins += state.ranking()[seat] == 1

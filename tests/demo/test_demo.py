@@ -39,9 +39,24 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def get(base: str, path: str) -> Any:
-    with urllib.request.urlopen(base + path, timeout=10) as response:
+def get(port: int, path: str) -> object:
+    """The JSON the demo's API answers at ``path`` (the demo serves plain HTTP on 127.0.0.1)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
         return json.load(response)
+
+
+def get_object(port: int, path: str) -> dict[str, Any]:
+    data = get(port, path)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} answered {type(data).__name__}, not an object")
+    return data
+
+
+def get_list(port: int, path: str) -> list[dict[str, Any]]:
+    data = get(port, path)
+    if not isinstance(data, list):
+        raise ValueError(f"{path} answered {type(data).__name__}, not a list")
+    return data
 
 
 @contextlib.contextmanager
@@ -81,12 +96,12 @@ def processes_mentioning(text: str) -> list[str]:
     return found
 
 
-def standings(base: str) -> dict[str, list[dict[str, Any]]]:
+def standings(port: int) -> dict[str, list[dict[str, Any]]]:
     return {
-        f"{ladder['game']}/{ladder['num_players']}": get(
-            base, f"/api/v1/ladders/{ladder['id']}/standings/"
+        f"{ladder['game']}/{ladder['num_players']}": get_object(
+            port, f"/api/v1/ladders/{ladder['id']}/standings/"
         )["results"]
-        for ladder in get(base, "/api/v1/ladders/")
+        for ladder in get_list(port, "/api/v1/ladders/")
         if ladder["schedule_enabled"]
     }
 
@@ -99,7 +114,6 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
         pytest.skip(f"bots cannot be sandboxed here: {problem}")
     data = tmp_path / "demo-data"
     port = free_port()
-    base = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     output = tmp_path / "demo.out"
     earlier = children()  # what earlier tests of this session still run is not the demo's
@@ -128,7 +142,7 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
             deadline = time.monotonic() + STANDINGS_TIMEOUT_S
             while time.monotonic() < deadline and demo.poll() is None:
                 with contextlib.suppress(OSError, ValueError):
-                    table = standings(base)
+                    table = standings(port)
                     # Two bots per game: the two-player ladders play, each until both are rated;
                     # and the demo has told the visitor so.
                     if (
@@ -141,9 +155,9 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
             assert demo.poll() is None, output.read_text()
             assert sorted(table) == ["east_indiaman/2", "packet_row/2"], output.read_text()
             assert all(len(rows) == 2 for rows in table.values()), (table, output.read_text())
-            finished = get(base, "/api/v1/matches/?status=finished&page_size=200")["results"]
+            finished = get_object(port, "/api/v1/matches/?status=finished&page_size=200")["results"]
             assert finished, "standings without finished matches"
-            match = get(base, f"/api/v1/matches/{finished[-1]['id']}/")
+            match = get_object(port, f"/api/v1/matches/{finished[-1]['id']}/")
             assert match["kind"] == "ladder" and match["ranked"]
             assert {seat["bot_name"] for seat in match["seats"]} <= {
                 "east-indiaman-random",

@@ -8,6 +8,7 @@ are checked in fresh interpreters, as the processes would load them.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import re
@@ -219,6 +220,7 @@ PRODUCTION = {
     "env, complaint",
     [
         ({**PRODUCTION, "MONSOON_SANDBOX": "none"}, "MONSOON_SANDBOX=none"),
+        ({**PRODUCTION, "MONSOON_ALLOW_UNBOUNDED_SEATS": "1"}, "MONSOON_ALLOW_UNBOUNDED_SEATS=1"),
         ({**PRODUCTION, "DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "must name a PostgreSQL"),
         ({**PRODUCTION, "CELERY_BROKER_URL": "filesystem://"}, "needs MONSOON_BROKER_FOLDER"),
         ({**PRODUCTION, "CACHE_URL": ""}, "CACHE_URL must name a shared"),
@@ -250,7 +252,7 @@ def test_filesystem_broker_uses_one_absolute_folder(tmp_path):
         MONSOON_BROKER_FOLDER=str(tmp_path / "broker"),
     )
     assert result.returncode == 0, result.stderr
-    options = eval(result.stdout)  # a dict literal we printed ourselves
+    options = ast.literal_eval(result.stdout)  # a dict literal we printed ourselves
     assert (
         options["data_folder_in"]
         == options["data_folder_out"]

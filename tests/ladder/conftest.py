@@ -118,3 +118,10 @@ def play_and_record(match: Match, bots: list[str] | None = None):
 @pytest.fixture(autouse=True)
 def _isolated_media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "match_logs": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": tmp_path / "match-logs", "allow_overwrite": True},
+        },
+    }

@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+import zstandard
 from django.core.cache import cache
 from django.db.models import QuerySet
 from rest_framework.test import APIClient
@@ -338,6 +339,16 @@ def test_match_log_download(personas, world):
     )
     assert compressed["Content-Encoding"] == "gzip"
     assert json.loads(gzip.decompress(compressed.content)) == log
+    # zstd is how the log is stored: a client that accepts it gets the stored object as it is.
+    packed = client.get(
+        f"/api/v1/matches/{world['finished'].pk}/log/", HTTP_ACCEPT_ENCODING="gzip, zstd"
+    )
+    assert packed["Content-Encoding"] == "zstd" and "Accept-Encoding" in packed["Vary"]
+    assert json.loads(zstandard.ZstdDecompressor().decompress(packed.content)) == log
+    refused = client.get(
+        f"/api/v1/matches/{world['finished'].pk}/log/", HTTP_ACCEPT_ENCODING="zstd;q=0, gzip"
+    )
+    assert refused["Content-Encoding"] == "gzip"
     waiting = client.get(f"/api/v1/matches/{world['waiting'].pk}/log/")
     assert waiting.status_code == 409 and "finished" in waiting.json()["detail"]
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ladder.accounts.services import create_user
 from ladder.ladders.models import Ladder
@@ -199,3 +202,40 @@ def test_games_spread_evenly_once_everyone_reached_the_target(only_three_player_
     # 36 seats over six bots: each is first at a table twice, opponents are random among the
     # nearest; without the rotation one bot would sit at all 12 tables.
     assert len(seats) == 6 and max(seats.values()) <= 9 and min(seats.values()) >= 4
+
+
+def _stand_in(pk: int, mu: float, games: int, sd: float) -> matchmaking.Candidate:
+    """A candidate without the database: the pool reads only pk, bot, owner, mu, sd, games."""
+    bot = SimpleNamespace(owner_id=pk % 3)
+    version = SimpleNamespace(pk=pk, bot_id=pk, bot=bot)
+    return matchmaking.Candidate(version=version, mu=mu, sd=sd, games=games)  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([-1.0, 0.0, 0.0, 0.5, 2.0]),
+            st.integers(0, 3),
+            st.sampled_from([0.5, 2.0]),
+        ),
+        min_size=2,
+        max_size=30,
+    ),
+    st.data(),
+)
+def test_the_indexed_pool_orders_as_a_full_sort_would(rows, data):
+    # The pool answers from indexes what a scan of every candidate used to: the neediest is the
+    # fewest games, then the highest sd, then the newest; the nearest go by rating gap, then id.
+    pool_rows = [_stand_in(pk, mu, games, sd) for pk, (mu, games, sd) in enumerate(rows, start=1)]
+    pool = matchmaking.Pool(pool_rows)
+    for _ in range(data.draw(st.integers(0, 5))):
+        pool.seated(data.draw(st.sampled_from(pool_rows)))
+    neediest = min(pool_rows, key=lambda c: (c.games, -c.sd, -c.version.pk))
+    assert pool.neediest() is neediest
+    first = data.draw(st.sampled_from(pool_rows))
+    expected = sorted(
+        (c for c in pool_rows if c is not first),
+        key=lambda c: (abs(c.mu - first.mu), c.version.pk),
+    )
+    assert list(pool.nearest(first)) == expected

@@ -33,8 +33,8 @@ def test_observation_decodes_to_the_players_own_view(game, players):
     seat = environment.possible_agents.index(agent)
     observed = environment.observe(agent)
     assert environment.observation_space(agent).contains(observed)
-    assert decode_observation(observed) == environment.state.observation(seat)
-    legal = environment.state.legal_actions()
+    assert decode_observation(observed) == environment.game_state.observation(seat)
+    legal = environment.game_state.legal_actions()
     mask = environment.infos[agent]["action_mask"]
     chosen = [environment.vocabulary[i] for i, bit in enumerate(mask) if bit]
     assert sorted(map(str, chosen)) == sorted(map(str, legal))
@@ -43,8 +43,16 @@ def test_observation_decodes_to_the_players_own_view(game, players):
 TABLES = [(spec.name, n) for spec in all_games().values() for n in spec.player_counts]
 
 
+def test_the_reward_tables_cover_every_player_count_of_every_game():
+    for spec in all_games().values():
+        assert {n for game, n in TABLES if game == spec.name} == set(spec.player_counts)
+
+
 @pytest.mark.parametrize(("game", "players"), TABLES)
 def test_a_full_episode_pays_rank_rewards_read_from_the_environment(game, players):
+    """Every agent's reward is read back through ``last()`` (the environment's own
+    accumulated rewards) and checked against the final ranking: +1 for rank 1 down to -1
+    for rank n of n, linear in rank, ties sharing their rank's reward."""
     environment = env(game, players)
     environment.reset(seed=5)
     chooser = random.Random(5)  # random play ends every game; always-first can loop forever
@@ -56,13 +64,13 @@ def test_a_full_episode_pays_rank_rewards_read_from_the_environment(game, player
             final[agent] = reward
             environment.step(None)
             continue
+        assert reward == 0.0  # nothing is paid before the end
         environment.step(chooser.choice(info["action_mask"].nonzero()[0].tolist()))
-    ranking = environment.state.ranking()
-    expected = rank_rewards(ranking)
+    assert sorted(final) == sorted(environment.possible_agents)
+    ranking = environment.game_state.ranking()
+    assert len(ranking) == players
+    expected = [1.0 - 2.0 * (rank - 1) / (players - 1) for rank in ranking]
     assert [final[a] for a in environment.possible_agents] == pytest.approx(expected)
-    # Linear in rank: the best rank earns +1, rank n of n earns -1, ties share their rank's reward.
-    n = len(ranking)
-    assert expected == pytest.approx([1.0 - 2.0 * (rank - 1) / (n - 1) for rank in ranking])
 
 
 def test_an_endless_game_is_truncated_after_max_cycles_with_no_reward():
@@ -80,7 +88,7 @@ def test_an_endless_game_is_truncated_after_max_cycles_with_no_reward():
         environment.step(int(info["action_mask"].nonzero()[0][0]))
         decisions += 1
     assert decisions == 300
-    assert not environment.state.is_terminal()
+    assert not environment.game_state.is_terminal()
 
 
 def test_rank_rewards_are_linear_in_rank_and_ties_share():

@@ -1,7 +1,8 @@
-"""Personas and a small site for the web tests.
+"""A small site for the web tests, on the suite's personas (tests/conftest.py).
 
-Personas (shared with tests/ladder): alice owns bots (the owner), bob is another author (the
-"other user"), olivia an organiser with bots of her own, sam staff, and anonymous visitors.
+Personas: alice owns bots (the owner), bob is her rival (the "other user"), olivia an organiser
+with bots of her own, sam staff, and anonymous visitors; ``personas`` holds their logged-in
+browser clients by role.
 
 ``site_world`` builds, through the services only: one public bot per persona and game, alice's
 private bot, a rejected upload of alice's with a reason only she (and staff) may read, one
@@ -13,29 +14,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks
 
-from ladder.bots import services as bot_services
+from ladder.accounts.models import User
 from ladder.bots.models import Bot, BotVersion
 from ladder.ladders.services import sync_ladders
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.models import Tournament
-from tests.ladder.conftest import (  # noqa: F401  (fixtures)
-    _isolated_media,
-    alice,
-    bob,
-    engine_result,
-    ladder_for,
-    make_active_version,
-    make_bot,
-    olivia,
-    sam,
-)
+from tests.factories import engine_result, make_bot, make_match, make_version
 from tests.tournaments.conftest import play_pending
 
 REJECTION = "SECRET-REJECTION: ImportError: no module named numpyy"
@@ -54,42 +47,30 @@ class World:
     rejected: BotVersion
 
 
-def web_client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
+@pytest.fixture(autouse=True)
+def _media(isolated_media: Path) -> None:
+    """Every web test's uploads go to its own folder."""
 
 
 @pytest.fixture
-def personas(alice, bob, olivia, sam):  # noqa: F811
-    return {
-        "anonymous": web_client(),
-        "owner": web_client(alice),
-        "other": web_client(bob),
-        "organiser": web_client(olivia),
-        "staff": web_client(sam),
-    }
+def personas(web_clients: dict[str, Client]) -> dict[str, Client]:
+    """Browser clients by role: anonymous, owner (alice), other (bob), organiser, staff."""
+    return web_clients
 
 
 def finished_match(
     game: str,
-    versions,
+    versions: list[BotVersion],
     *,
     seed: int,
     forfeit_seat: int | None = None,
     stderr_seat: int | None = None,
-    kind=Match.Kind.LADDER,
-    requested_by=None,
-):
-    match = match_services.create_match(
-        ladder_for(game, len(versions)),
-        versions,
-        seed=seed,
-        kind=kind,
-        ranked=kind == Match.Kind.LADDER,
-        requested_by=requested_by,
-    )
+    kind: str = Match.Kind.LADDER,
+    requested_by: User | None = None,
+) -> Match:
+    """A match played by the engine and recorded as the sandboxed runner would: decision
+    times written, and optionally a seat's forfeit or alice's stderr."""
+    match = make_match(game, versions, seed=seed, kind=kind, requested_by=requested_by)
     record = engine_result(match)
     for index, decision in enumerate(record["log"]["decisions"]):
         decision["ms"] = 1.5 + index % 7  # as the sandboxed runner writes them
@@ -105,7 +86,7 @@ def finished_match(
 
 
 @pytest.fixture
-def site_world(alice, bob, olivia) -> World:  # noqa: F811
+def site_world(alice: User, bob: User, olivia: User) -> World:
     sync_ladders()  # a transactional (browser) test starts from an emptied database
     bots: dict[str, Bot] = {}
     versions: dict[str, list[BotVersion]] = {}
@@ -114,14 +95,8 @@ def site_world(alice, bob, olivia) -> World:  # noqa: F811
         for user in (alice, bob, olivia):
             bot = make_bot(user, f"{user.username}-{game.replace('_', '-')}", game)
             bots[bot.name] = bot
-            versions[game].append(make_active_version(bot))
-    rejected = bot_services.upload_version(
-        bots["alice-batavia"], alice, filename="main.py", data=b"print('v2')\n"
-    )
-    bot_services.validate_version(
-        rejected.pk, lambda artifact: bot_services.ValidationOutcome(False, REJECTION)
-    )
-    rejected.refresh_from_db()
+            versions[game].append(make_version(bot))
+    rejected = make_version(bots["alice-batavia"], b"print('v2')\n", rejected_because=REJECTION)
     matches = {}
     for index, game in enumerate(TABLES):
         matches[game] = finished_match(
@@ -131,9 +106,9 @@ def site_world(alice, bob, olivia) -> World:  # noqa: F811
             stderr_seat=0,
             forfeit_seat=1 if game == "batavia" else None,
         )
-    queued = match_services.create_match(ladder_for("batavia", 3), versions["batavia"], seed=9)
+    queued = make_match("batavia", versions["batavia"], seed=9)
     private = make_bot(alice, "alice-secret", "batavia", public=False)
-    secret_version = make_active_version(private)
+    secret_version = make_version(private)
     # Olivia's bot is not seated: the challenge is hers to see only if she were staff.
     challenge = finished_match(
         "batavia",
@@ -155,7 +130,7 @@ def site_world(alice, bob, olivia) -> World:  # noqa: F811
 # --- tournaments -----------------------------------------------------------------------------
 
 
-def open_tournament(organiser, **overrides) -> Tournament:
+def open_tournament(organiser: User, **overrides: object) -> Tournament:
     """A scheduled Batavia tournament whose registration is open now (real clock: the pages
     call the services without an injected time)."""
     now = timezone.now()
@@ -172,7 +147,7 @@ def open_tournament(organiser, **overrides) -> Tournament:
     return tournament_services.create_tournament(organiser, now=now, **data)
 
 
-def started_tournament(organiser, bots, **overrides) -> Tournament:
+def started_tournament(organiser: User, bots: list[Bot], **overrides: object) -> Tournament:
     """Entered by each bot's owner and started by the tick at its start time."""
     t = open_tournament(organiser, **overrides)
     for bot in bots:
@@ -183,7 +158,9 @@ def started_tournament(organiser, bots, **overrides) -> Tournament:
     return t
 
 
-def finished_tournament(organiser, bots, capture, **overrides) -> Tournament:
+def finished_tournament(
+    organiser: User, bots: list[Bot], capture: DjangoCaptureOnCommitCallbacks, **overrides: object
+) -> Tournament:
     """A tournament played to the end in-process (see tests/tournaments/conftest.py)."""
     t = started_tournament(organiser, bots, **overrides)
     play_pending(capture, t)

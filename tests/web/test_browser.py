@@ -14,7 +14,9 @@ import pytest
 from django.urls import reverse
 
 from ladder.bots.models import BotVersion
-from tests.web.conftest import FORFEIT, finished_tournament, make_active_version, make_bot
+from tests.factories import make_bot, make_version
+from tests.helpers import present
+from tests.web.conftest import FORFEIT, finished_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -36,7 +38,7 @@ def browser():
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
+    options.binary_location = present(CHROMIUM, "chromium")  # the module is skipped without it
     for arg in (
         "--headless=new",
         "--no-sandbox",
@@ -283,12 +285,12 @@ def test_sign_up_create_a_bot_and_see_the_token(browser, live_server, site_world
 
 
 def test_bot_page_rating_chart(browser, live_server, site_world):
-    from tests.web.conftest import finished_match, make_active_version
+    from tests.web.conftest import finished_match
 
     versions = [seat.bot_version for seat in site_world.matches["batavia"].seats.all()]
     for seed in range(30, 36):
         finished_match("batavia", versions, seed=seed)
-    versions[0] = make_active_version(site_world.bots["alice-batavia"])  # v3 replaces v1
+    versions[0] = make_version(site_world.bots["alice-batavia"])  # v3 replaces v1
     for seed in range(36, 42):
         finished_match("batavia", versions, seed=seed)
     browser.get(live_server.url + reverse("web:bot", args=["alice-batavia"]))
@@ -305,7 +307,7 @@ def test_finished_tournament_page_and_a_round_match_replay(
     """A played round robin: standings and cross-table as stored, a round's match link opens
     the replay, and the page fits a phone screen (tables scroll inside their boxes)."""
     extra = make_bot(bob, "bob-batavia-2")
-    make_active_version(extra)
+    make_version(extra)
     field = [
         site_world.bots[name] for name in ("alice-batavia", "bob-batavia", "olivia-batavia")
     ] + [extra]
@@ -317,10 +319,11 @@ def test_finished_tournament_page_and_a_round_match_replay(
     total = t.planned_matches
     assert by_css(browser, "#progress-text").text == (f"{total} of {total} matches played (100%)")
     rows = all_css(browser, "#standings-table tbody tr")
+    final_standings = present(t.final_standings, "the final standings")
     assert [r.find_element("css selector", "th a").text for r in rows] == [
-        row["bot_name"] for row in t.final_standings
+        row["bot_name"] for row in final_standings
     ]
-    first = t.final_standings[0]
+    first = final_standings[0]
     cells = rows[0].find_elements("css selector", "td")
     assert cells[-2].text == f"{100 * first['p_first']:.0f}%"
     assert cells[-1].text == f"{first['rank_low']}\u2013{first['rank_high']}"
@@ -330,9 +333,11 @@ def test_finished_tournament_page_and_a_round_match_replay(
     assert len(all_css(browser, "#crosstable-table td.self")) == 4
     assert all_css(browser, "#crosstable-table td.not-met") == []
     stored = {
-        (r["entrant"], c["opponent"]): c for r in t.final_crosstable["rows"] for c in r["cells"]
+        (r["entrant"], c["opponent"]): c
+        for r in present(t.final_crosstable, "the final cross-table")["rows"]
+        for c in r["cells"]
     }
-    second = t.final_standings[1]["entrant"]
+    second = final_standings[1]["entrant"]
     cell = stored[(first["entrant"], second)]
     shown = cross[0].find_elements("css selector", "td")[1].text
     assert shown.startswith(f"{cell['ahead']}\u2013{cell['behind']}")

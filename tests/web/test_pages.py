@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -16,14 +17,16 @@ from ladder.web.sections import (
     register_home_section,
     unregister_home_section,
 )
-from tests.web.conftest import ALICE_STDERR, FORFEIT, REJECTION, web_client
+from tests.factories import web_client
+from tests.helpers import present, search
+from tests.web.conftest import ALICE_STDERR, FORFEIT, REJECTION
 
 pytestmark = pytest.mark.django_db
 
 EVERYONE = ["anonymous", "owner", "other", "organiser", "staff"]
 
 
-def replay_data(response) -> dict:
+def replay_data(response) -> dict[str, Any]:
     match = re.search(
         rb'<script id="replay-data" type="application/json">(.*?)</script>', response.content, re.S
     )
@@ -160,7 +163,7 @@ def test_head_to_head_never_names_a_private_opponent(personas, site_world):
 
 def test_rating_chart_is_inline_svg_with_a_text_summary(personas, site_world):
     html = personas["anonymous"].get(reverse("web:bot", args=["bob-borneo"])).content.decode()
-    svg = re.search(r'<svg class="chart".*?</svg>', html, re.S).group(0)
+    svg = search(r'<svg class="chart".*?</svg>', html, re.S).group(0)
     assert 'role="img"' in svg and "aria-label=" in svg
     assert "<polyline" in svg and "<polygon" in svg
     assert "3-player ladder" in html
@@ -190,7 +193,7 @@ def test_bad_upload_shows_the_reason_and_stores_nothing(personas, site_world):
     html = page.content.decode()
     assert "The upload was refused" in html and "syntax" in html.lower()
     assert 'role="alert"' in html and 'id="id_artifact_errors"' in html
-    field = re.search(r'<input type="file"[^>]*>', html).group(0)
+    field = search(r'<input type="file"[^>]*>', html).group(0)
     assert 'aria-invalid="true"' in field and "id_artifact_errors" in field
     assert bot.versions.count() == before
 
@@ -235,7 +238,7 @@ def test_match_page_embeds_replay_frames(personas, site_world, game):
     assert reverse("match-log", args=[match.pk]) in html
     data = replay_data(page)
     assert data["game"] == game
-    assert len(data["frames"]) == 1 + len(match_log(match)["decisions"])
+    assert len(data["frames"]) == 1 + len(present(match_log(match))["decisions"])
     assert data["frames"][0]["table"]["public"]["game"] == game
     assert data["frames"][1]["decision"]["ms"] == 1.5
     assert data["reveal_private"] is True

@@ -6,8 +6,6 @@ form. Users are made through the accounts service, as sign-up does.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.core import mail
 from django.core.cache import cache
@@ -15,6 +13,8 @@ from django.test import Client
 from rest_framework.throttling import ScopedRateThrottle
 
 from ladder.accounts.services import create_user
+from tests.factories import web_client
+from tests.helpers import search
 
 OLD = "tea-clipper-1869"
 NEW = "packet-row-harbour-77"
@@ -32,18 +32,12 @@ def dana(db):
     return create_user("dana", OLD, email="dana@example.org")
 
 
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def can_log_in(username: str, password: str) -> bool:
     return Client().login(username=username, password=password)
 
 
 def test_change_needs_the_old_password_and_keeps_the_session(dana):
-    client = logged_in(dana)
+    client = web_client(dana)
     wrong = client.post(
         "/me/password/",
         {"old_password": "guess", "new_password1": NEW, "new_password2": NEW},
@@ -71,7 +65,7 @@ def test_reset_mails_a_link_that_sets_a_new_password_once(dana):
     sent = client.post("/password-reset/", {"email": "dana@example.org"})
     assert sent.status_code == 302 and sent["Location"] == "/password-reset/sent/"
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["dana@example.org"]
-    link = re.search(r"http://testserver(/password-reset/\S+/)", mail.outbox[0].body).group(1)
+    link = search(r"http://testserver(/password-reset/\S+/)", str(mail.outbox[0].body)).group(1)
 
     form = client.get(link, follow=True)
     assert "Choose a new password" in form.content.decode()

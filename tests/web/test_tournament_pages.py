@@ -16,19 +16,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from ladder.accounts.services import create_user, set_organiser
 from ladder.bots.models import Bot
 from ladder.matches.models import Match
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament
-from tests.web.conftest import (
-    finished_tournament,
-    make_active_version,
-    make_bot,
-    open_tournament,
-    started_tournament,
-    web_client,
-)
+from tests.factories import make_bot, make_user, make_version, web_client
+from tests.helpers import present
+from tests.web.conftest import finished_tournament, open_tournament, started_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +42,7 @@ def bots(alice, bob, olivia) -> dict[str, Bot]:
         (olivia, "olivia-one"),
     ):
         made[name] = make_bot(owner, name)
-        make_active_version(made[name])
+        make_version(made[name])
     made["alice-borneo"] = make_bot(alice, "alice-borneo", "borneo")
     made["alice-hidden"] = make_bot(alice, "alice-hidden", public=False)
     return made
@@ -178,7 +172,7 @@ def test_elimination_standings_show_the_round_reached(
     html = personas["anonymous"].get(page_url(t)).content.decode()
     standings = html[html.index('id="standings-table"') : html.index('id="crosstable"')]
     assert "Round reached" in standings and "ranked first by the round they reached" in html
-    winner = t.final_standings[0]
+    winner = present(t.final_standings, "the final standings")[0]
     row = standings[standings.index(f">{winner['bot_name']}</a>") :]
     cells = re.findall(r"<td>(.*?)</td>", row[: row.index("</tr>")])
     assert cells[1] == str(winner["stage"])  # owner, then the round reached
@@ -214,7 +208,7 @@ def test_entrants_show_frozen_versions_and_dropped_reasons(personas, olivia, bot
     t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"], empty])
     html = personas["anonymous"].get(page_url(t)).content.decode()
     entrants = html[html.index('id="entrant-table"') : html.index('id="standings"')]
-    version = Entrant.objects.get(tournament=t, bot=bots["alice-one"]).version
+    version = present(Entrant.objects.get(tournament=t, bot=bots["alice-one"]).version)
     assert f"v{version.number}" in entrants
     assert "dropped" in entrants and "no active version at the start" in entrants
     assert "Round 1 of" in html
@@ -248,7 +242,7 @@ def test_entry_menu_lists_only_eligible_bots(personas, scheduled):
 
 
 def test_no_eligible_bot_says_so(scheduled, alice):
-    lonely = create_user("lonely", "lonely-password-1")
+    lonely = make_user("lonely")
     html = web_client(lonely).get(page_url(scheduled)).content.decode()
     assert "You have no public Batavia bot left to enter." in html
     assert f'href="{reverse("web:bot-new")}"' in html
@@ -443,8 +437,7 @@ def test_controls_refused_to_others(personas, scheduled, who, operation):
 
 
 def test_another_organiser_cannot_control_this_one(scheduled):
-    other = create_user("oscar", "oscar-password-1")
-    set_organiser(other)
+    other = make_user("oscar", organiser=True)
     client = web_client(other)
     assert "Organiser controls" not in client.get(page_url(scheduled)).content.decode()
     assert client.post(page_url(scheduled, "web:tournament-pause")).status_code == 403
@@ -499,7 +492,7 @@ def test_bot_page_lists_its_tournaments_with_the_final_rank(personas, finished, 
 
 
 def test_match_page_links_back_to_its_tournament(personas, finished):
-    match = Match.objects.filter(tournament_match__tournament=finished).first()
+    match = present(Match.objects.filter(tournament_match__tournament=finished).first())
     html = personas["anonymous"].get(reverse("web:match", args=[match.pk])).content.decode()
     slot = match.tournament_match
     assert f'href="{page_url(finished)}#round-{slot.round.number}"' in html

@@ -1,10 +1,14 @@
-"""Seat cgroups: when the host offers cgroup v2 memory/pids, and how limit hits are read."""
+"""Seat cgroups: which backend a host offers (v2, v1, none), limits, verdicts and clean-up."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from workers.cgroups import find_tree
+import pytest
+
+from workers import cgroups
+from workers.cgroups import V1Tree, find_tree, seat_bounds_problem, sweep_stale
 from workers.launch import MIB, Limits
 
 V2_MOUNT = "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n"
@@ -63,3 +67,117 @@ def test_a_usable_tree_enables_the_controllers_and_seats_carry_the_limits(tmp_pa
     seat.remove()
     assert not seat.path.exists()
     assert seat.limit_hit() == "memory_limit"  # the verdict outlives the group
+
+
+# --- cgroup v1 (hybrid hosts) ---------------------------------------------------------------
+
+OWN_V1 = "9:name=systemd:/\n8:pids:/\n6:freezer:/\n4:memory:/box/worker\n0::/\n"
+
+
+def v1_mountinfo(root: Path, controllers: tuple[str, ...] = ("memory", "pids", "freezer")) -> str:
+    """mountinfo lines for v1 hierarchies under ``root`` (and a v2 one offering hugetlb)."""
+    lines = []
+    for number, controller in enumerate(controllers):
+        (root / controller).mkdir()
+        lines.append(
+            f"{35 + number} 31 0:{32 + number} / {root / controller} rw,relatime - cgroup cgroup "
+            f"rw,{controller}"
+        )
+    (root / "memory" / "box" / "worker").mkdir(parents=True, exist_ok=True)
+    return "\n".join(lines) + "\n"
+
+
+def test_a_hybrid_host_gets_seat_groups_below_the_workers_own_v1_groups(tmp_path):
+    tree, why = find_tree(
+        mountinfo=V2_MOUNT + v1_mountinfo(tmp_path), own_cgroup=OWN_V1, delegated=None, is_root=True
+    )
+    assert isinstance(tree, V1Tree), why
+    assert tree.memory == tmp_path / "memory" / "box" / "worker" / "monsoon-sandbox"
+    assert tree.pids == tmp_path / "pids" / "monsoon-sandbox"
+    assert tree.freezer == tmp_path / "freezer" / "monsoon-sandbox"
+    assert tree.can_freeze and why.startswith("cgroup v1")
+
+
+def test_v1_seats_carry_the_limits_and_report_hits(tmp_path):
+    tree, why = find_tree(
+        mountinfo=v1_mountinfo(tmp_path), own_cgroup=OWN_V1, delegated=None, is_root=True
+    )
+    assert isinstance(tree, V1Tree), why
+    seat = tree.seat(Limits(memory_bytes=128 * MIB, processes=16))
+    assert (seat.memory / "memory.limit_in_bytes").read_text() == str(128 * MIB)
+    assert (seat.pids / "pids.max").read_text() == "17"
+    assert seat.freezer is not None and seat.memory.name == seat.pids.name == seat.freezer.name
+    assert seat.limit_hit() is None
+    (seat.pids / "pids.events").write_text("max 2\n")
+    assert seat.limit_hit() == "process_limit"
+    (seat.memory / "memory.oom_control").write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
+    assert seat.limit_hit() == "memory_limit"
+
+
+def test_without_a_v1_pids_hierarchy_there_is_no_tree_and_both_reasons_are_given(tmp_path):
+    tree, why = find_tree(
+        mountinfo=v1_mountinfo(tmp_path, ("memory",)),
+        own_cgroup=OWN_V1,
+        delegated=None,
+        is_root=True,
+    )
+    assert tree is None
+    assert "no cgroup v2 hierarchy is mounted" in why
+    assert "no cgroup v1 pids hierarchy is mounted" in why
+
+
+def test_an_explicit_v2_delegation_is_not_replaced_by_v1(tmp_path):
+    (tmp_path / "v2").mkdir()
+    fake_hierarchy(tmp_path / "v2", "hugetlb")
+    tree, why = find_tree(
+        mountinfo=v1_mountinfo(tmp_path),
+        own_cgroup=OWN_V1,
+        delegated=str(tmp_path / "v2"),
+        is_root=True,
+    )
+    assert tree is None and "offers hugetlb" in why
+
+
+def test_seat_groups_of_dead_workers_are_swept(tmp_path):
+    dead = tmp_path / "seat-999999999-0"  # above any pid_max
+    alive = tmp_path / f"seat-{os.getpid()}-0"
+    other = tmp_path / "keep-me"
+    for path in (dead, alive, other):
+        path.mkdir()
+    assert sweep_stale(tmp_path) == [dead]
+    assert alive.exists() and other.exists()
+
+
+def test_seat_bounds_are_required_unless_the_development_override_is_set(monkeypatch):
+    monkeypatch.setattr(cgroups, "_found", (None, "no cgroup v2 hierarchy is mounted"))
+    monkeypatch.delenv(cgroups.ALLOW_UNBOUNDED_ENV, raising=False)
+    problem = seat_bounds_problem()
+    assert problem is not None
+    assert "no cgroup v2 hierarchy is mounted" in problem
+    assert "MONSOON_ALLOW_UNBOUNDED_SEATS=1" in problem
+    monkeypatch.setenv(cgroups.ALLOW_UNBOUNDED_ENV, "1")
+    assert seat_bounds_problem() is None
+
+
+REAL_TREE, REAL_WHY = cgroups.cgroup_tree()
+
+
+@pytest.mark.skipif(not isinstance(REAL_TREE, V1Tree), reason=f"not a v1 host: {REAL_WHY}")
+def test_a_real_v1_seat_group_limits_freezes_and_goes_away():
+    assert isinstance(REAL_TREE, V1Tree)
+    seat = REAL_TREE.seat(Limits(memory_bytes=64 * MIB, processes=8))
+    try:
+        assert int((seat.memory / "memory.limit_in_bytes").read_text()) == 64 * MIB
+        memsw = seat.memory / "memory.memsw.limit_in_bytes"
+        if memsw.exists():  # swap accounting: swap is no way around the limit
+            assert int(memsw.read_text()) == 64 * MIB
+        assert (seat.pids / "pids.max").read_text().strip() == "9"
+        if seat.freezer is not None:
+            seat.freeze()
+            assert (seat.freezer / "freezer.state").read_text().strip() == "FROZEN"
+            seat.thaw()
+            assert (seat.freezer / "freezer.state").read_text().strip() == "THAWED"
+    finally:
+        seat.remove()
+    assert not any(path.exists() for path in seat.paths)
+    assert seat.limit_hit() is None

@@ -1,16 +1,19 @@
 """Reference bot ``random``: a uniformly random legal action (bots.builtin.random_policy)."""
 
+from typing import Any
+
 from bots.builtin import random_policy
 from bots.sdk import run
+from engine.core import Action, Observation
 from engine.rng import Rng
 
 
 class RandomBot:
-    def setup(self, start: dict) -> None:
+    def setup(self, start: dict[str, Any]) -> None:
         # Seeded per game and seat: a reference bot plays the same way every time.
         self.rng = Rng.derive(0, "reference-random", start["game"], start["seat"])
 
-    def act(self, observation, legal_actions):
+    def act(self, observation: Observation, legal_actions: list[Action]) -> Action:
         return random_policy(observation, legal_actions, self.rng)
 
 

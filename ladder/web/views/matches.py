@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from django.views.decorators.http import require_GET
 from engine import ENGINE_VERSION
 from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
+from ladder.matches import logstore
 from ladder.matches import selectors as match_selectors
 from ladder.matches.models import Match, MatchSeat
 from ladder.tournaments import selectors as tournament_selectors
@@ -35,23 +35,20 @@ def _replay(match: Match, seats: Sequence[MatchSeat]) -> Replay | None:
     published = match_selectors.log_is_public(match)
     if not published:
         return None
-    stored = match_selectors.compressed_log(match)
+    stored = match_selectors.stored_log(match)
     if stored is None:
         return None
     names = [s.bot_version.label for s in seats]
     forfeits = [s.forfeit_reason or None for s in seats]
-    key = (
-        "web:replay:"
-        + hashlib.sha256(
-            stored + json.dumps([ENGINE_VERSION, names, forfeits]).encode()
-        ).hexdigest()
-    )
+    # A stored log never changes: its object name and size identify it.
+    identity = [stored.name, stored.stored_size, ENGINE_VERSION, names, forfeits]
+    key = "web:replay:" + hashlib.sha256(json.dumps(identity).encode()).hexdigest()
     cached = cache.get(key)
     if cached is not None:
         return cached
     try:
-        log = json.loads(gzip.decompress(stored))
-    except (OSError, ValueError) as exc:
+        log = json.loads(logstore.read_json(stored.name))
+    except (logstore.UnreadableLog, ValueError) as exc:
         return Replay(game=match.game, seats=names, error=f"the stored log is unreadable ({exc})")
     replay = build_replay(log, seat_names=names, forfeits=forfeits, reveal_private=published)
     cache.set(key, replay, REPLAY_CACHE_SECONDS)

@@ -1,0 +1,155 @@
+"""Small factories for the ladder's objects, built through the services (never by hand).
+
+Going through ``ladder.*.services`` means a test's user, bot, version or match is one the site
+itself could have made: same checks, same defaults, same side effects (an API token, an
+artifact on disk, seats in order). The personas in ``tests/conftest.py`` are made with
+:func:`make_user`.
+
+Import them: ``from tests.factories import make_bot, make_version``.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Sequence
+from typing import Any
+
+from django.test import Client
+from rest_framework.test import APIClient
+
+from bots.builtin import get_policy
+from engine.match import play_match
+from ladder.accounts.models import User
+from ladder.accounts.services import create_user, set_organiser
+from ladder.bots import services as bot_services
+from ladder.bots.models import Bot, BotVersion
+from ladder.ladders.models import Ladder
+from ladder.matches import services as match_services
+from ladder.matches.models import Match
+
+GOOD_BOT = b"import sys\nfor line in sys.stdin:\n    print(line.strip())\n"
+"""A ``main.py`` that uploads and passes the (stubbed) validation; it never plays."""
+
+
+def password_of(username: str) -> str:
+    """Every persona's password: a test that logs in through a form needs it."""
+    return f"{username}-password-1"
+
+
+def make_user(
+    username: str, *, organiser: bool = False, staff: bool = False, email: str = ""
+) -> User:
+    """A user with an API token (``create_user``), optionally an organiser or staff."""
+    user = create_user(username, password_of(username), email=email)
+    if organiser:
+        set_organiser(user)
+    if staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    return user
+
+
+def make_bot(owner: User, name: str, game: str = "batavia", *, public: bool = True) -> Bot:
+    return bot_services.create_bot(owner, name=name, game=game, is_public=public)
+
+
+def accept(artifact: bot_services.ArtifactToValidate) -> bot_services.ValidationOutcome:
+    """A validator that passes every upload: the sandboxed smoke match is the workers' test."""
+    return bot_services.ValidationOutcome(ok=True)
+
+
+def make_version(
+    bot: Bot,
+    source: bytes = GOOD_BOT,
+    *,
+    filename: str = "main.py",
+    rejected_because: str | None = None,
+) -> BotVersion:
+    """The bot's next version, uploaded by its owner and validated: ``active``, or
+    ``rejected`` with the given reason (the text only the owner and staff may read)."""
+    version = bot_services.upload_version(bot, bot.owner, filename=filename, data=source)
+    if rejected_because is None:
+        validated = bot_services.validate_version(version.pk, accept)
+    else:
+        reason = rejected_because
+        validated = bot_services.validate_version(
+            version.pk, lambda artifact: bot_services.ValidationOutcome(ok=False, reason=reason)
+        )
+    assert validated is not None, "a fresh upload is pending, so it is validated"
+    return validated
+
+
+def make_active_version(bot: Bot, source: bytes = GOOD_BOT) -> BotVersion:
+    """The name the ladder and tournament tests use for :func:`make_version`."""
+    return make_version(bot, source)
+
+
+def zip_bytes(files: dict[str, bytes]) -> bytes:
+    """A zip upload holding ``files`` (name to content)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def ladder_for(game: str = "batavia", players: int = 3) -> Ladder:
+    """The ladder of ``game`` at ``players`` (every table exists after the migrations)."""
+    return Ladder.objects.get(game=game, num_players=players)
+
+
+def make_match(
+    game: str,
+    versions: Sequence[BotVersion],
+    *,
+    seed: int,
+    kind: str = Match.Kind.LADDER,
+    requested_by: User | None = None,
+) -> Match:
+    """A queued match of ``versions`` in seat order at the ``game`` ladder of that size."""
+    return match_services.create_match(
+        ladder_for(game, len(versions)),
+        versions,
+        seed=seed,
+        kind=kind,
+        ranked=kind == Match.Kind.LADDER,
+        requested_by=requested_by,
+    )
+
+
+def engine_result(match: Match, bots: list[str] | None = None) -> dict[str, Any]:
+    """A result record made by the in-process engine, shaped like the sandboxed runner's:
+    the match played by built-in policies (``random`` unless named per seat)."""
+    n = match.ladder.num_players
+    names = bots or ["random"] * n
+    policies = [get_policy(name, match.game) for name in names]
+    state, log = play_match(match.game, match.seed, policies, variant=match.variant)
+    return {
+        "scores": state.scores(),
+        "ranking": state.ranking(),
+        "forfeits": [None] * n,
+        "log": log,
+        "stderr": [""] * n,
+    }
+
+
+def play_and_record(match: Match, bots: list[str] | None = None) -> match_services.RecordOutcome:
+    """Play ``match`` in-process and record its result through the service."""
+    return match_services.record_result(match.pk, engine_result(match, bots))
+
+
+def api_client(user: User | None = None) -> APIClient:
+    """A DRF test client, authenticated as ``user`` (anonymous without one)."""
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def web_client(user: User | None = None) -> Client:
+    """A browser-like test client with ``user``'s session (anonymous without one)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
