@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
+from engine.registry import get_game
 from ladder.matches import logstore
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog
@@ -72,7 +73,10 @@ def test_the_migration_moves_every_database_log_to_storage_and_back(alice):
     executor = MigrationExecutor(connection)
     executor.migrate([("matches", "0002_match_sent_at")])
     old = executor.loader.project_state([("matches", "0002_match_sent_at")]).apps
-    ladder = old.get_model("ladders", "Ladder").objects.get(game="batavia", num_players=3)
+    # A transactional test run before this one may have flushed the migration-made ladders.
+    ladder, _ = old.get_model("ladders", "Ladder").objects.get_or_create(
+        game="batavia", num_players=3, defaults={"variant": get_game("batavia").default_variant}
+    )
     match = old.get_model("matches", "Match").objects.create(
         ladder=ladder, game="batavia", seed=5, status="finished"
     )
