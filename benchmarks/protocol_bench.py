@@ -1,7 +1,7 @@
 """What the bot protocol costs: round trips, start-up, and a match through the runner.
 
 Plays the same seeded 4-player Batavia match twice with random bots: once in-process
-(``engine.match.play_match``) and once through ``workers.runner.run_match`` with each bot a
+(``engine.match.play_match``) and once through ``workers.matches.runner.run_match`` with each bot a
 separate program (the ``random`` reference bot) speaking the protocol. Prints the bots'
 start-up time, the per-decision round trip measured by the runner (median, p99) and the match
 wall times, as a ratio and as the added cost per decision.
@@ -19,7 +19,8 @@ import time
 from bots.builtin import random_policy
 from engine.match import play_match
 from workers.launch import Launcher, LocalLauncher
-from workers.runner import TimeControls, resolve_bot, run_match
+from workers.matches.reference import reference_bot
+from workers.matches.runner import TimeControls, run_match
 
 GAME = "batavia"
 PLAYERS = 4
@@ -47,7 +48,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=5)
     args = parser.parse_args()
     launcher = _launcher(args.sandbox)
-    bots = [resolve_bot("random", GAME)] * PLAYERS
+    bots = [reference_bot("random")] * PLAYERS
     tc = TimeControls(move_ms=5_000)
 
     in_process, through_runner, startups, round_trips, decisions = [], [], [], [], []

@@ -30,8 +30,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from django.db.backends.utils import CursorWrapper
 
 from benchmarks import api_load
+from benchmarks.bench_db import ensure_database
 
 DB_NAME = "monsoon_scale"
 SEAT_COUNT = 3
@@ -44,6 +46,7 @@ def row_line(values: list[Any]) -> str:
 
 def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
     """Seed users, bots and versions with the ORM, matches and seats with COPY (once)."""
+    from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
     from django.core.management import call_command
     from django.db import connection, transaction
     from django.utils import timezone
@@ -69,7 +72,8 @@ def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
             model.objects.all().delete()
         User.objects.filter(username__startswith="scale-owner-").delete()
         owners = User.objects.bulk_create(
-            User(username=f"scale-owner-{i}", password="!") for i in range(bots // 10)
+            User(username=f"scale-owner-{i}", password=UNUSABLE_PASSWORD_PREFIX)
+            for i in range(bots // 10)
         )
         bot_rows = Bot.objects.bulk_create(
             (
@@ -179,7 +183,7 @@ def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
     print(f"seeded in {time.perf_counter() - started:.0f} s", flush=True)
 
 
-def copy_text(cursor: Any, statement: str, text: str) -> None:
+def copy_text(cursor: CursorWrapper, statement: str, text: str) -> None:
     with cursor.copy(statement) as copy:
         copy.write(text.encode())
 
@@ -392,10 +396,9 @@ def main() -> None:
     parser.add_argument("--seed-only", action="store_true", help="fill the database and stop")
     args = parser.parse_args()
     database_url = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
-    api_load.DB_NAME = DB_NAME
     api_load.ENV["DATABASE_URL"] = database_url
     os.environ.update(api_load.ENV)
-    api_load.ensure_database()
+    ensure_database(DB_NAME)
     import django
 
     django.setup()

@@ -3,7 +3,7 @@
 The same seeded 4-player Batavia matches between the reference ``random`` bot, uploaded as
 real bot versions, every seat in bubblewrap, are played twice in one run:
 
-1. by a local ``multiprocessing`` pool of two processes calling ``workers.match_job.play``
+1. by a local ``multiprocessing`` pool of two processes calling ``workers.matches.job.play``
    (no broker, no database: the ceiling for this machine);
 2. by the same pool doing a worker's whole job without the broker: claim, play, record and
    rate through ``ladder.matches.services`` (the same work the Celery task does);
@@ -103,9 +103,11 @@ def _pool_init(artifacts: dict[int, bytes]) -> None:
 
 
 def _pool_play(job: tuple[dict, bool]) -> None:
-    from workers import match_job
+    from workers.matches import job as match_job
+    from workers.matches.records import MatchSpec
 
-    spec, record = job
+    spec_json, record = job
+    spec = MatchSpec.from_json(spec_json)
     if record:
         from django.utils import timezone
 
@@ -113,8 +115,8 @@ def _pool_play(job: tuple[dict, bool]) -> None:
         from ladder.matches.services import claim_match
 
         # new -> queued without the broker hook: this pool is the queue.
-        Match.objects.filter(pk=spec["match_id"]).update(status="queued", queued_at=timezone.now())
-        claim_match(spec["match_id"], f"pool/{os.getpid()}")
+        Match.objects.filter(pk=spec.match_id).update(status="queued", queued_at=timezone.now())
+        claim_match(spec.match_id, f"pool/{os.getpid()}")
     outcome = match_job.play(
         spec,
         launcher=_pool_state["launcher"],
@@ -124,7 +126,7 @@ def _pool_play(job: tuple[dict, bool]) -> None:
     if record:
         from ladder.matches.services import record_result
 
-        record_result(spec["match_id"], outcome.record())
+        record_result(spec.match_id, outcome.record().to_json())
 
 
 def _local_pool(match_ids: list[int], *, record: bool) -> float:

@@ -8,8 +8,8 @@ what the seat has not seen and the state's RNG replaced. It tells the bot nothin
 observation; the bot resamples it again (``determinize``) for each search iteration.
 
 The encoding is the state's own attributes with JSON type tags for the few Python values JSON
-lacks (tuples, dicts with non-string keys, the RNG). The game's seed is blanked: it is hidden
-information (it fixes every shuffle) and the engine never reads it after set-up.
+lacks (tuples, dicts with non-string keys, byte strings, the RNG). The game's seed is blanked:
+it is hidden information (it fixes every shuffle) and the engine never reads it after set-up.
 
 Only the standard library and ``engine`` are imported: this runs inside the sandbox too.
 """
@@ -46,6 +46,8 @@ def _pack(value: object) -> object:
         return {"__items__": [[_pack(k), _pack(v)] for k, v in value.items()]}
     if isinstance(value, Rng):
         return {"__rng__": value.state}
+    if isinstance(value, bytes):  # e.g. a Packet Row deck: card ids as a byte string
+        return {"__bytes__": list(value)}
     raise StateCodecError(f"cannot encode a {type(value).__name__} in a game state")
 
 
@@ -59,6 +61,8 @@ def _unpack(value: object) -> object:
             return {_unpack(k): _unpack(v) for k, v in value["__items__"]}
         if "__rng__" in value:
             return Rng(value["__rng__"])
+        if "__bytes__" in value:
+            return bytes(value["__bytes__"])
         return {k: _unpack(v) for k, v in value.items()}
     return value
 

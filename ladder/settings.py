@@ -353,18 +353,17 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     _BROKER_OPTIONS["polling_interval"] = 0.25
 else:
     _BROKER_OPTIONS = {}
-# The callable that smoke-tests a new bot version ("module:function"): the sandboxed smoke match.
-MONSOON_VERSION_VALIDATOR = os.environ.get(
-    "MONSOON_VERSION_VALIDATOR", "workers.validation:validate_artifact"
-)
-# Called after commit with the id of a queued match / a pending version ("module:function"): by
-# default the Celery tasks when a broker is configured, else nothing.
-MONSOON_ENQUEUE_MATCH = os.environ.get(
-    "MONSOON_ENQUEUE_MATCH", "workers.tasks:enqueue_match" if _WORKERS else ""
-)
-MONSOON_ENQUEUE_VALIDATION = os.environ.get(
-    "MONSOON_ENQUEUE_VALIDATION", "workers.tasks:enqueue_validation" if _WORKERS else ""
-)
+# The worker layer plugs itself in as one Django app (workers/apps.py), installed when a broker is
+# configured: at start-up it hands the ladder a typed link (ladder.core.hooks.connect_workers) to
+# its enqueue functions. The ladder never imports it; without a broker ids wait in the database.
+if _WORKERS:
+    INSTALLED_APPS.append("workers.apps.WorkersConfig")
+# Overrides, for tests: a "module:function" called instead of the workers' own after commit (with
+# a queued match's id / a pending version's id), and the smoke test ``validate_version`` uses
+# when its caller names none (the worker's task passes its sandboxed smoke match itself).
+MONSOON_ENQUEUE_MATCH = os.environ.get("MONSOON_ENQUEUE_MATCH", "")
+MONSOON_ENQUEUE_VALIDATION = os.environ.get("MONSOON_ENQUEUE_VALIDATION", "")
+MONSOON_VERSION_VALIDATOR = os.environ.get("MONSOON_VERSION_VALIDATOR", "")
 # Called after commit with the id of a match that reached finished or failed: the tournaments
 # advance their rounds from it (a beat task calling ``tournaments.services.tick`` is the backstop).
 MONSOON_MATCH_OVER = os.environ.get("MONSOON_MATCH_OVER", "ladder.tournaments.services:match_over")

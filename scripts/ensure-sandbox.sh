@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Install what sandboxed bots need, when missing: bubblewrap, libseccomp (the filter is compiled
-# with it) and Debian's own Python 3 (the sandbox mounts /usr; a pyenv Python under /root is
-# deliberately invisible to bots). Prints progress on stderr only; safe to run again and again.
+# with it), Debian's own Python 3 (the sandbox mounts /usr; a pyenv Python under /root is
+# deliberately invisible to bots) and the runtimes of the other starter languages
+# (docs/languages.md): Node.js and a Java runtime for scripted and JVM bots, libstdc++ and
+# libgcc_s for C++ and Rust binaries. Each must be under /usr, the only host tree a seat sees
+# (/usr/local is masked). Prints progress on stderr only; safe to run again and again.
 set -euo pipefail
 
 say() { echo "ensure-sandbox: $*" >&2; }
@@ -16,6 +19,10 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 [ -e /usr/bin/python3 ] || missing+=(python3-minimal)
 libraries=$(ldconfig -p 2>/dev/null || true)
 [[ $libraries == *libseccomp.so.2* ]] || missing+=(libseccomp2)
+[ -x /usr/bin/node ] || missing+=(nodejs)
+[ -x /usr/bin/java ] || missing+=(default-jre-headless)
+[[ $libraries == *libstdc++.so.6* ]] || missing+=(libstdc++6)
+[[ $libraries == *libgcc_s.so.1* ]] || missing+=(libgcc-s1)
 
 if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]}"

@@ -2,7 +2,8 @@
 
 Every setting comes from Django's settings (the ``CELERY_*`` names in ``ladder/settings.py``),
 so a worker on another machine needs only the environment of the web process: the broker URL,
-the database URL and the storage settings. Tasks live in :mod:`workers.tasks`; what a worker
+the database URL and the storage settings. Tasks live in :mod:`workers.matches.tasks` (playing
+matches and smoke matches) and :mod:`workers.tasks` (the beat's housekeeping); what a worker
 reports about itself (:mod:`workers.fleet`) is connected here.
 """
 
@@ -14,7 +15,7 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings")
 
-app = Celery("monsoon", include=["workers.tasks"])
+app = Celery("monsoon", include=["workers.tasks", "workers.matches.tasks"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 
 from workers import fleet  # noqa: E402  (connects the worker's start/stop signals)

@@ -18,7 +18,6 @@ import os
 import socket
 import threading
 import time
-from typing import Any
 
 from celery.signals import worker_ready, worker_shutdown
 from django.conf import settings
@@ -37,11 +36,9 @@ def _sandbox_report() -> tuple[str, str]:
     return "bwrap", sandbox_problem() or seat_bounds_problem() or ""
 
 
-def _queues(consumer: Any) -> list[str]:
-    try:
-        return sorted(q.name for q in consumer.task_consumer.queues)
-    except AttributeError:
-        return []
+def _queues(consumer: object) -> list[str]:
+    queues = getattr(getattr(consumer, "task_consumer", None), "queues", None)
+    return sorted(q.name for q in queues) if queues is not None else []
 
 
 def _announce(name: str, slots: int, queues: list[str]) -> None:
@@ -61,15 +58,15 @@ def _announce(name: str, slots: int, queues: list[str]) -> None:
         logger.error("this worker cannot sandbox bots and will fail their matches: %s", problem)
 
 
-def _stopping(controller: Any) -> bool:
+def _stopping(controller: object) -> bool:
     """Whether the worker's consumer has left its running state."""
-    from celery.bootsteps import RUN
+    from celery.bootsteps import RUN  # type: ignore[attr-defined]  # not in celery-types
 
     blueprint = getattr(controller, "blueprint", None)
     return blueprint is not None and blueprint.state != RUN
 
 
-def _beat(name: str, slots: int, queues: list[str], controller: Any = None) -> None:
+def _beat(name: str, slots: int, queues: list[str], controller: object = None) -> None:
     from ladder.fleet.services import worker_heartbeat
 
     stopping_since: float | None = None
@@ -93,9 +90,10 @@ def _beat(name: str, slots: int, queues: list[str], controller: Any = None) -> N
     connections.close_all()
 
 
-def on_ready(sender: Any = None, **_kwargs: Any) -> None:
+def on_ready(sender: object = None, **_kwargs: object) -> None:
+    """``worker_ready``: the worker (its consumer) announces itself and starts its heartbeat."""
     controller = getattr(sender, "controller", None)
-    name = getattr(sender, "hostname", None) or getattr(controller, "hostname", "worker")
+    name = str(getattr(sender, "hostname", None) or getattr(controller, "hostname", "worker"))
     slots = int(getattr(controller, "concurrency", 1) or 1)
     queues = _queues(sender)
     try:
@@ -108,7 +106,8 @@ def on_ready(sender: Any = None, **_kwargs: Any) -> None:
     ).start()
 
 
-def on_shutdown(sender: Any = None, **_kwargs: Any) -> None:
+def on_shutdown(sender: object = None, **_kwargs: object) -> None:
+    """``worker_shutdown``: stop the heartbeat and sign the worker off the fleet table."""
     from ladder.fleet.services import worker_stopped
 
     _stop.set()
@@ -121,5 +120,6 @@ def on_shutdown(sender: Any = None, **_kwargs: Any) -> None:
 
 
 def connect() -> None:
+    """Connect the worker's start and stop signals (``workers.celery_app`` does, once)."""
     worker_ready.connect(on_ready, weak=False)
     worker_shutdown.connect(on_shutdown, weak=False)

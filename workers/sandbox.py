@@ -9,7 +9,8 @@ Each seat gets its own throw-away container (see ``docs/sandbox.md`` for the ful
   that uid, drops every capability, disallows further user namespaces and sets no_new_privs.
 * **What it sees.** All namespaces are new (user, mount, pid, network, ipc, uts, cgroup): a
   loopback-only network, its own process tree, an empty read-only root holding ``/usr`` (minus
-  ``/usr/local``) and the ``/bin``/``/lib`` links for the system Python, ``/etc/ld.so.cache``, its
+  ``/usr/local``) and the ``/bin``/``/lib`` links for the system Python, ``/etc/ld.so.cache``
+  and the ``/etc`` links of language runtimes (:data:`RUNTIME_ETC`), its
   own directory read-only at ``/bot``, the repository's ``engine`` and ``bots`` packages
   read-only under ``/opt/monsoon``, a size-capped private tmpfs at ``/tmp`` that is also the
   working directory (holding links to the bot's files), a fresh ``/proc`` and a minimal,
@@ -92,6 +93,22 @@ def _root_links() -> list[str]:
     return args
 
 
+RUNTIME_ETC = ("alternatives", "java-*-openjdk")
+"""What of ``/etc`` the language runtimes under ``/usr`` need (``docs/languages.md``): Debian's
+``/usr/bin/java`` is a link through ``/etc/alternatives``, and the JDK's ``conf`` and
+``lib/security`` files are links into ``/etc/java-N-openjdk``. Links and public defaults only."""
+
+
+def _runtime_etc() -> list[str]:
+    """bwrap arguments binding :data:`RUNTIME_ETC` read-only, where the host has them."""
+    args: list[str] = []
+    for pattern in RUNTIME_ETC:
+        for host in sorted(Path("/etc").glob(pattern)):
+            if host.is_dir() and not host.is_symlink():
+                args += ["--ro-bind", str(host), str(host)]
+    return args
+
+
 def _open_dir(path: Path, what: str, opened: list[int]) -> int:
     """An O_PATH descriptor of ``path`` for ``--ro-bind-fd`` (noted in ``opened``).
 
@@ -149,6 +166,7 @@ def bwrap_arguments(
     args += ["--ro-bind", "/usr", "/usr", "--tmpfs", "/usr/local", "--remount-ro", "/usr/local"]
     args += _root_links()
     args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    args += _runtime_etc()
     args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
     args += ["--size", str(limits.tmpfs_bytes), "--tmpfs", WORK_DIR]
     for mount_point, fd in fds.items():

@@ -123,7 +123,7 @@ def compiled_filter() -> bytes:
     Raises ``RuntimeError`` when libseccomp (Debian ``libseccomp2``) is missing.
     """
     # deferred: importing it fails when libseccomp is missing; pyseccomp ships no type hints
-    import pyseccomp as sc  # type: ignore[import-untyped]
+    import pyseccomp as sc
 
     deny = sc.ERRNO(errno.EPERM)
     filt = sc.SyscallFilter(sc.ALLOW)

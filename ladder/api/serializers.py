@@ -24,6 +24,9 @@ class GameSerializer(serializers.Serializer):
     ladders = serializers.ListField(
         child=serializers.IntegerField(), help_text="ladder ids, one per player count"
     )
+    schema = serializers.CharField(
+        help_text="URL of the game's observation, public view and action JSON Schema"
+    )
 
 
 class BotSerializer(serializers.ModelSerializer):

@@ -8,6 +8,7 @@ import django_filters
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -29,6 +30,7 @@ from rest_framework.views import APIView
 
 from engine.core import GameSpec
 from engine.registry import all_games
+from engine.schemas import load_schema
 from ladder.accounts.selectors import is_organiser, signed_in
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
@@ -80,6 +82,7 @@ class GameViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
 
     def _describe(self, spec: GameSpec, ladder_ids: dict[str, list[int]]) -> dict[str, object]:
+        schema = reverse("game-schema", kwargs={"name": spec.name})
         return {
             "name": spec.name,
             "title": spec.title,
@@ -88,6 +91,7 @@ class GameViewSet(viewsets.ViewSet):
             "max_players": spec.max_players,
             "variants": list(spec.variants),
             "ladders": ladder_ids.get(spec.name, []),
+            "schema": self.request.build_absolute_uri(schema),
         }
 
     def _ladder_ids(self) -> dict[str, list[int]]:
@@ -107,6 +111,27 @@ class GameViewSet(viewsets.ViewSet):
         if spec is None:
             raise NotFound(f"no game named {name!r}")
         return Response(self._describe(spec, self._ladder_ids()))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, description="game name")],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The game's JSON Schema (draft 2020-12): what a bot is sent "
+                "(`$defs/observation`), what a spectator sees (`$defs/public_view`) and what a "
+                "bot may answer (`$defs/action`), every key described, with a real example.",
+            ),
+            404: OpenApiResponse(description="no game of that name"),
+        },
+    )
+    # Not named ``schema``: that attribute of every DRF view is its OpenAPI generator.
+    @action(detail=True, methods=["get"], url_path="schema", url_name="schema")
+    def observation_schema(self, request: Request, name: str | None = None) -> Response:
+        """The observation, public view and action schema of one game."""
+        spec = all_games().get(name or "")
+        if spec is None:
+            raise NotFound(f"no game named {name!r}")
+        return Response(load_schema(spec.name))
 
 
 class BotFilter(StrictFilterSet):

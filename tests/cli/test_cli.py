@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -180,41 +181,68 @@ def test_no_sandbox_warns_and_shows_forfeits_stderr_and_an_owner_log(capsys, tmp
     assert code == 0 and "reproduces" in out
 
 
-def test_new_bot_writes_a_starter_that_passes_its_own_test_and_plays(capsys, tmp_path):
+def test_new_bot_prints_commands_that_work_as_printed(capsys, tmp_path):
+    """The printed test command ran `python -m pytest` (the system Python has neither pytest
+    nor the engine) and the play command said --no-sandbox though sandboxed is the default."""
+    import shlex
     import subprocess
-    import sys
-
-    from workers.launch import CHECKOUT
 
     target = tmp_path / "my-bot"
     code, out, _ = run(capsys, "new-bot", "borneo", str(target))
     assert code == 0 and (target / "main.py").is_file() and (target / "test_bot.py").is_file()
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(CHECKOUT)}
+    lines = {
+        line.split(":", 1)[0]: line.split(":", 1)[1] for line in out.splitlines() if ":" in line
+    }
+    test_argv = shlex.split(lines["test it"])
+    assert test_argv[0] == sys.executable
     test = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_bot.py"],
-        cwd=target,
-        env=env,
+        [*test_argv, "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert test.returncode == 0, test.stdout + test.stderr
     assert "1 passed" in test.stdout
-    code, out, _ = run(
-        capsys,
-        "play",
-        "borneo",
-        "--no-sandbox",
-        "--bot",
-        str(target),
-        "--bot",
-        "random",
-        "--bot",
-        "greedy",
-    )
-    assert code == 0 and "forfeited" not in out and "my-bot" in out
+    play_argv = shlex.split(lines["play it"])
+    assert "--no-sandbox" not in play_argv and play_argv[1] == "play"
+    code, out, _ = run(capsys, *play_argv[1:])
+    assert code == 0 and "forfeit" not in out and "my-bot" in out
     code, _, err = run(capsys, "new-bot", "borneo", str(target))
     assert code == 2 and "already exists" in err
+
+
+def test_replay_shows_the_match_placement_with_forfeits(capsys, tmp_path):
+    """Replay printed the engine's ranking: a seat that forfeited while ahead came first."""
+    log_path = tmp_path / "game.json"
+    code, _, _ = run(
+        capsys,
+        "play",
+        "batavia",
+        "--seed",
+        "3",
+        "--no-sandbox",
+        "--log",
+        str(log_path),
+        *["--bot", "random"] * 3,
+    )
+    assert code == 0
+    log = json.loads(log_path.read_text())
+    # Seat 0 is recorded as forfeited (as the runner writes it): it must be placed last.
+    log["result"]["forfeits"] = ["timeout: no answer in 1000 ms", None, None]
+    log["result"]["placement"] = [3, *sorted_places(log["result"]["ranking"][1:])]
+    log_path.write_text(json.dumps(log))
+    code, out, _ = run(capsys, "replay", str(log_path))
+    assert code == 0 and "reproduces" in out
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert [row[1] for row in rows][-1] == "0" and rows[-1][0] == "3"
+    assert "forfeit: timeout: no answer in 1000 ms" in out
+
+
+def sorted_places(ranking: list[int]) -> list[int]:
+    """Places 1..n among the given seats, keeping their order (ties share)."""
+    return [1 + sum(1 for other in ranking if other < mine) for mine in ranking]
 
 
 def test_play_refuses_a_manifest_command_with_a_nul_byte(capsys, tmp_path):

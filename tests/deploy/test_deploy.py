@@ -48,6 +48,7 @@ NOT_FOR_PRODUCTION = {
     "MONSOON_ENQUEUE_VALIDATION": "hooks for tests; the broker URL sets them",
     "MONSOON_VERSION_VALIDATOR": "hooks for tests",
     "MONSOON_MATCH_OVER": "hooks for tests",
+    "MONSOON_ALLOW_UNBOUNDED_SEATS": "development machines only (refused without DEBUG)",
     "PATH": "the sandbox passes it on",
 }
 
@@ -146,7 +147,15 @@ def test_dockerfile_copies_what_exists_and_installs_the_sandbox():
         *sources, _target = line.split()
         for source in sources:
             assert (ROOT / source).exists(), source
-    for package in ("bubblewrap", "libseccomp2", "python3-minimal", "python3.11"):
+    for package in (
+        "bubblewrap",
+        "libseccomp2",
+        "python3-minimal",
+        "python3.11",
+        "nodejs",
+        "default-jre-headless",
+        "libstdc++6",
+    ):
         assert package in text
     services = compose()["services"].values()
     volumes = {v.split(":")[1] for service in services for v in service.get("volumes", [])}

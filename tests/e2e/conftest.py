@@ -288,7 +288,7 @@ class Fleet:
 
 
 @pytest.fixture
-def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, str]:
+def worker_env(transactional_db, settings, tmp_path, redis_server) -> Iterator[dict[str, str]]:
     """The environment of this test's workers, and this process wired to the same broker."""
     from ladder.ladders.services import sync_ladders
 
@@ -296,12 +296,22 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, 
     redis_server.flush()
     media = tmp_path / "media"
     settings.MEDIA_ROOT = media
+    # The workers store game logs under their MEDIA_ROOT (ladder.settings_test): read them there.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "match_logs": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": media / "match-logs", "allow_overwrite": True},
+        },
+    }
     settings.CELERY_BROKER_URL = redis_server.url
-    settings.MONSOON_ENQUEUE_MATCH = "workers.tasks:enqueue_match"
-    settings.MONSOON_ENQUEUE_VALIDATION = "workers.tasks:enqueue_validation"
+    from ladder.core.hooks import connect_workers
     from workers.celery_app import app
+    from workers.matches.tasks import worker_link
 
-    app.conf.broker_url = redis_server.url
+    previous_link = connect_workers(worker_link())  # as the workers app does with a broker set
+
+    app.conf.update(broker_url=redis_server.url)
     db = connection.settings_dict
     env = {
         key: value
@@ -326,7 +336,8 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> dict[str, 
             "PYTHONUNBUFFERED": "1",
         }
     )
-    return env
+    yield env
+    connect_workers(previous_link)
 
 
 @pytest.fixture

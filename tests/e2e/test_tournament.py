@@ -76,7 +76,7 @@ def test_a_swiss_tournament_runs_on_the_workers_from_its_start_time(fleet):
         "the beat to start the tournament at its start time",
     )
     tournament.refresh_from_db()
-    assert tournament.started_at >= tournament.starts_at
+    assert tournament.started_at is not None and tournament.started_at >= tournament.starts_at
     wait_for(
         lambda: Tournament.objects.get(pk=tournament.pk).status == "finished",
         180,

@@ -9,7 +9,6 @@ seats rated once (one rating point per seat, ``games`` equal to the matches play
 from __future__ import annotations
 
 import io
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -62,7 +61,9 @@ def steady_versions(owner, count: int = 2) -> list[BotVersion]:
         version = bot_services.upload_version(
             bot, owner, filename="main.py", data=(BOTS / "steady.py").read_bytes()
         )
-        versions.append(bot_services.validate_version(version.pk, accept))
+        validated = bot_services.validate_version(version.pk, accept)
+        assert validated is not None
+        versions.append(validated)
     return versions
 
 
@@ -123,6 +124,7 @@ def test_upload_validation_matchmaking_results_and_standings(fleet):
     assert sum(row["games"] for row in rows) >= 12
 
     match = Match.objects.filter(status=Status.FINISHED).first()
+    assert match is not None
     assert match.kind == Match.Kind.LADDER and match.ranked
     detail = api.get(f"/api/v1/matches/{match.pk}/").json()
     assert detail["status"] == "finished"
@@ -189,17 +191,20 @@ def test_a_redis_restart_loses_no_queued_match_and_workers_reconnect(fleet, redi
 
 
 def test_a_task_delivered_twice_records_one_result(fleet):
-    from workers.tasks import run_match
+    from workers.matches.tasks import run_match
 
     alice = create_user("alice", "alice-password-1")
     versions = steady_versions(alice)
     match = match_services.create_match(ladder_for("packet_row", 2), versions, seed=5, queue=False)
     assert match_services.enqueue_match(match.pk)  # sends it once, on commit
-    run_match.apply_async(args=[match.pk])  # and a duplicate delivery
+    run_match.apply_async(args=(match.pk,))  # and a duplicate delivery
     fleet.worker("w1")
     wait_for(lambda: finished_count() == 1, 60, "the match to finish")
-    time.sleep(1.5)  # the duplicate is consumed too
-    assert "was not queued; nothing to do" in fleet.log("w1")
+    wait_for(
+        lambda: "was not queued; nothing to do" in fleet.log("w1"),
+        60,
+        "the duplicate delivery to be consumed",
+    )
     assert_recorded_exactly_once([match])
 
 
@@ -212,15 +217,16 @@ def test_a_brief_database_outage_retries_the_match_instead_of_failing_it(fleet, 
     fleet.worker("w1", DATABASE_URL=through_proxy, MONSOON_MATCH_LEASE_SECONDS="30")
     wait_for(lambda: finished_count() >= 1, 60, "the first match to finish")
     flaky_database.go_down()
-    try:  # down until the worker has needed it: to record a match or to claim the next one
-        wait_for(
-            lambda: (
-                "the database is unreachable" in fleet.log("w1") or "Retry in" in fleet.log("w1")
-            ),
-            60,
-            "the worker to meet the outage",
-        )
-        time.sleep(2)
+
+    def outage_met() -> int:
+        """How often the worker found the database away: to record a match or to claim one."""
+        log = fleet.log("w1")
+        return log.count("the database is unreachable") + log.count("Retry in")
+
+    try:  # down until the worker has needed it, and has tried again while it was still down
+        wait_for(outage_met, 60, "the worker to meet the outage")
+        met = outage_met()
+        wait_for(lambda: outage_met() > met, 60, "the worker to try again during the outage")
     finally:
         flaky_database.come_back()
 

@@ -29,6 +29,15 @@ def hand(*counts: int) -> list[int]:
     return list(counts) + [0] * (5 - len(counts))
 
 
+def row(table: list[int], player: int) -> list[int]:
+    """A player's counts per company in one of the state's flat per-player tables."""
+    return table[player * 5 : player * 5 + 5]
+
+
+def set_row(table: list[int], player: int, counts: list[int]) -> None:
+    table[player * 5 : player * 5 + 5] = counts
+
+
 def give_turn(state: BataviaState, player: int) -> None:
     """Skip the auction: it is ``player``'s move, first of the round."""
     state.phase, state.active, state.starter, state.turns_taken = TURN, player, player, 0
@@ -53,7 +62,7 @@ def counts_of_cards(state: BataviaState) -> int:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_setup_deals_ten_cards_fifteen_notes_and_blocks_of_five(players):
     state = fresh(players)
-    assert all(sum(h) == 10 for h in state.hands)
+    assert all(sum(row(state.hands, p)) == 10 for p in range(players))
     assert state.notes == [15] * players and state.crates == [12] * players
     for b in range(0, 35, 5):
         assert sorted(v // 7 for v in state.hexes[b : b + 5]) == [GB, DK, FR, NL, SE]
@@ -92,7 +101,7 @@ def test_auction_package_of_three_is_won_and_paid_one_note_at_a_time_from_the_le
     state.apply("pass")  # Ben
     state.apply("pass")  # Carla: Hanna is the last bidder left
     assert state.starter == HANNA and state.phase == TURN and state.current_player() == HANNA
-    assert state.hands[HANNA][GB] >= 2 and state.known[HANNA] == [2, 0, 0, 0, 1]
+    assert state.hands[HANNA * 5 + GB] >= 2 and row(state.known, HANNA) == [2, 0, 0, 0, 1]
     # 5 notes from Hanna, one at a time from her left: Ben 2, Carla 2, Dirk 1.
     assert state.notes == [10, 17, 17, 16]
 
@@ -120,9 +129,9 @@ def test_when_everybody_passes_the_cards_stay_open_and_the_starter_is_unchanged(
 def test_hanna_lays_four_dutch_and_two_french_cards_and_the_markers_move():
     state = fresh()
     give_turn(state, HANNA)
-    state.hands[HANNA] = hand(0, 0, 2, 4, 0)
+    set_row(state.hands, HANNA, hand(0, 0, 2, 4, 0))
     for p in range(4):
-        state.laid[p] = [0] * 5
+        set_row(state.laid, p, [0] * 5)
     for action in ["lay:NL"] * 4 + ["lay:FR"] * 2:
         state.apply(action)
     view = state.public_view()
@@ -134,9 +143,9 @@ def test_hanna_lays_four_dutch_and_two_french_cards_and_the_markers_move():
 def test_case_1_a_player_with_the_danish_majority_may_lay_any_card():
     state = fresh()
     give_turn(state, BEN)
-    state.laid[BEN] = hand(0, 3)
-    state.laid[CARLA] = hand(0, 2)
-    state.hands[BEN] = hand(1, 0, 0, 0, 0)
+    set_row(state.laid, BEN, hand(0, 3))
+    set_row(state.laid, CARLA, hand(0, 2))
+    set_row(state.hands, BEN, hand(1, 0, 0, 0, 0))
     assert state.legal_actions() == ["draw", "lay:GB"]
     state.apply("lay:GB")
     assert "stop" in state.legal_actions()  # still holds the Danish seal
@@ -145,9 +154,9 @@ def test_case_1_a_player_with_the_danish_majority_may_lay_any_card():
 def test_case_2_a_player_without_majority_must_create_one_before_stopping():
     state = fresh()
     give_turn(state, BEN)
-    state.laid[CARLA] = hand(0, 2)
-    state.laid[BEN] = hand(0, 1)
-    state.hands[BEN] = hand(1, 2)
+    set_row(state.laid, CARLA, hand(0, 2))
+    set_row(state.laid, BEN, hand(0, 1))
+    set_row(state.hands, BEN, hand(1, 2))
     state.apply("lay:DK")  # 2 v 2: a tie is no majority
     assert "stop" not in state.legal_actions()
     with pytest.raises(IllegalAction, match="no company's majority"):
@@ -161,22 +170,22 @@ def test_case_2_a_player_without_majority_must_create_one_before_stopping():
 def test_a_player_who_cannot_create_a_majority_must_draw():
     state = fresh()
     give_turn(state, BEN)
-    state.laid[CARLA] = hand(5, 5, 5, 5, 5)
-    state.hands[BEN] = hand(1, 1, 1, 1, 1)
+    set_row(state.laid, CARLA, hand(5, 5, 5, 5, 5))
+    set_row(state.hands, BEN, hand(1, 1, 1, 1, 1))
     assert state.legal_actions() == ["draw"]
     with pytest.raises(IllegalAction, match="cannot reach a majority"):
         state.apply("lay:GB")
-    before = sum(state.hands[BEN])
+    before = sum(row(state.hands, BEN))
     state.apply("draw")
-    assert sum(state.hands[BEN]) == before + 2
+    assert sum(row(state.hands, BEN)) == before + 2
 
 
 def test_equalling_the_seal_holder_returns_the_seal_to_the_board():
     state = fresh()
     give_turn(state, BEN)
-    state.laid[CARLA] = hand(0, 2)
-    state.laid[BEN] = hand(2)
-    state.hands[BEN] = hand(0, 3)
+    set_row(state.laid, CARLA, hand(0, 2))
+    set_row(state.laid, BEN, hand(2))
+    set_row(state.hands, BEN, hand(0, 3))
     assert state.public_view()["seals"]["DK"] == CARLA
     state.apply("lay:DK")
     state.apply("lay:DK")  # 2 v 2: a stalemate, the seal goes back to the board
@@ -191,14 +200,14 @@ def test_with_only_the_danish_seal_the_merchant_moves_to_the_next_danish_counter
     board_with(state, {0: (GB, TEA), 2: (SE, SILK), 3: (DK, SILK), 8: (DK, PEPPER)})
     give_turn(state, HANNA)
     state.positions[BEN] = 1  # other figures are jumped over
-    state.hands[HANNA] = hand(0, 2)
+    set_row(state.hands, HANNA, hand(0, 2))
     state.apply("lay:DK")
     state.apply("stop")
     assert state.legal_actions() == ["move:DK"]
     state.apply("move:DK")
     assert state.positions[HANNA] == 3 and state.hexes[3] == EMPTY
-    assert state.counters[HANNA][DK] == 1
-    assert state.squares[DK][SILK] == HANNA  # the crate goes to the silk warehouse, DK square
+    assert state.counters[HANNA * 5 + DK] == 1
+    assert state.squares[DK * 7 + SILK] == HANNA  # the crate goes to the silk warehouse, DK square
     assert state.crates[HANNA] == 11
 
 
@@ -207,7 +216,7 @@ def test_a_merchant_never_moves_backwards():
     board_with(state, {1: (DK, TEA), 6: (GB, TEA)})
     give_turn(state, HANNA)
     state.positions[HANNA] = 4
-    state.hands[HANNA] = hand(1, 1)
+    set_row(state.hands, HANNA, hand(1, 1))
     state.apply("lay:DK")
     state.apply("lay:GB")
     state.apply("stop")
@@ -221,7 +230,7 @@ def test_moving_into_the_last_open_block_turns_the_next_five_counters():
     give_turn(state, HANNA)
     target = next(h for h in range(5, 10) if state.hexes[h] // 7 == NL)
     state.positions[HANNA] = 4  # block 1 lies behind her
-    state.hands[HANNA] = hand(0, 0, 0, 1)
+    set_row(state.hands, HANNA, hand(0, 0, 0, 1))
     state.apply("lay:NL")
     state.apply("stop")
     state.apply("move:NL")
@@ -235,11 +244,11 @@ def test_a_player_without_crates_still_takes_the_counter():
     board_with(state, {3: (DK, SILK)})
     give_turn(state, HANNA)
     state.crates[HANNA] = 0
-    state.hands[HANNA] = hand(0, 1)
+    set_row(state.hands, HANNA, hand(0, 1))
     state.apply("lay:DK")
     state.apply("stop")
     state.apply("move:DK")
-    assert state.counters[HANNA][DK] == 1 and state.squares[DK][SILK] == EMPTY
+    assert state.counters[HANNA * 5 + DK] == 1 and state.squares[DK * 7 + SILK] == EMPTY
 
 
 # --- exchange ------------------------------------------------------------------------------
@@ -247,24 +256,24 @@ def test_three_different_counters_exchange_for_six_gold_and_a_swedish_counter_re
     state = fresh()
     board_with(state, {5: (DK, SILK)})
     give_turn(state, HANNA)
-    state.counters[HANNA] = hand(1, 0, 0, 0, 2)  # a British and two Swedish counters
-    state.hands[HANNA] = hand(0, 1)
+    set_row(state.counters, HANNA, hand(1, 0, 0, 0, 2))  # a British and two Swedish counters
+    set_row(state.hands, HANNA, hand(0, 1))
     state.apply("lay:DK")
     state.apply("stop")
     state.apply("move:DK")
     assert state.phase == EXCHANGE and state.legal_actions() == ["exchange", "keep"]
     state.apply("exchange")
     assert state.gold[HANNA] == 6
-    assert state.counters[HANNA] == hand(0, 0, 0, 0, 1)
+    assert row(state.counters, HANNA) == hand(0, 0, 0, 0, 1)
 
 
 def test_hanna_holding_four_companies_cannot_exchange_unless_the_new_counter_is_british():
     state = fresh()
     board_with(state, {5: (DK, SILK), 9: (GB, TEA)})
     give_turn(state, HANNA)
-    state.counters[HANNA] = hand(0, 1, 1, 1, 1)
-    state.hands[HANNA] = hand(1, 1)
-    state.laid[BEN] = [0] * 5
+    set_row(state.counters, HANNA, hand(0, 1, 1, 1, 1))
+    set_row(state.hands, HANNA, hand(1, 1))
+    set_row(state.laid, BEN, [0] * 5)
     state.apply("lay:DK")
     state.apply("stop")
     state.apply("move:DK")
@@ -277,7 +286,7 @@ def test_hanna_holding_four_companies_cannot_exchange_unless_the_new_counter_is_
     state.apply("move:GB")
     state.apply("exchange")
     assert state.gold[HANNA] == 15  # five different counters
-    assert state.counters[HANNA] == hand(0, 1, 0, 0, 0)
+    assert row(state.counters, HANNA) == hand(0, 1, 0, 0, 0)
 
 
 @pytest.mark.parametrize(("companies", "gold"), [(1, 1), (2, 3), (3, 6), (4, 10), (5, 15)])
@@ -285,8 +294,8 @@ def test_exchange_table(companies, gold):
     state = fresh()
     board_with(state, {20: (SE, TEA)})
     give_turn(state, HANNA)
-    state.counters[HANNA] = [1] * (companies - 1) + [0] * (5 - companies + 1)
-    state.hands[HANNA] = hand(0, 0, 0, 0, 1)
+    set_row(state.counters, HANNA, [1] * (companies - 1) + [0] * (5 - companies + 1))
+    set_row(state.hands, HANNA, hand(0, 0, 0, 0, 1))
     state.apply("lay:SE")
     state.apply("stop")
     state.apply("move:SE")
@@ -299,17 +308,17 @@ def test_pirates_at_25_sink_all_eleven_danish_cards():
     state = fresh(4)
     board_with(state, {30: (SE, TEA)})
     give_turn(state, HANNA)
-    state.laid[HANNA] = hand(0, 6, 2)
-    state.laid[BEN] = hand(3, 5, 0, 5)
-    state.laid[CARLA] = hand(0, 0, 3)
-    state.laid[DIRK] = [0] * 5
-    state.hands[HANNA] = hand(0, 0, 0, 0, 1)
+    set_row(state.laid, HANNA, hand(0, 6, 2))
+    set_row(state.laid, BEN, hand(3, 5, 0, 5))
+    set_row(state.laid, CARLA, hand(0, 0, 3))
+    set_row(state.laid, DIRK, [0] * 5)
+    set_row(state.hands, HANNA, hand(0, 0, 0, 0, 1))
     discards_before = sum(state.discards)
     state.apply("lay:SE")  # 24 + 1 = 25 cards laid out: the cannon reaches 25
     state.apply("stop")
     state.apply("move:SE")
     state.apply("keep")
-    assert [state.laid[p][DK] for p in range(4)] == [0, 0, 0, 0]
+    assert [state.laid[p * 5 + DK] for p in range(4)] == [0, 0, 0, 0]
     assert sum(state.discards) - discards_before == 11
     view = state.public_view()
     assert view["laid_total"] == 14 and view["seals"]["DK"] is None
@@ -319,26 +328,26 @@ def test_pirates_at_21_with_three_players_take_all_tied_largest_companies():
     state = fresh(3)
     board_with(state, {30: (SE, TEA)})
     give_turn(state, HANNA)
-    state.laid[HANNA] = hand(5, 5, 4)
-    state.laid[BEN] = hand(1, 1, 1, 3)
-    state.laid[CARLA] = [0] * 5
-    state.hands[HANNA] = hand(0, 0, 0, 0, 1)
+    set_row(state.laid, HANNA, hand(5, 5, 4))
+    set_row(state.laid, BEN, hand(1, 1, 1, 3))
+    set_row(state.laid, CARLA, [0] * 5)
+    set_row(state.hands, HANNA, hand(0, 0, 0, 0, 1))
     state.apply("lay:SE")  # 21 cards: GB 6, DK 6 tie as largest
     state.apply("stop")
     state.apply("move:SE")
     state.apply("keep")
     assert state.public_view()["laid_total"] == 9
-    assert [state.laid[p][GB] + state.laid[p][DK] for p in range(3)] == [0, 0, 0]
+    assert [state.laid[p * 5 + GB] + state.laid[p * 5 + DK] for p in range(3)] == [0, 0, 0]
 
 
 def test_below_the_threshold_nothing_is_sunk():
     state = fresh(4)
     board_with(state, {30: (SE, TEA)})
     give_turn(state, HANNA)
-    state.laid[HANNA] = hand(0, 6, 2)
-    state.laid[BEN] = hand(3, 5, 0, 4)
-    state.laid[CARLA] = hand(0, 0, 3)
-    state.hands[HANNA] = hand(0, 0, 0, 0, 1)
+    set_row(state.laid, HANNA, hand(0, 6, 2))
+    set_row(state.laid, BEN, hand(3, 5, 0, 4))
+    set_row(state.laid, CARLA, hand(0, 0, 3))
+    set_row(state.hands, HANNA, hand(0, 0, 0, 0, 1))
     state.apply("lay:SE")  # 24
     state.apply("stop")
     state.apply("move:SE")
@@ -353,7 +362,7 @@ def test_empty_stack_is_refilled_from_shuffled_discards():
     state.deck = []
     before = counts_of_cards(state)
     state.apply("draw")
-    assert sum(state.hands[HANNA]) == 12 and counts_of_cards(state) == before
+    assert sum(row(state.hands, HANNA)) == 12 and counts_of_cards(state) == before
     assert len(state.deck) > 0
 
 
@@ -363,7 +372,7 @@ def test_hanna_with_only_the_danish_seal_and_no_danish_counter_ahead_takes_the_t
     board_with(state, {2: (DK, TEA), 20: (SE, TEA)})
     give_turn(state, HANNA)
     state.positions[HANNA] = 10
-    state.hands[HANNA] = hand(0, 3)
+    set_row(state.hands, HANNA, hand(0, 3))
     for _ in range(3):
         state.apply("lay:DK")
     state.apply("stop")
@@ -377,7 +386,7 @@ def test_with_a_swedish_seal_too_hanna_must_move_to_the_swedish_counter():
     board_with(state, {2: (DK, TEA), 20: (SE, TEA)})
     give_turn(state, HANNA)
     state.positions[HANNA] = 10
-    state.hands[HANNA] = hand(0, 3, 0, 0, 1)
+    set_row(state.hands, HANNA, hand(0, 3, 0, 0, 1))
     for action in ["lay:DK", "lay:DK", "lay:DK", "lay:SE"]:
         state.apply(action)
     state.apply("stop")
@@ -391,10 +400,10 @@ def test_after_the_target_is_taken_others_may_lay_only_to_reach_a_counter_and_th
     board_with(state, {12: (GB, TEA), 20: (SE, PEPPER)})
     give_turn(state, HANNA)
     state.positions = [10, 14, 3, 0]
-    state.laid = [[0] * 5 for _ in range(4)]
-    state.hands[HANNA] = hand(0, 1)
-    state.hands[BEN] = hand(2)  # GB counter lies behind Ben: he may not lay out
-    state.hands[CARLA] = hand(0, 0, 0, 0, 1)  # SE counter ahead of Carla: she may
+    state.laid = [0] * 20
+    set_row(state.hands, HANNA, hand(0, 1))
+    set_row(state.hands, BEN, hand(2))  # GB counter lies behind Ben: he may not lay out
+    set_row(state.hands, CARLA, hand(0, 0, 0, 0, 1))  # SE counter ahead of Carla: she may
     state.apply("lay:DK")
     state.apply("stop")
     state.apply("move:target")
@@ -416,8 +425,8 @@ def test_the_target_holder_cannot_exchange():
     board_with(state, {2: (DK, TEA)})
     give_turn(state, HANNA)
     state.positions[HANNA] = 10
-    state.counters[HANNA] = hand(1, 1, 1)
-    state.hands[HANNA] = hand(0, 1)
+    set_row(state.counters, HANNA, hand(1, 1, 1))
+    set_row(state.hands, HANNA, hand(0, 1))
     state.apply("lay:DK")
     state.apply("stop")
     state.apply("move:target")
@@ -434,21 +443,29 @@ def score(state: BataviaState) -> list[dict[str, int]]:
 def cleared(players: int = 4) -> BataviaState:
     state = fresh(players)
     for p in range(players):
-        state.hands[p] = [0] * 5
-        state.laid[p] = [0] * 5
+        set_row(state.hands, p, [0] * 5)
+        set_row(state.laid, p, [0] * 5)
     return state
 
 
 def test_orange_with_most_silk_gets_13_and_the_others_nothing():
     state = cleared()
-    state.squares[GB][SILK], state.squares[DK][SILK], state.squares[FR][SILK] = HANNA, HANNA, BEN
+    state.squares[GB * 7 + SILK], state.squares[DK * 7 + SILK], state.squares[FR * 7 + SILK] = (
+        HANNA,
+        HANNA,
+        BEN,
+    )
     rows = score(state)
     assert rows[HANNA]["warehouses"] == 13 and rows[BEN]["warehouses"] == 0
 
 
 def test_red_yellow_and_blue_sharing_the_silk_majority_get_6_each():
     state = cleared()
-    state.squares[GB][SILK], state.squares[DK][SILK], state.squares[FR][SILK] = HANNA, BEN, CARLA
+    state.squares[GB * 7 + SILK], state.squares[DK * 7 + SILK], state.squares[FR * 7 + SILK] = (
+        HANNA,
+        BEN,
+        CARLA,
+    )
     rows = score(state)
     assert [rows[p]["warehouses"] for p in range(4)] == [6, 6, 6, 0]
 
@@ -456,7 +473,7 @@ def test_red_yellow_and_blue_sharing_the_silk_majority_get_6_each():
 def test_yellow_and_blue_sharing_get_6_each_and_red_gets_nothing():
     state = cleared()
     for company, owner in zip((GB, DK, FR, NL, SE), (HANNA, HANNA, BEN, BEN, CARLA), strict=True):
-        state.squares[company][SILK] = owner
+        state.squares[company * 7 + SILK] = owner
     rows = score(state)
     assert [rows[p]["warehouses"] for p in range(4)] == [6, 6, 0, 0]
 
@@ -475,10 +492,10 @@ def test_yellow_and_blue_sharing_get_6_each_and_red_gets_nothing():
 )
 def test_warehouse_values(commodity, sole, shared):
     state = cleared()
-    state.squares[GB][commodity] = HANNA
+    state.squares[GB * 7 + commodity] = HANNA
     assert score(state)[HANNA]["warehouses"] == sole
     state = cleared()
-    state.squares[GB][commodity], state.squares[DK][commodity] = HANNA, BEN
+    state.squares[GB * 7 + commodity], state.squares[DK * 7 + commodity] = HANNA, BEN
     rows = score(state)
     assert rows[HANNA]["warehouses"] == rows[BEN]["warehouses"] == shared
 
@@ -495,9 +512,9 @@ def test_most_notes_5_and_a_tie_2_each():
 def test_target_counter_is_worth_4_and_each_seal_2_after_hands_are_laid_out():
     state = cleared()
     state.target_holder = DIRK
-    state.laid[BEN] = hand(3, 0, 0, 0, 0)
-    state.hands[HANNA] = hand(4, 1)  # laid out at the end: takes the GB seal from Ben
-    state.hands[CARLA] = hand(0, 1)  # ties Hanna in DK: that seal returns to the board
+    set_row(state.laid, BEN, hand(3, 0, 0, 0, 0))
+    set_row(state.hands, HANNA, hand(4, 1))  # laid out at the end: takes the GB seal from Ben
+    set_row(state.hands, CARLA, hand(0, 1))  # ties Hanna in DK: that seal returns to the board
     state.notes = [15, 15, 15, 15]
     rows = score(state)
     assert rows[DIRK]["target"] == 4
@@ -508,7 +525,7 @@ def test_target_counter_is_worth_4_and_each_seal_2_after_hands_are_laid_out():
 def test_totals_add_exchange_gold_and_equal_totals_share_the_win():
     state = cleared()
     state.gold = [18, 6, 0, 0]
-    state.squares[GB][TEA] = BEN  # tea, sole majority: 10
+    state.squares[GB * 7 + TEA] = BEN  # tea, sole majority: 10
     state.notes = [14, 15, 15, 15]  # three-way tie for most notes: 2 each, not Hanna
     rows = score(state)
     assert [r["total"] for r in rows] == [18, 18, 2, 2]
@@ -535,11 +552,12 @@ def ben_halfway_through_laying_out() -> BataviaState:
     state = fresh()
     give_turn(state, BEN)
     for p in range(4):
-        state.deck.extend(c for c in range(5) for _ in range(state.hands[p][c]))
-        state.hands[p], state.laid[p], state.known[p] = [0] * 5, [0] * 5, [0] * 5
-    state.laid[CARLA] = hand(0, 3)
-    state.laid[DIRK] = hand(5, 0, 5, 0, 5)
-    state.hands[BEN] = hand(2, 4)
+        state.deck.extend(c for c in range(5) for _ in range(state.hands[p * 5 + c]))
+        for table in (state.hands, state.laid, state.known):
+            set_row(table, p, [0] * 5)
+    set_row(state.laid, CARLA, hand(0, 3))
+    set_row(state.laid, DIRK, hand(5, 0, 5, 0, 5))
+    set_row(state.hands, BEN, hand(2, 4))
     for company in (GB, GB, DK, DK, DK, DK):
         state.deck.remove(company)
     state._legal = None
@@ -552,8 +570,8 @@ def test_a_determinized_opponent_halfway_through_laying_out_can_still_finish_his
     redrawn = set()
     for k in range(40):
         other = state.determinize(HANNA, Rng(k))
-        assert other.current_player() == BEN and sum(other.hands[BEN]) == 5
-        redrawn.add(tuple(other.hands[BEN]))
+        assert other.current_player() == BEN and sum(row(other.hands, BEN)) == 5
+        redrawn.add(tuple(row(other.hands, BEN)))
         while "stop" not in other.legal_actions():
             assert other.legal_actions(), f"no legal action for Ben after determinize({k})"
             other.apply(other.legal_actions()[0])
@@ -569,10 +587,11 @@ def test_a_determinized_layer_after_the_target_can_still_reach_a_counter():
     state.turns_taken = 1
     state.target_holder, state.positions[HANNA] = HANNA, TARGET
     for p in range(4):
-        state.deck.extend(c for c in range(5) for _ in range(state.hands[p][c]))
-        state.hands[p], state.laid[p], state.known[p] = [0] * 5, [0] * 5, [0] * 5
-    state.laid[CARLA] = hand(0, 0, 0, 0, 2)
-    state.hands[BEN] = hand(3, 0, 0, 0, 3)  # only Sweden has a counter ahead
+        state.deck.extend(c for c in range(5) for _ in range(state.hands[p * 5 + c]))
+        for table in (state.hands, state.laid, state.known):
+            set_row(table, p, [0] * 5)
+    set_row(state.laid, CARLA, hand(0, 0, 0, 0, 2))
+    set_row(state.hands, BEN, hand(3, 0, 0, 0, 3))  # only Sweden has a counter ahead
     for company in (GB, GB, GB, SE, SE, SE):
         state.deck.remove(company)
     state._legal = None
@@ -619,15 +638,15 @@ def test_a_stack_reshuffled_from_the_discards_has_a_publicly_known_make_up():
     give_turn(state, HANNA)
     state.discards = [0] * 5
     for p in range(4):
-        state.deck.extend(c for c in range(5) for _ in range(state.hands[p][c]))
-        state.hands[p] = [0] * 5
-        state.known[p] = [0] * 5
+        state.deck.extend(c for c in range(5) for _ in range(state.hands[p * 5 + c]))
+        set_row(state.hands, p, [0] * 5)
+        set_row(state.known, p, [0] * 5)
     state.discards[DK] = sum(1 for c in state.deck if c == DK)
     state.deck = [c for c in state.deck if c != DK]
     for p in range(4):  # every non-Danish card goes to the hands, the stack runs dry
-        state.hands[p] = [sum(1 for c in state.deck[p::4] if c == k) for k in range(5)]
+        set_row(state.hands, p, [sum(1 for c in state.deck[p::4] if c == k) for k in range(5)])
     state.deck = []
-    state.laid = [[0] * 5 for _ in range(4)]
+    state.laid = [0] * 20
     assert counts_of_cards(state) == 110
     state.apply("draw")  # the 22 Danish discards become the stack; Hanna draws two of them
     view = state.observation(BEN)
@@ -662,3 +681,24 @@ def test_cards_turned_over_for_the_auction_leave_the_known_make_up_of_the_stack(
     left = state.observation(BEN)["stack_from_discards"]
     assert sum(left.values()) == 7 - 3
     assert [left["GB"], left["DK"]] == [3 - turned.count(GB), 4 - turned.count(DK)]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_legal_list_and_the_illegal_action_errors_come_from_one_set_of_rules(players):
+    """At every decision of seeded games: each legal action is one the rules accept, and
+    every other action of the game is refused with its own reason (never the catch-all
+    that would mean the legal list and the rules disagree)."""
+    vocabulary = GAME.action_vocabulary(players)
+    for seed in range(2):
+        state = fresh(players, seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            for action in vocabulary:
+                if action in legal:
+                    assert state._refusal(action) is None, action
+                    continue
+                with pytest.raises(IllegalAction) as refused:
+                    state.apply(action)
+                assert "is not legal now" not in str(refused.value), action
+            state.apply(rng.choice(legal))

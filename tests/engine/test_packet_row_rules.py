@@ -16,10 +16,15 @@ from engine.games.packet_row.state import EMPTY
 from engine.rng import Rng
 from tests.engine.packet_row_helpers import (
     BOARD,
+    box_of,
+    current_row,
+    discard_pile,
     empty_hands,
+    future_row,
     give,
     labels,
     new_game,
+    piece,
     refresh,
     set_supply,
     stack_deck,
@@ -51,14 +56,14 @@ def example_round_table(david_has_assistant: bool = False):
 def test_example_round_ben_cedric_david_anna():
     state = example_round_table()
     counts = state.component_counts()
-    guildhall_before = list(state.current[BOARD["guildhall"]])
+    guildhall_before = list(current_row(state, BOARD["guildhall"]))
     assert state.current_player() == ANNA and state.phase == "area"
 
     state.apply("area:market")
     assert state.current_player() == BEN  # asked first: left of the harbour master
     state.apply("take:market:0")  # the library, $15
     assert state.money[BEN] == 10 and labels(state.hands[BEN]) == ["vp:15:3"]
-    assert state.pieces[BEN] == [MARKET, 0, 0]
+    assert piece(state, BEN) == [MARKET, 0, 0]
 
     assert state.current_player() == CEDRIC
     state.apply("pass")
@@ -84,15 +89,15 @@ def test_example_round_ben_cedric_david_anna():
     assert state.hands[CEDRIC] == []
     assert state.harbour_master == BEN
     assert state.phase == "area" and state.current_player() == BEN
-    assert state.pieces == [None] * 4
+    assert [piece(state, q) for q in range(4)] == [None] * 4
     # Market and docks: leftovers discarded, future moves to current plus one deck card.
-    assert labels(state.discards[MARKET]) == ["goods:grain:2:6"]
-    assert labels(state.discards[DOCKS]) == ["captain", "gold:1:4"]
-    assert labels(state.current[MARKET]) == ["goods:fur:2:6", "goods:tobacco:3:10", "trader"]
-    assert labels(state.future[MARKET]) == ["goods:cotton:1:2", "goods:fur:1:2"]
-    assert labels(state.current[DOCKS]) == ["ship:FR", "ship:NL", "vp:6:1"]
-    assert labels(state.future[DOCKS]) == ["ship:ES", "ship:SE"]
-    assert state.current[BOARD["guildhall"]] == guildhall_before  # not chosen: untouched
+    assert labels(discard_pile(state, MARKET)) == ["goods:grain:2:6"]
+    assert labels(discard_pile(state, DOCKS)) == ["captain", "gold:1:4"]
+    assert labels(current_row(state, MARKET)) == ["goods:fur:2:6", "goods:tobacco:3:10", "trader"]
+    assert labels(future_row(state, MARKET)) == ["goods:cotton:1:2", "goods:fur:1:2"]
+    assert labels(current_row(state, DOCKS)) == ["ship:FR", "ship:NL", "vp:6:1"]
+    assert labels(future_row(state, DOCKS)) == ["ship:ES", "ship:SE"]
+    assert current_row(state, BOARD["guildhall"]) == guildhall_before  # not chosen: untouched
     assert state.component_counts() == counts
 
 
@@ -107,15 +112,15 @@ def test_assistant_example_david_takes_three_tobacco_from_the_future_supply():
     state.apply("assist:market:0")
     assert state.money[DAVID] == 15  # he still pays $10
     assert labels(state.hands[DAVID]) == ["goods:tobacco:3:10"]
-    assert labels(state.discards[BOARD["guildhall"]]) == ["assistant"]
-    assert state.pieces[DAVID] == [MARKET, 1, 0]
-    assert state.future[MARKET][0] == EMPTY
+    assert labels(discard_pile(state, BOARD["guildhall"])) == ["assistant"]
+    assert piece(state, DAVID) == [MARKET, 1, 0]
+    assert future_row(state, MARKET)[0] == EMPTY
     state.apply("take:market:1")  # Anna takes the single tobacco: the round ends
     # The current supply is refilled to its full size (3 cards with 4 players): the trader
     # left in the future supply plus two deck cards, one of them making up David's gap.
-    assert labels(state.current[MARKET]) == ["goods:cotton:1:2", "goods:fur:2:6", "trader"]
-    assert EMPTY not in state.current[MARKET]
-    assert labels(state.future[MARKET]) == ["goods:fur:1:2", "vp:8:1"]
+    assert labels(current_row(state, MARKET)) == ["goods:cotton:1:2", "goods:fur:2:6", "trader"]
+    assert EMPTY not in current_row(state, MARKET)
+    assert labels(future_row(state, MARKET)) == ["goods:fur:1:2", "vp:8:1"]
     assert not state.short[MARKET]
 
 
@@ -145,10 +150,10 @@ def test_anna_fulfils_one_contract_for_35_dollars():
     assert sorted(state.legal_actions()) == ["goods:fur:2", "goods:fur:3"]
     state.apply("goods:fur:3")
     assert state.money[ANNA] == 60
-    assert state.hands[ANNA] == [] and state.ships[ANNA] == []
-    assert labels(state.discards[BOARD["guildhall"]]) == ["contract:fur:SE:5:35"]
-    assert labels(state.discards[MARKET]) == ["goods:fur:2:6", "goods:fur:3:10"]
-    assert labels(state.discards[DOCKS]) == ["ship:SE"]
+    assert state.hands[ANNA] == [] and not state.ships[ANNA]
+    assert labels(discard_pile(state, BOARD["guildhall"])) == ["contract:fur:SE:5:35"]
+    assert labels(discard_pile(state, MARKET)) == ["goods:fur:2:6", "goods:fur:3:10"]
+    assert labels(discard_pile(state, DOCKS)) == ["ship:SE"]
     assert state.phase == "area" and state.current_player() == ANNA  # back where she was
     assert state.component_counts() == counts
 
@@ -179,7 +184,7 @@ def test_david_fulfils_three_contracts_for_65_dollars_tobacco_split_cotton_lost(
     state.apply("goods:tobacco:3")
     state.apply("goods:cotton:2")  # one cotton is owed; the second is lost
     assert state.money[ANNA] == 25 + 65
-    assert state.hands[ANNA] == [] and state.ships[ANNA] == []
+    assert state.hands[ANNA] == [] and not state.ships[ANNA]
 
 
 def test_several_contracts_of_one_destination_share_one_ship():
@@ -192,7 +197,7 @@ def test_several_contracts_of_one_destination_share_one_ship():
     state.apply("contract:grain:GB:1:15")
     assert state.phase == "load" and state.b_demand == [1, 2, 0, 0]
     state.apply("goods:grain:1")
-    assert state.money[ANNA] == 25 + 35 and state.ships[ANNA] == []
+    assert state.money[ANNA] == 25 + 35 and not state.ships[ANNA]
 
 
 def test_trader_example_changes_two_cotton_into_fur():
@@ -204,7 +209,7 @@ def test_trader_example_changes_two_cotton_into_fur():
     assert sorted(state.legal_actions()) == ["goods:fur:1", "trade:cotton:2:fur"]
     state.apply("trade:cotton:2:fur")  # then the single fur is the only choice
     assert state.money[ANNA] == 50
-    assert labels(state.discards[MARKET]) == ["goods:cotton:2:6", "goods:fur:1:2", "trader"]
+    assert labels(discard_pile(state, MARKET)) == ["goods:cotton:2:6", "goods:fur:1:2", "trader"]
 
 
 def test_captain_example_ship_for_spain_sails_to_france():
@@ -213,7 +218,7 @@ def test_captain_example_ship_for_spain_sails_to_france():
     state = fulfil_table(*cards, "captain")
     state.apply("contract:fur:FR:3:25")
     assert state.money[ANNA] == 50
-    assert labels(state.discards[DOCKS]) == ["captain", "ship:ES"]
+    assert labels(discard_pile(state, DOCKS)) == ["captain", "ship:ES"]
 
 
 def test_one_ship_serves_one_destination_even_with_a_captain():
@@ -289,10 +294,10 @@ def test_forced_take_when_everybody_else_has_a_card():
     assert any(a.startswith("take:docks:") for a in legal)  # an area not chosen this round
     with pytest.raises(IllegalAction, match=r"already chosen|everybody else"):
         state.apply("area:docks")
-    docks_before = list(state.future[DOCKS])
+    docks_before = list(future_row(state, DOCKS))
     state.apply("take:docks:0")
     # Taking there chose the docks: they are refilled too.
-    assert [c for c in state.current[DOCKS] if c != EMPTY] == [
+    assert [c for c in current_row(state, DOCKS) if c != EMPTY] == [
         c for c in docks_before if c != EMPTY
     ]
     assert state.harbour_master == BEN
@@ -376,13 +381,18 @@ def test_end_of_round_window_offers_fulfilment_in_turn_order():
 def test_setup_by_player_count():
     for n, slots in ((2, 2), (3, 2), (4, 3), (5, 4)):
         state = new_game(n, seed=n)
-        assert all(len(row) == slots and EMPTY not in row for row in state.current)
-        assert all(len(row) == 2 and EMPTY not in row for row in state.future)
+        assert all(
+            len(row) == slots and EMPTY not in row
+            for row in (current_row(state, b) for b in range(4))
+        )
+        assert all(
+            len(row) == 2 and EMPTY not in row for row in (future_row(state, b) for b in range(4))
+        )
         assert state.money == [25] * n
         assert all(len(h) == 1 and C.IS_STARTING[h[0]] for h in state.hands)
         removed = 6 if n == 2 else 0
         for b, deck in enumerate(state.decks):
-            assert len(state.boxed[b]) == removed
+            assert len(box_of(state, b)) == removed
             assert len(deck) == len(K.DECKS[b]) - removed - 2 - slots
         assert len(state.unused_starting) == 12 - n
 
@@ -391,13 +401,13 @@ def test_refill_adds_extra_cards_for_four_and_five_players():
     for n, extra in ((4, 1), (5, 2)):
         state = new_game(n)
         empty_hands(state)
-        future = list(state.future[MARKET])
-        top = state.decks[MARKET][-extra:]
+        future = list(future_row(state, MARKET))
+        top = list(state.decks[MARKET][-extra:])
         state.apply("area:market")
         for _ in range(n - 1):
             state.apply("pass")
         state.apply("take:market:0")
-        assert state.current[MARKET] == future + top[::-1]
+        assert current_row(state, MARKET) == future + top[::-1]
 
 
 def test_game_ends_when_one_board_cannot_be_refilled_with_two_players():
@@ -405,14 +415,14 @@ def test_game_ends_when_one_board_cannot_be_refilled_with_two_players():
     empty_hands(state)
     give(state, BEN, "contract:fur:ES:1:15", "goods:fur:1:2", "ship:ES")
     b = BOARD["bank"]
-    state.boxed[b].extend(state.decks[b][:-1])
+    state.boxed.extend(state.decks[b][:-1])
     state.decks[b] = state.decks[b][-1:]  # one card: the future supply refills short only
     refresh(state)
     state.apply("area:bank")
     state.apply("pass")
     state.apply("take:bank:0")
     assert not state.short[b]  # current refilled from the future: the game goes on
-    assert state.future[b].count(EMPTY) == 1
+    assert future_row(state, b).count(EMPTY) == 1
     state.apply("done")  # Ben's end-of-round window
     state.apply("area:bank")
     state.apply("pass")
@@ -433,15 +443,15 @@ def test_four_players_need_two_boards_not_properly_refilled():
     empty_hands(state)
     for name in ("bank", "guildhall"):
         b = BOARD[name]
-        state.boxed[b].extend(state.decks[b])
-        state.decks[b] = []
+        state.boxed.extend(state.decks[b])
+        state.decks[b] = b""
     refresh(state)
     state.apply("area:bank")
     for _ in range(3):
         state.apply("pass")
     state.apply("take:bank:0")
     assert state.short[BOARD["bank"]] and not state.is_terminal()
-    assert state.current[BOARD["bank"]].count(EMPTY) == 1  # fewer cards to choose from
+    assert current_row(state, BOARD["bank"]).count(EMPTY) == 1  # fewer cards to choose from
     state.apply("area:guildhall")  # Ben is harbour master now
     for _ in range(3):
         state.apply("pass")
@@ -527,9 +537,9 @@ def test_determinize_resamples_decks_and_hidden_starting_contracts_only():
         assert other.observation(me) == state.observation(me)
         seen_ben_contracts.add(other.start_contract[BEN])
         deck_orders.add(tuple(other.decks[MARKET]))
-        boxes.add(tuple(sorted(other.boxed[MARKET])))
-        assert sorted(other.decks[MARKET] + other.boxed[MARKET]) == sorted(
-            state.decks[MARKET] + state.boxed[MARKET]
+        boxes.add(tuple(sorted(box_of(other, MARKET))))
+        assert sorted([*other.decks[MARKET], *box_of(other, MARKET)]) == sorted(
+            [*state.decks[MARKET], *box_of(state, MARKET)]
         )
         assert other.start_contract[BEN] != state.start_contract[ANNA]
     assert len(seen_ben_contracts) > 1 and len(deck_orders) > 1 and len(boxes) > 1
@@ -606,8 +616,8 @@ def test_two_player_refill_makes_up_an_assistant_gap_from_the_deck():
     state.apply("area:market")
     state.apply("assist:market:0")  # Ben takes the trader from the future supply
     state.apply("take:market:0")  # Anna takes: the round ends
-    assert labels(state.current[MARKET]) == ["goods:cotton:1:2", "vp:6:1"]
-    assert labels(state.future[MARKET]) == ["goods:fur:2:6", "goods:grain:2:6"]
+    assert labels(current_row(state, MARKET)) == ["goods:cotton:1:2", "vp:6:1"]
+    assert labels(future_row(state, MARKET)) == ["goods:fur:2:6", "goods:grain:2:6"]
     assert len(state.decks[MARKET]) == deck_size - 3
     assert not state.short[MARKET] and not state.game_over
 
@@ -621,11 +631,11 @@ def test_assistants_never_freeze_a_board_that_still_has_a_deck():
     give(state, CEDRIC, "assistant")
     for action in ("area:market", "assist:market:0", "pass", "take:market:0"):
         state.apply(action)
-    assert EMPTY not in state.current[MARKET] and not state.short[MARKET]
+    assert EMPTY not in current_row(state, MARKET) and not state.short[MARKET]
     # Ben, harbour master now, chooses the market again; Cedric uses his assistant.
     for action in ("area:market", "assist:market:0", "pass", "take:market:0"):
         state.apply(action)
-    assert EMPTY not in state.current[MARKET] and not state.short[MARKET]
+    assert EMPTY not in current_row(state, MARKET) and not state.short[MARKET]
     assert len(state.decks[MARKET]) > 0 and not state.game_over
     assert "area:market" in state.legal_actions()
 
@@ -637,14 +647,14 @@ def test_a_future_supply_dealt_short_makes_the_next_refill_improper():
     state = new_game(3)
     empty_hands(state)
     b = BOARD["bank"]
-    state.boxed[b].extend(state.decks[b][:-1])  # boxed by hand: a deck of one card
+    state.boxed.extend(state.decks[b][:-1])  # boxed by hand: a deck of one card
     state.decks[b] = state.decks[b][-1:]
     refresh(state)
     state.apply("area:bank")
     state.apply("pass")  # Ben
     state.apply("pass")  # Cedric
     state.apply("take:bank:0")  # Anna ends the round
-    assert not state.short[b] and state.future[b].count(EMPTY) == 1
+    assert not state.short[b] and future_row(state, b).count(EMPTY) == 1
     give(state, CEDRIC, "assistant")
     state.apply("area:bank")  # Ben is harbour master
     state.apply("assist:bank:0")  # Cedric takes the only future card
@@ -681,7 +691,7 @@ def test_end_of_round_windows_do_not_reveal_an_unrevealed_starting_contract():
 
 def test_no_window_when_the_open_cards_rule_out_every_starting_contract():
     state = window_leak_table("contract:grain:GB:2:20")
-    state.ships[BEN], state.decks[DOCKS] = [], state.decks[DOCKS] + state.ships[BEN]
+    state.ships[BEN], state.decks[DOCKS] = b"", state.decks[DOCKS] + state.ships[BEN]
     refresh(state)
     state.apply("area:market")
     state.apply("pass")
@@ -749,3 +759,24 @@ def test_what_follows_a_move_never_depends_on_what_a_player_cannot_see(players):
                         assert [mine[k] for k in keys] == [theirs[k] for k in keys], action
             state.apply(rng.choice(legal))
             step += 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_legal_list_and_the_illegal_action_errors_come_from_one_set_of_rules(players):
+    """At every decision of seeded games: each legal action is one the rules accept, and
+    every other action of the game is refused with its own reason (never the catch-all
+    that would mean the legal list and the rules disagree)."""
+    vocabulary = C.action_vocabulary(players)
+    for seed in range(2):
+        state = new_game(players, seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            for action in vocabulary:
+                if action in legal:
+                    assert state._refusal(action) is None, action
+                    continue
+                with pytest.raises(IllegalAction) as refused:
+                    state.apply(action)
+                assert "cannot be taken now" not in str(refused.value), action
+            state.apply(rng.choice(legal))

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from workers.launch import BotProgram, LocalLauncher
-from workers.runner import TimeControls, resolve_bot
+from workers.matches.reference import reference_bot
+from workers.matches.runner import TimeControls
 
 BOTS = Path(__file__).parent / "bots"
 FAST = TimeControls(startup_ms=3_000, move_ms=100, bank_ms=300)
@@ -18,8 +19,8 @@ def program(name: str) -> BotProgram:
     return BotProgram(BOTS, ("python3", f"{name}.py"), name)
 
 
-def random_bot(game: str = "batavia") -> BotProgram:
-    return resolve_bot("random", game)
+def random_bot() -> BotProgram:
+    return reference_bot("random")
 
 
 @pytest.fixture

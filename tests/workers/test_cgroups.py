@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from workers import cgroups
-from workers.cgroups import V1Tree, find_tree, seat_bounds_problem, sweep_stale
+from workers.cgroups import (
+    CgroupTree,
+    V1Tree,
+    V2SeatCgroup,
+    find_tree,
+    seat_bounds_problem,
+    sweep_stale,
+)
 from workers.launch import MIB, Limits
 
 V2_MOUNT = "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n"
@@ -45,10 +52,11 @@ def test_missing_controllers_are_named(tmp_path):
 def test_a_usable_tree_enables_the_controllers_and_seats_carry_the_limits(tmp_path, monkeypatch):
     fake_hierarchy(tmp_path, "cpu memory pids")
     tree, why = find_tree(mountinfo="", own_cgroup="", delegated=str(tmp_path), is_root=True)
-    assert tree is not None, why
+    assert isinstance(tree, CgroupTree), why
     assert (tmp_path / "cgroup.subtree_control").read_text() == "+memory +pids"
     assert (tree.base / "cgroup.subtree_control").read_text() == "+memory +pids"
     seat = tree.seat(Limits(memory_bytes=128 * MIB, processes=16))
+    assert isinstance(seat, V2SeatCgroup)
     assert (seat.path / "memory.max").read_text() == str(128 * MIB)
     assert (seat.path / "pids.max").read_text() == "17"  # the seat's bwrap counts too
     assert seat.limit_hit() is None

@@ -21,7 +21,8 @@ import pytest
 
 from tests.workers.sandbox_helpers import TEST_LIMITS, TEST_UID_BASE, launcher, needs_sandbox
 from workers.launch import CHECKOUT, BotProgram
-from workers.runner import MatchOutcome, TimeControls, resolve_bot, run_match
+from workers.matches.reference import reference_bot
+from workers.matches.runner import MatchOutcome, TimeControls, run_match
 from workers.sandbox import processes_of
 
 pytestmark = needs_sandbox
@@ -42,7 +43,7 @@ def play(bot: str, env: dict[str, str] | None = None, clock: TimeControls = ROOM
     outcome = run_match(
         GAME,
         11,
-        [hostile, resolve_bot("random", GAME)],
+        [hostile, reference_bot("random")],
         launcher=launcher(),
         time_controls=clock,
         limits=TEST_LIMITS,

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from bots import sdk
-from workers import protocol
-from workers.protocol import ProtocolError, parse_ready, parse_reply
+from workers.matches import protocol
+from workers.matches.protocol import ProtocolError, parse_ready, parse_reply
 
 LEGAL = ["pass", "bid:1", ["lay", "DK"], 3]
 

@@ -1,6 +1,10 @@
-"""The runner's record is what the ladder stores: record_result accepts it, forfeits last."""
+"""The worker's side of the ladder boundary: the typed spec read from the ladder's JSON, and
+the runner's record, which record_result accepts (forfeits last)."""
 
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 
@@ -18,7 +22,8 @@ from tests.ladder.conftest import (  # noqa: F401  (fixtures)
     olivia,
 )
 from tests.workers.conftest import FAST, program, random_bot
-from workers.runner import run_match
+from workers.matches.records import MatchRecord, MatchSpec, SpecError
+from workers.matches.runner import run_match
 
 
 @pytest.fixture
@@ -39,7 +44,7 @@ def test_record_result_accepts_the_runners_record_with_a_forfeit(table, launcher
         launcher=launcher,
         time_controls=FAST,
     )
-    result = match_services.record_result(table.pk, outcome.record())
+    result = match_services.record_result(table.pk, outcome.record().to_json())
     assert result.recorded, result.message
     table.refresh_from_db()
     assert table.status == Match.Status.FINISHED
@@ -50,3 +55,47 @@ def test_record_result_accepts_the_runners_record_with_a_forfeit(table, launcher
     stored = selectors.match_log(table)
     assert stored == outcome.log and "stderr" not in stored["result"]
     replay(stored)
+
+
+def test_the_ladders_spec_reads_into_the_typed_spec_and_back(table):
+    raw = selectors.match_spec(table.pk)
+    spec = MatchSpec.from_json(raw)
+    assert spec.match_id == table.pk and spec.game == table.game and spec.seed == table.seed
+    assert [seat.seat for seat in spec.seats] == [0, 1, 2]
+    assert spec.seats[0].command == ("python3", "main.py")
+    assert spec.names == [seat["name"] for seat in raw["seats"]]
+    assert spec.to_json() == raw  # nothing is lost on the way in
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda raw: raw.pop("seed"), "spec has no 'seed'"),
+        (lambda raw: raw.update(seed="7"), "spec.seed must be int, not str"),
+        (lambda raw: raw.update(seed=True), "spec.seed must be int, not bool"),
+        (lambda raw: raw["seats"][1].pop("sha256"), "seats[1] has no 'sha256'"),
+        (lambda raw: raw["seats"][0].update(command=[]), "seats[0].command must be a non-empty"),
+        (lambda raw: raw["seats"].reverse(), "in seat order"),
+        (lambda raw: raw.update(seats=[None]), "seats[0] must be an object"),
+    ],
+)
+def test_a_malformed_spec_is_refused_naming_the_field(table, damage, message):
+    raw = selectors.match_spec(table.pk)
+    damage(raw)
+    with pytest.raises(SpecError, match=re.escape(message)):
+        MatchSpec.from_json(raw)
+
+
+def test_the_record_goes_to_json_and_back_unchanged(launcher):
+    outcome = run_match(
+        "batavia",
+        3,
+        [random_bot(), program("illegal"), random_bot()],
+        launcher=launcher,
+        time_controls=FAST,
+    )
+    record = outcome.record()
+    assert MatchRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
+    assert (record.forfeits[1] or "").startswith("illegal_action:")
+    with pytest.raises(SpecError, match="for every seat"):
+        MatchRecord(scores=(1, 2), ranking=(1,), forfeits=(None, None), stderr=("", ""), log={})

@@ -31,7 +31,8 @@ from tests.workers.sandbox_helpers import (
 )
 from workers import cgroups
 from workers.launch import MIB, BotProgram, Limits
-from workers.runner import MatchOutcome, TimeControls, resolve_bot, run_match
+from workers.matches.reference import reference_bot
+from workers.matches.runner import MatchOutcome, TimeControls, run_match
 from workers.sandbox import BwrapLauncher, BwrapProcess, processes_of
 
 HOSTILE = Path(__file__).resolve().parents[1] / "hostile_bots"
@@ -102,7 +103,7 @@ def hoard(
                     "fork_hoard",
                     {"HOARD_MIB": str(each_mib)},
                 ),
-                resolve_bot("random", GAME),
+                reference_bot("random"),
             ],
             launcher=recording,
             time_controls=CLOCK,

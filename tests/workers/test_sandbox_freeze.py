@@ -22,7 +22,7 @@ import pytest
 from tests.workers.sandbox_helpers import TEST_LIMITS, TEST_UID_BASE, launcher, needs_sandbox
 from workers import cgroups
 from workers.launch import BotProcess, BotProgram, Limits, LocalLauncher
-from workers.runner import TimeControls, run_match
+from workers.matches.runner import TimeControls, run_match
 from workers.sandbox import BwrapLauncher, BwrapProcess, children_of, processes_of
 
 pytestmark = needs_sandbox

@@ -19,14 +19,17 @@ from django.utils import timezone
 from ladder.accounts.services import create_user
 from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
+from ladder.core.hooks import WorkerLink, connect_workers
 from ladder.fleet import services as fleet_services
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog
 from ladder.ratings.models import Rating, RatingPoint
-from tests.ladder.conftest import client_for, ladder_for, make_bot
+from tests.ladder.conftest import accept, client_for, ladder_for, make_bot
 from tests.workers.sandbox_helpers import needs_sandbox
 from workers import tasks
 from workers.artifact_cache import ArtifactCache, ArtifactError
+from workers.matches import tasks as match_tasks
+from workers.matches import validation
 
 REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 CRASHING_BOT = b"import sys\nprint('no module named numpy', file=sys.stderr)\nsys.exit(3)\n"
@@ -34,11 +37,21 @@ CRASHING_BOT = b"import sys\nprint('no module named numpy', file=sys.stderr)\nsy
 
 @pytest.fixture(autouse=True)
 def _worker_dirs(settings, tmp_path):
-    """Each test gets its own storage and artifact cache (the cache is per worker process)."""
+    """Each test gets its own storage and artifact cache (the cache is per worker process), and
+    the tasks run in-process: nothing is sent to a broker."""
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.MONSOON_ARTIFACT_CACHE = tmp_path / "cache"
     settings.MONSOON_ENQUEUE_MATCH = ""
     settings.MONSOON_ENQUEUE_VALIDATION = ""
+    previous = connect_workers(None)
+    yield
+    connect_workers(previous)
+
+
+@pytest.fixture
+def accept_every_version(monkeypatch):
+    """The smoke match replaced by an instant yes, for tests about something else."""
+    monkeypatch.setattr(validation, "validate_artifact", accept)
 
 
 @pytest.fixture
@@ -53,7 +66,7 @@ def upload_reference(owner, name: str, reference: str, game: str = "packet_row")
 
 
 def validated(version: BotVersion) -> BotVersion:
-    tasks.validate_bot_version.apply(args=[version.pk])
+    match_tasks.validate_bot_version.apply(args=(version.pk,))
     version.refresh_from_db()
     return version
 
@@ -71,16 +84,16 @@ def test_a_queued_match_is_played_in_the_sandbox_and_recorded_once(two_active):
     assert [v.status for v in two_active] == ["active", "active"]
     match = match_services.create_match(ladder_for("packet_row", 2), two_active, seed=11)
 
-    first = tasks.run_match.apply(args=[match.pk]).get()
+    first = match_tasks.run_match.apply(args=(match.pk,)).get()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.status_reason
     assert "recorded" in first
-    assert sorted(match.ranking) in ([1, 2], [1, 1])
+    assert sorted(match.ranking or []) in ([1, 2], [1, 1])
     assert MatchLog.objects.filter(match=match).exists()
     assert match.worker.endswith(f"/{os.getpid()}")  # who ran it: this process
     points = RatingPoint.objects.count()
 
-    second = tasks.run_match.apply(args=[match.pk]).get()
+    second = match_tasks.run_match.apply(args=(match.pk,)).get()
     assert "nothing to do" in second
     assert RatingPoint.objects.count() == points
     assert list(Rating.objects.values_list("games", flat=True)) == [1, 1]
@@ -94,12 +107,12 @@ def test_a_lost_artifact_is_an_infrastructure_failure_never_a_result(two_active,
     gone.artifact.storage.delete(gone.artifact.name)
     settings.MONSOON_ARTIFACT_CACHE = Path(settings.MEDIA_ROOT).parent / "empty-cache"
 
-    tasks.run_match.apply(args=[match.pk])
+    match_tasks.run_match.apply(args=(match.pk,))
     match.refresh_from_db()
     assert (match.status, match.attempts) == (Match.Status.QUEUED, 1)
     assert "cannot fetch artifact" in match.status_reason
 
-    tasks.run_match.apply(args=[match.pk])
+    match_tasks.run_match.apply(args=(match.pk,))
     match.refresh_from_db()
     assert (match.status, match.attempts) == (Match.Status.FAILED, 2)
     assert match.ranking is None and not match.rated
@@ -116,18 +129,16 @@ def test_validation_rejects_a_bot_that_crashes_and_shows_its_stderr(alice):
     assert "no module named numpy" in version.failure_reason
 
 
-def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, settings):
-    settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
+def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, accept_every_version):
     version = validated(upload_reference(alice, "pr-random", "random"))
     assert version.status == BotVersion.Status.ACTIVE
-    again = tasks.validate_bot_version.apply(args=[version.pk]).get()
+    again = match_tasks.validate_bot_version.apply(args=(version.pk,)).get()
     assert "nothing to do" in again
 
 
 def test_the_reaper_requeues_dead_workers_matches_and_resends_lost_ids(
-    alice, settings, monkeypatch
+    alice, settings, monkeypatch, accept_every_version
 ):
-    settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
     settings.MONSOON_RESEND_AFTER_SECONDS = 60
     versions = [validated(upload_reference(alice, f"pr-{i}", "random")) for i in range(2)]
     ladder = ladder_for("packet_row", 2)
@@ -168,7 +179,7 @@ def test_a_validation_left_by_a_dead_worker_goes_back_to_pending(alice, settings
 
 
 def test_recording_waits_for_the_database_and_then_gives_up(monkeypatch):
-    monkeypatch.setattr(tasks.time, "sleep", lambda _s: None)
+    monkeypatch.setattr(match_tasks.time, "sleep", lambda _s: None)
     calls = []
 
     def flaky():
@@ -177,14 +188,14 @@ def test_recording_waits_for_the_database_and_then_gives_up(monkeypatch):
             raise OperationalError("connection refused")
         return "recorded"
 
-    assert tasks._with_database_patience(flaky, "test") == "recorded"
+    assert match_tasks._with_database_patience(flaky, "test") == "recorded"
     assert len(calls) == 3
 
     def down():
         raise OperationalError("connection refused")
 
     with pytest.raises(OperationalError):
-        tasks._with_database_patience(down, "test", patience_s=0)
+        match_tasks._with_database_patience(down, "test", patience_s=0)
 
 
 def test_the_artifact_cache_unpacks_once_and_refuses_other_bytes(tmp_path):
@@ -274,7 +285,7 @@ def test_a_program_run_as_dot_slash_keeps_its_executable_bit_and_plays(alice):
     )
     version = validated(version)
     assert version.status == BotVersion.Status.ACTIVE, version.failure_reason
-    unpacked = Path(tasks.settings.MONSOON_ARTIFACT_CACHE) / version.sha256 / "mybot"
+    unpacked = Path(match_tasks.settings.MONSOON_ARTIFACT_CACHE) / version.sha256 / "mybot"
     assert unpacked.stat().st_mode & 0o7777 == 0o755  # executable, never setuid or setgid
 
 
@@ -282,13 +293,14 @@ def test_a_command_holding_a_nul_byte_forfeits_its_seat_and_the_match_ends():
     """``monsoon play`` crashed with a traceback and no result on such a command; a program
     built by any path now forfeits as "could not be started" and the others play on."""
     from workers.launch import BotProgram, LocalLauncher
-    from workers.runner import resolve_bot, run_match
+    from workers.matches.reference import reference_bot
+    from workers.matches.runner import run_match
 
     bad = BotProgram(REFERENCE / "random", ("python3", "main.py\x00x"), "nul")
     outcome = run_match(
         "borneo",
         3,
-        [bad, resolve_bot("random", "borneo"), resolve_bot("random", "borneo")],
+        [bad, reference_bot("random"), reference_bot("random")],
         launcher=LocalLauncher(),
     )
     assert outcome.forfeits[0] is not None and "NUL byte" in outcome.forfeits[0]
@@ -313,3 +325,41 @@ def test_an_artifact_the_file_system_refuses_is_the_artifact_fault(tmp_path, mon
     cache = ArtifactCache(tmp_path / "cache")
     with pytest.raises(ArtifactError, match="File name too long"):
         cache.directory(hashlib.sha256(data).hexdigest(), "zip", lambda: data)
+
+
+def test_the_workers_app_links_the_ladder_to_the_tasks_and_the_ladder_sends_through_it(
+    alice, django_capture_on_commit_callbacks, accept_every_version
+):
+    import workers
+    from workers.apps import WorkersConfig
+
+    WorkersConfig("workers", workers).ready()  # what django.setup() does with a broker set
+    link = connect_workers(None)
+    assert link == WorkerLink(match_tasks.enqueue_match, match_tasks.enqueue_validation)
+
+    sent: list[tuple[str, int]] = []
+    connect_workers(
+        WorkerLink(
+            enqueue_match=lambda pk: sent.append(("match", pk)),
+            enqueue_validation=lambda pk: sent.append(("version", pk)),
+        )
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        version = upload_reference(alice, "pr-random", "random")
+    assert sent == [("version", version.pk)]
+    versions = [validated(version), validated(upload_reference(alice, "pr-2", "random"))]
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_services.create_match(ladder_for("packet_row", 2), versions)
+    assert sent == [("match", match.pk)]
+
+
+def test_a_hook_named_in_settings_wins_over_the_workers_link(settings):
+    from ladder.core.hooks import configured_hook
+
+    connect_workers(WorkerLink(enqueue_match=print, enqueue_validation=print))
+    settings.MONSOON_ENQUEUE_MATCH = "tests.ladder.conftest:accept"
+    assert configured_hook("MONSOON_ENQUEUE_MATCH") is accept
+    settings.MONSOON_ENQUEUE_MATCH = ""
+    assert configured_hook("MONSOON_ENQUEUE_MATCH") is print
+    assert configured_hook("MONSOON_MATCH_OVER") is not print

@@ -38,9 +38,10 @@ Rulings (also in ``docs/games/batavia.md``; the rulebook wins where it is clear)
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from engine.core import (
+    Action,
     GameNotOver,
     GameState,
     IllegalAction,
@@ -48,6 +49,7 @@ from engine.core import (
     competition_ranking,
 )
 from engine.games.batavia import components as K
+from engine.games.sampling import random_orders, shuffled
 from engine.rng import Rng
 
 NC = len(K.COMPANIES)
@@ -72,6 +74,14 @@ _MAX_NOTES = K.START_NOTES * 5
 BIDS = tuple(f"bid:{k}" for k in range(_MAX_NOTES + 1))
 COMPANY_INDEX = {c: i for i, c in enumerate(K.COMPANIES)}
 _REDEAL_ATTEMPTS = 32  # rejection sampling for a determinized layer's hand, then constructive
+_LEGAL_NOW = "; legal now:"
+"""A refusal ending so is completed with the legal actions when it is shown to the player."""
+
+PER_PLAYER_TABLES = ("hands", "known", "laid", "counters")
+"""Tables with one count per (player, company), kept flat: ``table[player * NC + company]``.
+
+Flat lists copy in one step, so a clone (search bots make many) is cheap; snapshots and
+views still show one row per player."""
 
 
 def action_vocabulary(num_players: int) -> list[str]:
@@ -82,6 +92,11 @@ def action_vocabulary(num_players: int) -> list[str]:
 
 def _by_company(counts: list[int]) -> dict[str, int]:
     return {c: counts[i] for i, c in enumerate(K.COMPANIES)}
+
+
+def _rows(table: list[int], width: int) -> list[list[int]]:
+    """A flat table as its rows."""
+    return [table[i : i + width] for i in range(0, len(table), width)]
 
 
 class BataviaState(GameState):
@@ -114,21 +129,23 @@ class BataviaState(GameState):
         # After a reshuffle the stack's make-up is public (the discards were laid out face
         # up): these cards, less those turned over since, are the stack plus secret draws.
         self.restocked: list[int] | None = None
-        self.hands = [[0] * NC for _ in range(n)]
-        self.known = [[0] * NC for _ in range(n)]  # public lower bound of each hand
-        self.laid = [[0] * NC for _ in range(n)]
+        # Per (player, company), flat (see PER_PLAYER_TABLES).
+        self.hands = [0] * (n * NC)
+        self.known = [0] * (n * NC)  # public lower bound of each hand
+        self.laid = [0] * (n * NC)
         for p in range(n):
             for _ in range(K.START_CARDS):
-                self.hands[p][self.deck.pop()] += 1
+                self.hands[p * NC + self.deck.pop()] += 1
         self.package = [0] * NC
 
         self.positions = [START] * n
-        self.counters = [[0] * NC for _ in range(n)]  # trading posts held, per company
+        self.counters = [0] * (n * NC)  # trading posts held, per (player, company)
         self.exchanged = 0  # trading posts handed in (removed from the game)
         self.gold = [0] * n
         self.notes = [K.START_NOTES] * n
         self.crates = [K.START_CRATES] * n
-        self.squares: list[list[int]] = [[EMPTY] * NCOM for _ in range(NC)]  # [company][commodity]
+        # The warehouses' squares, flat: ``squares[company * NCOM + commodity]`` = owner.
+        self.squares = [EMPTY] * (NC * NCOM)
         self.target_holder: int | None = None
         self.final: list[dict[str, int]] | None = None
 
@@ -143,7 +160,7 @@ class BataviaState(GameState):
         self.passed = [False] * n
         self.high_bid = 0
         self.high_bidder: int | None = None
-        self._legal: list[str] | None = None
+        self._legal: list[str] | None = None  # type: ignore[assignment]  # core declares it None
         self._start_auction()
 
     # ------------------------------------------------------------------ interface
@@ -155,7 +172,7 @@ class BataviaState(GameState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Action) -> None:
         if self._legal is None:
             self._legal = self._compute_legal()
         if not isinstance(action, str) or action not in self._legal:
@@ -192,10 +209,13 @@ class BataviaState(GameState):
         return competition_ranking(self.scores())
 
     # ------------------------------------------------------------------ views
+    def _row(self, table: list[int], p: int) -> list[int]:
+        """Player ``p``'s counts per company in a per-player table."""
+        return table[p * NC : p * NC + NC]
+
     def _seal_holder(self, c: int) -> int | None:
         best, holder = 0, None
-        for p in range(self.num_players):
-            v = self.laid[p][c]
+        for p, v in enumerate(self.laid[c::NC]):
             if v > best:
                 best, holder = v, p
             elif v == best:
@@ -220,18 +240,19 @@ class BataviaState(GameState):
         for p in range(n):
             players.append(
                 {
-                    "hand_size": sum(self.hands[p]),
-                    "known_cards": _by_company(self.known[p]),
-                    "laid": _by_company(self.laid[p]),
+                    "hand_size": sum(self._row(self.hands, p)),
+                    "known_cards": _by_company(self._row(self.known, p)),
+                    "laid": _by_company(self._row(self.laid, p)),
                     "seals": [K.COMPANIES[c] for c in range(NC) if seals[c] == p],
                     "position": self.positions[p],
-                    "counters": _by_company(self.counters[p]),
+                    "counters": _by_company(self._row(self.counters, p)),
                     "gold": self.gold[p],
                     "notes": self.notes[p],
                     "crates_left": self.crates[p],
                 }
             )
-        laid_total = sum(map(sum, self.laid))
+        laid_total = sum(self.laid)
+        squares = self.squares
         view: Observation = {
             "game": self.game_name,
             "variant": self.variant,
@@ -260,7 +281,9 @@ class BataviaState(GameState):
             "seals": {K.COMPANIES[c]: seals[c] for c in range(NC)},
             "warehouses": {
                 K.COMMODITIES[m]: {
-                    K.COMPANIES[c]: (None if self.squares[c][m] == EMPTY else self.squares[c][m])
+                    K.COMPANIES[c]: (
+                        None if squares[c * NCOM + m] == EMPTY else squares[c * NCOM + m]
+                    )
                     for c in range(NC)
                 }
                 for m in range(NCOM)
@@ -276,57 +299,62 @@ class BataviaState(GameState):
         self.check_seat(player)
         view = self.public_view()
         view["seat"] = player
-        view["hand"] = _by_company(self.hands[player])
+        view["hand"] = _by_company(self._row(self.hands, player))
         return view
 
     def snapshot(self) -> dict[str, Any]:
         # ``restocked`` is public bookkeeping fixed by seed + actions; leaving it out keeps the
-        # digests of logs written before it existed, so those logs still replay.
+        # digests of logs written before it existed, so those logs still replay.  For the same
+        # reason the flat tables are shown as the rows (one per player, one per company) that
+        # the state once kept.
         skip = ("rng", "_legal", "restocked")
         data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
+        for name in PER_PLAYER_TABLES:
+            data[name] = _rows(data[name], NC)
+        data["squares"] = _rows(data["squares"], NCOM)
         data["rng"] = self.rng.state
         return data
 
     def component_counts(self) -> dict[str, int]:
         on_board = sum(1 for v in self.hexes if v != EMPTY)
-        placed = sum(1 for row in self.squares for v in row if v != EMPTY)
+        placed = sum(1 for v in self.squares if v != EMPTY)
         cards = (
             len(self.deck)
             + sum(self.discards)
             + sum(self.package)
-            + sum(map(sum, self.hands))
-            + sum(map(sum, self.laid))
+            + sum(self.hands)
+            + sum(self.laid)
         )
         return {
             "ship_cards": cards,
-            "trading_posts": on_board + sum(map(sum, self.counters)) + self.exchanged,
+            "trading_posts": on_board + sum(self.counters) + self.exchanged,
             "promissory_notes": sum(self.notes),
             "crates": sum(self.crates) + placed,
         }
 
     def determinize(self, player: int, rng: Rng) -> BataviaState:
         self.check_seat(player)
-        state = self.clone()
+        state = cast(BataviaState, self.clone())
         state._redeal_unseen_cards(player, rng)
         # Face-down counters: whole blocks of five, one per company; which commodity of a
         # company lies in which hidden block, and where in its block, is unknown.
-        hidden_blocks = [b for b in range(0, K.NUM_HEXES, K.BLOCK) if b >= state.open_upto]
+        hidden_blocks = range(state.open_upto, K.NUM_HEXES, K.BLOCK)
         if hidden_blocks:
-            per_company = [
-                [
-                    state.hexes[h] % NCOM
-                    for b in hidden_blocks
-                    for h in range(b, b + K.BLOCK)
-                    if state.hexes[h] // NCOM == c
-                ]
-                for c in range(NC)
+            hexes = state.hexes
+            per_company: list[list[int]] = [[] for _ in range(NC)]
+            for b in hidden_blocks:
+                for v in hexes[b : b + K.BLOCK]:
+                    if v != EMPTY:
+                        per_company[v // NCOM].append(v % NCOM)
+            orders = random_orders(rng, [*map(len, per_company), *[K.BLOCK] * len(hidden_blocks)])
+            drawn = [
+                [commodities[i] for i in order]
+                for commodities, order in zip(per_company, orders, strict=False)
             ]
-            for commodities in per_company:
-                rng.shuffle(commodities)
             for i, b in enumerate(hidden_blocks):
-                block = [c * NCOM + per_company[c][i] for c in range(NC)]
-                rng.shuffle(block)
-                state.hexes[b : b + K.BLOCK] = block
+                order = orders[NC + i]
+                block = [c * NCOM + drawn[c][i] for c in range(NC)]
+                hexes[b : b + K.BLOCK] = [block[k] for k in order]
         state.rng = Rng(rng.next_u64())  # future dice and shuffles are unknown too
         return state
 
@@ -340,27 +368,31 @@ class BataviaState(GameState):
         """
         pool = list(self.deck)
         hidden_counts = [0] * self.num_players
+        hands, known = self.hands, self.known
         for q in range(self.num_players):
             if q == player:
                 continue
-            for c in range(NC):
-                hidden = self.hands[q][c] - self.known[q][c]
-                pool.extend([c] * hidden)
-                hidden_counts[q] += hidden
-            self.hands[q] = list(self.known[q])
-        known = [list(row) for row in self.hands]
+            for i in range(q * NC, q * NC + NC):
+                hidden = hands[i] - known[i]
+                if hidden:
+                    pool.extend([i - q * NC] * hidden)
+                    hidden_counts[q] += hidden
+                hands[i] = known[i]
+        base = list(hands)  # known cards of the others, the whole hand of ``player``
         layer = self.active if self.phase == LAYING and self.active != player else None
         for _attempt in range(_REDEAL_ATTEMPTS):
-            rng.shuffle(pool)
-            self._deal_from(pool, known, hidden_counts)
+            pool = shuffled(pool, rng)
+            self._deal_from(pool, base, hidden_counts)
             if layer is None or self._can_start_laying(layer):
                 return
         # Rare: give the layer the cards one reachable majority needs, then deal the rest.
-        assert layer is not None
+        if layer is None:  # pragma: no cover - the loop returns when there is no layer
+            return
         available = [pool.count(c) for c in range(NC)]
         needs = {}
         for c in range(NC):
-            need = max(0, self._max_other(layer, c) + 1 - self.laid[layer][c] - known[layer][c])
+            i = layer * NC + c
+            need = max(0, self._max_other(layer, c) + 1 - self.laid[i] - base[i])
             if (
                 need <= min(hidden_counts[layer], available[c])
                 and (self.target_holder is None or self._next_counter(layer, c) is not None)
@@ -370,10 +402,10 @@ class BataviaState(GameState):
         company = rng.choice(sorted(needs))  # never empty: the true hand is one solution
         for _ in range(needs[company]):
             pool.remove(company)
-        known[layer][company] += needs[company]
+        base[layer * NC + company] += needs[company]
         hidden_counts[layer] -= needs[company]
-        rng.shuffle(pool)
-        self._deal_from(pool, known, hidden_counts)
+        pool = shuffled(pool, rng)
+        self._deal_from(pool, base, hidden_counts)
 
     def _stack_fits(self, available: list[int], c: int, taken: int, size: int) -> bool:
         """Whether a stack of ``size`` fitting its public make-up remains after ``taken``
@@ -383,14 +415,16 @@ class BataviaState(GameState):
         left = [available[k] - (taken if k == c else 0) for k in range(NC)]
         return sum(min(left[k], self.restocked[k]) for k in range(NC)) >= size
 
-    def _deal_from(self, pool: list[int], known: list[list[int]], counts: list[int]) -> None:
-        """Hands = known cards + ``counts[q]`` cards of the shuffled ``pool``; rest = stack.
+    def _deal_from(self, pool: list[int], base: list[int], counts: list[int]) -> None:
+        """Hands = ``base`` + ``counts[q]`` cards of the shuffled ``pool``; rest = stack.
 
         A stack formed from the discards holds only cards of its public make-up, so it
         takes the first cards of the pool that fit that make-up; the hands get the rest.
         """
         if self.restocked is not None:
-            room, stack, rest = list(self.restocked), [], []
+            room = list(self.restocked)
+            stack: list[int] = []
+            rest: list[int] = []
             size = len(pool) - sum(counts)
             for card in pool:
                 if len(stack) < size and room[card] > 0:
@@ -399,17 +433,21 @@ class BataviaState(GameState):
                 else:
                     rest.append(card)
             pool = stack + rest  # never short: the true deal is one that fits
+        hands = self.hands
+        hands[:] = base
         end = len(pool)
         for q, count in enumerate(counts):
-            self.hands[q] = list(known[q])
+            offset = q * NC
             for card in pool[end - count : end]:
-                self.hands[q][card] += 1
+                hands[offset + card] += 1
             end -= count
         self.deck = pool[:end]
 
     # ------------------------------------------------------------------ legality
     def _max_other(self, p: int, c: int) -> int:
-        return max((self.laid[q][c] for q in range(self.num_players) if q != p), default=0)
+        column = self.laid[c::NC]
+        column[p] = 0
+        return max(column)
 
     def _next_counter(self, p: int, c: int) -> int | None:
         hexes = self.hexes
@@ -420,9 +458,10 @@ class BataviaState(GameState):
         return None
 
     def _can_start_laying(self, p: int) -> bool:
-        hand, laid = self.hands[p], self.laid[p]
+        offset = p * NC
+        hands, laid = self.hands, self.laid
         for c in range(NC):
-            if laid[c] + hand[c] > self._max_other(p, c) and (
+            if laid[offset + c] + hands[offset + c] > self._max_other(p, c) and (
                 self.target_holder is None or self._next_counter(p, c) is not None
             ):
                 return True
@@ -440,91 +479,143 @@ class BataviaState(GameState):
             return any(self._seal_holder(c) == p for c in range(NC))
         return bool(self._seals_with_counter_ahead(p))
 
+    def _bids_open(self, p: int) -> range:
+        """The bids ``p`` may make now: above the current bid, within his notes."""
+        return range(self.high_bid + 1, self.notes[p] + 1)
+
     def _compute_legal(self) -> list[str]:
-        p = self.active
-        phase = self.phase
+        """The actions the refusals below accept, from the few each step can offer."""
+        p, phase = self.active, self.phase
         if phase == AUCTION:
-            return ["pass", *BIDS[self.high_bid + 1 : self.notes[p] + 1]]
+            bids = self._bids_open(p)
+            return ["pass", *BIDS[bids.start : bids.stop]]
         if phase == TURN:
-            actions = ["draw"]
-            if self._can_start_laying(p):
-                actions.extend(LAY[c] for c in range(NC) if self.hands[p][c])
-            return actions
+            can_start = self._can_start_laying(p)
+            lays = [LAY[c] for c in range(NC) if self._lay_refusal(p, c, can_start) is None]
+            return ["draw", *lays]  # drawing is always allowed at the start of a turn
         if phase == LAYING:
-            actions = [LAY[c] for c in range(NC) if self.hands[p][c]]
-            if self._can_stop(p):
+            actions = [LAY[c] for c in range(NC) if self._lay_refusal(p, c, True) is None]
+            if self._stop_refusal(p) is None:
                 actions.append("stop")
             return actions
         if phase == MOVE:
             ahead = self._seals_with_counter_ahead(p)
-            return [MOVE_TO[c] for c in ahead] if ahead else [MOVE_TARGET]
+            actions = [MOVE_TO[c] for c in range(NC) if self._move_refusal(p, c, ahead) is None]
+            if not ahead:
+                actions.append(MOVE_TARGET)
+            return actions
         if phase == EXCHANGE:
             return ["exchange", "keep"]
         return []
 
-    def _why_illegal(self, action: Any) -> str:
-        """A specific reason, because bot authors read these in their match logs."""
-        if self.phase == OVER:
+    def _refusal(self, action: str) -> str | None:
+        """Why the player to move may not take ``action`` now, or ``None`` if he may.
+
+        With the refusals it calls, the one statement of Batavia's legality rules: the legal
+        list is what they accept (:meth:`_compute_legal` asks them about each candidate), and
+        an illegal action's error is the reason they give, so the two cannot disagree.  Bot
+        authors read these reasons in their match logs, so each is specific.
+        """
+        p, phase = self.active, self.phase
+        if phase == OVER:
             return "the game is over"
-        p, phase, legal = self.active, self.phase, self._legal or []
-        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
-        if not isinstance(action, str):
-            return f"Batavia actions are strings, not {type(action).__name__}; legal now: {shown}"
-        if phase == AUCTION:
-            if action.startswith("bid:"):
-                amount = action[4:]
-                if not (amount.isascii() and amount.isdigit()):
-                    return f"write a bid as 'bid:N' with N a whole number; legal now: {shown}"
-                if action != f"bid:{int(amount)}":
-                    return f"write a bid as 'bid:{int(amount)}'"
-                k = int(amount)
-                if k <= self.high_bid:
-                    return f"a bid must be higher than the current bid of {self.high_bid}"
-                return f"a bid of {k} exceeds your {self.notes[p]} promissory notes"
-            return f"the package is being auctioned: 'pass' or 'bid:N'; legal now: {shown}"
         if action == "pass" or action.startswith("bid:"):
-            return f"bids and passes are made only during the auction; it is the {phase} step"
-        if action.startswith("lay:"):
-            company = action[4:]
+            if phase != AUCTION:
+                return f"bids and passes are made only during the auction; it is the {phase} step"
+            if action == "pass":
+                return None
+            amount = action[4:]
+            if not (amount.isascii() and amount.isdigit()):
+                return f"write a bid as 'bid:N' with N a whole number{_LEGAL_NOW}"
+            k = int(amount)
+            if action != f"bid:{k}":
+                return f"write a bid as 'bid:{k}'"
+            bids = self._bids_open(p)
+            if k < bids.start:
+                return f"a bid must be higher than the current bid of {self.high_bid}"
+            if k not in bids:
+                return f"a bid of {k} exceeds your {self.notes[p]} promissory notes"
+            return None
+        if phase == AUCTION:
+            return f"the package is being auctioned: 'pass' or 'bid:N'{_LEGAL_NOW}"
+        verb, _, company = action.partition(":")
+        unknown = f"unknown company {company!r}; companies are {', '.join(K.COMPANIES)}"
+        if verb == "lay":
             if company not in COMPANY_INDEX:
-                return f"unknown company {company!r}; companies are {', '.join(K.COMPANIES)}"
+                return unknown
             if phase not in (TURN, LAYING):
                 return f"cards cannot be laid out in the {phase} step"
-            if not self.hands[p][COMPANY_INDEX[company]]:
-                return f"you hold no {company} ship cards"
-            if self.target_holder is not None:
-                return (
-                    "the Target Counter is taken: you may lay out only if you can win a "
-                    "seal with a trading post ahead; draw two cards instead"
-                )
-            return "you cannot reach a majority in any company with your hand; draw instead"
+            return self._lay_refusal(p, COMPANY_INDEX[company], self._can_start_laying(p))
         if action == "draw":
+            if phase == TURN:
+                return None
             return "you have begun laying out cards this turn and cannot draw now"
         if action == "stop":
-            if phase == LAYING:
-                if self.target_holder is not None:
-                    return (
-                        "the Target Counter is taken: hold a seal with a trading post ahead first"
-                    )
-                return "you hold no company's majority yet: lay out more cards"
-            return f"'stop' ends laying out cards; it is the {phase} step"
-        if action.startswith("move:"):
+            if phase != LAYING:
+                return f"'stop' ends laying out cards; it is the {phase} step"
+            return self._stop_refusal(p)
+        if verb == "move":
             if phase != MOVE:
                 return f"the merchant moves after laying out cards; it is the {phase} step"
-            company = action[5:]
-            if company == "target":
-                return "one of your seals has a trading post ahead: you must move there"
+            ahead = self._seals_with_counter_ahead(p)
+            if action == MOVE_TARGET:
+                if ahead:
+                    return "one of your seals has a trading post ahead: you must move there"
+                return None
             if company not in COMPANY_INDEX:
-                return f"unknown company {company!r}; companies are {', '.join(K.COMPANIES)}"
-            if self._seal_holder(COMPANY_INDEX[company]) != p:
-                return f"you do not hold the {company} seal"
-            return f"there is no {company} trading post ahead of your merchant"
+                return unknown
+            return self._move_refusal(p, COMPANY_INDEX[company], ahead)
         if action in ("exchange", "keep"):
+            if phase == EXCHANGE:
+                return None
             return (
                 "exchange is offered only right after taking a counter of a company "
                 "you did not hold"
             )
-        return f"{action!r} is not a Batavia action; legal now: {shown}"
+        return f"{action!r} is not a Batavia action{_LEGAL_NOW}"
+
+    def _lay_refusal(self, p: int, c: int, can_start: bool) -> str | None:
+        """Laying out a card of company ``c`` in the turn or laying step; ``can_start`` is
+        :meth:`_can_start_laying` (asked once per decision, not once per company)."""
+        if not self.hands[p * NC + c]:
+            return f"you hold no {K.COMPANIES[c]} ship cards"
+        if self.phase == LAYING or can_start:
+            return None
+        if self.target_holder is not None:
+            return (
+                "the Target Counter is taken: you may lay out only if you can win a "
+                "seal with a trading post ahead; draw two cards instead"
+            )
+        return "you cannot reach a majority in any company with your hand; draw instead"
+
+    def _stop_refusal(self, p: int) -> str | None:
+        if self._can_stop(p):
+            return None
+        if self.target_holder is not None:
+            return "the Target Counter is taken: hold a seal with a trading post ahead first"
+        return "you hold no company's majority yet: lay out more cards"
+
+    def _move_refusal(self, p: int, c: int, ahead: list[int]) -> str | None:
+        """Moving to company ``c``'s next trading post; ``ahead`` is
+        :meth:`_seals_with_counter_ahead` (the Target Counter is taken only without one)."""
+        if c in ahead:
+            return None
+        if self._seal_holder(c) != p:
+            return f"you do not hold the {K.COMPANIES[c]} seal"
+        return f"there is no {K.COMPANIES[c]} trading post ahead of your merchant"
+
+    def _why_illegal(self, action: object) -> str:
+        """The refusal of an action not in the legal list, the legal actions named if useful."""
+        legal = self._legal or []
+        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+        if self.phase == OVER:
+            return "the game is over"
+        if not isinstance(action, str):
+            return f"Batavia actions are strings, not {type(action).__name__}; legal now: {shown}"
+        reason = self._refusal(action) or f"{action!r} is not legal now{_LEGAL_NOW}"
+        if reason.endswith(_LEGAL_NOW):
+            reason = f"{reason} {shown}"
+        return reason
 
     # ------------------------------------------------------------------ auction
     def _draw_card(self) -> int | None:
@@ -579,9 +670,10 @@ class BataviaState(GameState):
         others = [(winner + i) % n for i in range(1, n)]
         for i in range(bid):
             self.notes[others[i % len(others)]] += 1
+        offset = winner * NC
         for c in range(NC):
-            self.hands[winner][c] += self.package[c]
-            self.known[winner][c] += self.package[c]
+            self.hands[offset + c] += self.package[c]
+            self.known[offset + c] += self.package[c]
             if self.package[c]:
                 self.activity = True
         self.package = [0] * NC
@@ -599,29 +691,32 @@ class BataviaState(GameState):
             card = self._draw_card()
             if card is None:
                 break
-            self.hands[p][card] += 1
+            self.hands[p * NC + card] += 1
             self.activity = True
         self._end_turn()
 
     def _lay(self, p: int, c: int) -> None:
+        i = p * NC + c
         self.phase = LAYING
-        self.hands[p][c] -= 1
-        self.laid[p][c] += 1
-        if self.known[p][c]:
-            self.known[p][c] -= 1
+        self.hands[i] -= 1
+        self.laid[i] += 1
+        if self.known[i]:
+            self.known[i] -= 1
         self.activity = True
 
     def _move(self, p: int, c: int) -> None:
         h = self._next_counter(p, c)
-        assert h is not None  # guaranteed by the legal list
+        if h is None:  # the legal list offers only seals with a trading post ahead
+            raise IllegalAction(f"there is no {K.COMPANIES[c]} trading post ahead")
         commodity = self.hexes[h] % NCOM
         self.hexes[h] = EMPTY
         self.positions[p] = h
-        is_new_company = self.counters[p][c] == 0
-        self.counters[p][c] += 1
+        i = p * NC + c
+        is_new_company = self.counters[i] == 0
+        self.counters[i] += 1
         if self.crates[p]:
             self.crates[p] -= 1
-            self.squares[c][commodity] = p
+            self.squares[c * NCOM + commodity] = p
         if self.open_upto < K.NUM_HEXES and h >= self.open_upto - K.BLOCK:
             self.open_upto += K.BLOCK
         if is_new_company:
@@ -630,22 +725,23 @@ class BataviaState(GameState):
             self._end_turn()
 
     def _exchange(self, p: int) -> None:
-        held = [c for c in range(NC) if self.counters[p][c]]
-        for c in held:
-            self.counters[p][c] -= 1
+        held = [i for i in range(p * NC, p * NC + NC) if self.counters[i]]
+        for i in held:
+            self.counters[i] -= 1
         self.exchanged += len(held)
         self.gold[p] += K.EXCHANGE_GOLD[len(held)]
 
     def _pirates(self) -> None:
         threshold = K.PIRATE_THRESHOLD[self.num_players]
-        while sum(map(sum, self.laid)) >= threshold:
-            totals = [sum(self.laid[p][c] for p in range(self.num_players)) for c in range(NC)]
+        laid = self.laid
+        while sum(laid) >= threshold:
+            totals = [sum(laid[c::NC]) for c in range(NC)]
             largest = max(totals)
             for c in range(NC):
                 if totals[c] == largest:
-                    for p in range(self.num_players):
-                        self.discards[c] += self.laid[p][c]
-                        self.laid[p][c] = 0
+                    for i in range(c, len(laid), NC):
+                        self.discards[c] += laid[i]
+                        laid[i] = 0
 
     def _end_turn(self) -> None:
         self._pirates()
@@ -664,11 +760,10 @@ class BataviaState(GameState):
     # ------------------------------------------------------------------ scoring
     def _score(self) -> None:
         n = self.num_players
-        for p in range(n):
-            for c in range(NC):
-                self.laid[p][c] += self.hands[p][c]
-                self.hands[p][c] = 0
-                self.known[p][c] = 0
+        for i in range(n * NC):
+            self.laid[i] += self.hands[i]
+            self.hands[i] = 0
+            self.known[i] = 0
         rows = [
             {"exchanges": self.gold[p], "warehouses": 0, "notes": 0, "target": 0, "seals": 0}
             for p in range(n)
@@ -676,7 +771,7 @@ class BataviaState(GameState):
         for m in range(NCOM):
             crates = [0] * n
             for c in range(NC):
-                owner = self.squares[c][m]
+                owner = self.squares[c * NCOM + m]
                 if owner != EMPTY:
                     crates[owner] += 1
             most = max(crates)

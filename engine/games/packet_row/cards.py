@@ -32,6 +32,8 @@ GUILDHALL, DOCKS, MARKET, BANK = range(NB)
 
 CARDS: tuple[K.Card, ...] = (*K.GUILDHALL, *K.DOCKS, *K.MARKET, *K.BANK, *K.STARTING_CONTRACTS)
 NUM_CARDS = len(CARDS)
+if NUM_CARDS > 256:
+    raise ImportError("card ids must fit in a byte: the state keeps each deck as bytes")
 DECK_IDS: tuple[tuple[int, ...], ...] = tuple(
     tuple(range(start, start + len(deck)))
     for start, deck in zip(
@@ -58,11 +60,11 @@ LABEL = [""] * NUM_CARDS
 for _i, _c in enumerate(CARDS):
     _kind = _c[0]
     if _kind == "contract":
-        GOODS_OF[_i], DEST[_i] = GOODS_INDEX[_c[1]], DEST_INDEX[_c[2]]
+        GOODS_OF[_i], DEST[_i] = GOODS_INDEX[str(_c[1])], DEST_INDEX[str(_c[2])]
         AMOUNT[_i], REWARD[_i] = int(_c[3]), int(_c[4])
         LABEL[_i] = f"contract:{_c[1]}:{_c[2]}:{_c[3]}:{_c[4]}"
     elif _kind == "goods":
-        GOODS_OF[_i], AMOUNT[_i], COST[_i] = GOODS_INDEX[_c[1]], int(_c[2]), int(_c[3])
+        GOODS_OF[_i], AMOUNT[_i], COST[_i] = GOODS_INDEX[str(_c[1])], int(_c[2]), int(_c[3])
         LABEL[_i] = f"goods:{_c[1]}:{_c[2]}:{_c[3]}"
     elif _kind == "gold":
         AMOUNT[_i], COST[_i] = int(_c[1]), int(_c[2])
@@ -71,7 +73,7 @@ for _i, _c in enumerate(CARDS):
         COST[_i], VP_OF[_i] = int(_c[1]), int(_c[2])
         LABEL[_i] = f"vp:{_c[1]}:{_c[2]}"
     elif _kind == "ship":
-        DEST[_i] = DEST_INDEX[_c[1]]
+        DEST[_i] = DEST_INDEX[str(_c[1])]
         LABEL[_i] = f"ship:{_c[1]}"
     elif _kind == "money":
         VALUE[_i] = int(_c[1])

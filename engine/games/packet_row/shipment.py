@@ -24,7 +24,7 @@ lives in the state's ``b_*`` attributes and is public (its cards lie on the tabl
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from engine.games.packet_row import cards as C
 from engine.games.packet_row.feasibility import goods_feasible, ships_feasible
@@ -41,9 +41,9 @@ class ShipmentSteps:
 
     # Attributes provided by the game state.
     hands: list[list[int]]
-    ships: list[list[int]]
+    ships: list[bytes]
     start_contract: list[int]
-    discards: list[list[int]]
+    discards: list[int]
     money: list[int]
     supply: int
     phase: str
@@ -54,7 +54,7 @@ class ShipmentSteps:
     b_goods: list[list[int]]
     b_demand: list[int]
     _legal: list[str] | None
-    _ready: list[list[str] | None]
+    _ready: dict[int, str]
 
     def _holdings(self, p: int) -> tuple[list[int], list[tuple[int, int]], int, int, int, int]:
         """Ships per destination, goods cards, traders, single and double nuggets, captains."""
@@ -86,24 +86,42 @@ class ShipmentSteps:
         )
         if not contracts or not self.ships[p]:
             return []
-        return [label for label, card in contracts if self._joinable(p, [card])]
+        can_join = self._can_join(p)
+        return [label for label, card in contracts if can_join(card)]
 
     def _joinable(self, p: int, contracts: list[int]) -> bool:
         """Whether any one of ``contracts`` can join the shipment (or start one)."""
         if not self.ships[p]:
             return False
+        can_join = self._can_join(p)
+        return any(can_join(card) for card in contracts)
+
+    def _can_join(self, p: int) -> Callable[[int], bool]:
+        """A test of whether one contract card can join ``p``'s shipment (or start one),
+        with ``p``'s holdings counted once for all the contracts it is asked about."""
         ships, goods, traders, singles, doubles, captains = self._holdings(p)
         destinations = sorted({C.DEST[c] for c in self.b_contracts})
-        for card in contracts:
+        # Contracts share destinations and goods: each check is made once per value.
+        ships_ok: dict[int, bool] = {}
+        goods_ok: dict[tuple[int, int], bool] = {}
+
+        def can_join(card: int) -> bool:
             dest = C.DEST[card]
-            wanted = destinations if dest in destinations else [*destinations, dest]
-            if not ships_feasible(ships, captains, wanted):
-                continue
-            demand = list(self.b_demand)
-            demand[C.GOODS_OF[card]] += C.AMOUNT[card]
-            if goods_feasible(demand, goods, traders, singles, doubles):
-                return True
-        return False
+            fits = ships_ok.get(dest)
+            if fits is None:
+                wanted = destinations if dest in destinations else [*destinations, dest]
+                fits = ships_ok[dest] = ships_feasible(ships, captains, wanted)
+            if not fits:
+                return False
+            need = (C.GOODS_OF[card], C.AMOUNT[card])
+            fits = goods_ok.get(need)
+            if fits is None:
+                demand = list(self.b_demand)
+                demand[need[0]] += need[1]
+                fits = goods_ok[need] = goods_feasible(demand, goods, traders, singles, doubles)
+            return fits
+
+        return can_join
 
     def _hidden_may_join(self, p: int) -> bool:
         """Whether the others must reckon with ``p``'s unrevealed starting contract
@@ -111,10 +129,12 @@ class ShipmentSteps:
         return self.start_contract[p] != EMPTY and self._joinable(p, list(STARTING_KINDS))
 
     def _ready_contracts(self, p: int) -> list[str]:
-        ready = self._ready[p]
+        """The contracts ``p`` could start a fulfilment with, kept until his cards change
+        (as one string, which a clone shares instead of copying)."""
+        ready = self._ready.get(p)
         if ready is None:
-            ready = self._ready[p] = self._contract_options(p)
-        return ready
+            ready = self._ready[p] = " ".join(self._contract_options(p))
+        return ready.split()
 
     def _builder_options(self, p: int) -> list[str]:
         if self.phase == CONTRACTS:
@@ -140,19 +160,19 @@ class ShipmentSteps:
         options = []
         for kind in sorted(set(goods)):
             g, amount = kind
-            rest = list(goods)
-            rest.remove(kind)
+            others = list(goods)
+            others.remove(kind)
             if owed[g]:
                 left = list(owed)
                 left[g] = max(0, left[g] - amount)
-                if goods_feasible(left, rest, traders, singles, doubles):
+                if goods_feasible(left, others, traders, singles, doubles):
                     options.append(C.GOODS_ACT[kind])
             if traders:
                 for t in range(C.NG):
                     if t != g and owed[t]:
                         left = list(owed)
                         left[t] = max(0, left[t] - amount)
-                        if goods_feasible(left, rest, traders - 1, singles, doubles):
+                        if goods_feasible(left, others, traders - 1, singles, doubles):
                             options.append(C.TRADE_ACT[(g, amount, t)])
         for g in range(C.NG):
             if not owed[g]:
@@ -166,7 +186,7 @@ class ShipmentSteps:
                         options.append(C.GOLD_ACT[(nuggets, g)])
         return options
 
-    def _take_from_hand(self, p: int, match: Any) -> int:
+    def _take_from_hand(self, p: int, match: Callable[[int], bool]) -> int:
         hand = self.hands[p]
         card = next(c for c in hand if match(c))
         hand.remove(card)
@@ -187,7 +207,7 @@ class ShipmentSteps:
             self.start_contract[p] = EMPTY
         self.b_contracts.append(card)
         self.b_demand[C.GOODS_OF[card]] += C.AMOUNT[card]
-        self._ready[p] = None
+        self._ready.pop(p, None)
         self._settle(p)
 
     def _step(self, p: int, info: tuple) -> None:
@@ -198,8 +218,10 @@ class ShipmentSteps:
             self.phase = SHIPS
         elif verb in ("ship", "captain"):
             dest = self.b_groups[0]
-            ship = next(s for s in self.ships[p] if C.DEST[s] == info[1])
-            self.ships[p].remove(ship)
+            ships = self.ships[p]
+            at = next(i for i, s in enumerate(ships) if C.DEST[s] == info[1])
+            ship = ships[at]
+            self.ships[p] = ships[:at] + ships[at + 1 :]
             captain = EMPTY
             if verb == "captain":
                 captain = self._take_from_hand(p, lambda c: C.KIND[c] == C.CAPTAIN)
@@ -242,20 +264,20 @@ class ShipmentSteps:
         self.supply -= reward
         discards = self.discards
         for c in self.b_contracts:
-            discards[C.HOME[c]].append(c)
+            discards.append(c)  # to its own board's pile
         for _d, ship, captain in self.b_ships:
             for c in (ship, captain):
                 if c != EMPTY:
-                    discards[C.HOME[c]].append(c)
+                    discards.append(c)  # to its own board's pile
         for card, _g, trader in self.b_goods:
             for c in (card, trader):
                 if c != EMPTY:
-                    discards[C.HOME[c]].append(c)
+                    discards.append(c)  # to its own board's pile
         self.b_contracts = []
         self.b_groups = []
         self.b_ships = []
         self.b_goods = []
         self.b_demand = [0] * C.NG
-        self._ready[p] = None
+        self._ready.pop(p, None)
         self.phase = self.resume
         self._legal = None

@@ -50,21 +50,37 @@ Rulings (also in ``docs/games/packet_row.md``; the rulebook wins where it is cle
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
-from engine.core import GameNotOver, GameState, IllegalAction, Observation, competition_ranking
+from engine.core import (
+    Action,
+    GameNotOver,
+    GameState,
+    IllegalAction,
+    Observation,
+    competition_ranking,
+)
 from engine.games.packet_row import cards as C
 from engine.games.packet_row import components as K
 from engine.games.packet_row.shipment import (
     BUILDER_PHASES,
+    CONTRACTS,
     EMPTY,
     STARTING_KINDS,
     ShipmentSteps,
 )
+from engine.games.sampling import random_orders
 from engine.rng import Rng
 
 AREA, OFFER, HARBOUR, WINDOW, OVER = "area", "offer", "harbour", "window", "over"
+_LEGAL_NOW = "; legal now:"
+"""A refusal ending so is completed with the legal actions when it is shown to the player."""
 action_vocabulary = C.action_vocabulary
+
+
+def _cash_refusal(value: int, held: set[int]) -> str | None:
+    """Cashing a money card of ``value``, given the values of those the player holds."""
+    return None if value in held else f"you hold no ${value} money card"
 
 
 class PacketRowState(ShipmentSteps, GameState):
@@ -78,19 +94,25 @@ class PacketRowState(ShipmentSteps, GameState):
         self.rng = rng = Rng(seed)
         self.slots = K.CURRENT_SUPPLY[n]
 
-        self.decks: list[list[int]] = []
-        self.boxed: list[list[int]] = []  # two-player removals, unseen
-        self.current: list[list[int]] = []
-        self.future: list[list[int]] = []
+        # Per-board rows of fixed width are kept in one flat list each: a clone copies a flat
+        # list in one step, and search bots clone a lot.  Snapshots still show the rows.
+        # Each deck is an immutable string of card ids, top card last: a clone shares it and
+        # a draw slices it.
+        self.decks: list[bytes] = []
+        self.boxed: list[int] = []  # two-player removals, unseen; each card's board is C.HOME
+        self.current: list[int] = []  # ``slots`` a board, EMPTY where a card was taken
+        self.future: list[int] = []  # FUTURE_SUPPLY a board
         for b in range(C.NB):
             deck = list(C.DECK_IDS[b])
             rng.shuffle(deck)
             removed = K.TWO_PLAYER_REMOVED_PER_DECK if n == 2 else 0
-            self.boxed.append([deck.pop() for _ in range(removed)])
-            self.future.append([deck.pop() for _ in range(K.FUTURE_SUPPLY)])
-            self.current.append([deck.pop() for _ in range(self.slots)])
-            self.decks.append(deck)
-        self.discards: list[list[int]] = [[] for _ in range(C.NB)]
+            self.boxed.extend([deck.pop() for _ in range(removed)])
+            self.future.extend([deck.pop() for _ in range(K.FUTURE_SUPPLY)])
+            self.current.extend([deck.pop() for _ in range(self.slots)])
+            self.decks.append(bytes(deck))
+        # Every discarded card goes to its own board's pile (``C.HOME``), so one list in
+        # discard order holds the four piles.
+        self.discards: list[int] = []
         self.short = [False] * C.NB
 
         starting = list(C.STARTING_IDS)
@@ -98,7 +120,8 @@ class PacketRowState(ShipmentSteps, GameState):
         self.hands: list[list[int]] = [[starting.pop()] for _ in range(n)]
         self.start_contract = [hand[0] for hand in self.hands]  # EMPTY once revealed
         self.unused_starting = starting
-        self.ships: list[list[int]] = [[] for _ in range(n)]
+        # The ships in front of each player, as a byte string of card ids (shared by clones).
+        self.ships: list[bytes] = [b""] * n
         self.money = [K.START_MONEY] * n
         self.supply = K.BANK_MONEY - K.START_MONEY * n
 
@@ -107,7 +130,8 @@ class PacketRowState(ShipmentSteps, GameState):
         self.chosen = [False] * C.NB
         self.area = EMPTY
         self.asking: list[int] = []
-        self.pieces: list[list[int] | None] = [None] * n  # [board, 0 current / 1 future, slot]
+        # Per player: board, 0 current / 1 future, slot; the board is EMPTY while unplaced.
+        self.pieces = [EMPTY] * (3 * n)
         self.game_over = False
         self.window_queue: list[int] = []
         self.phase = AREA
@@ -122,8 +146,8 @@ class PacketRowState(ShipmentSteps, GameState):
         self.b_demand = [0] * C.NG
 
         self.final: list[dict[str, int]] | None = None
-        self._legal: list[str] | None = None
-        self._ready: list[list[str] | None] = [None] * n
+        self._legal: list[str] | None = None  # type: ignore[assignment]  # core declares None
+        self._ready: dict[int, str] = {}
         self._start_round()
 
     # ------------------------------------------------------------------ interface
@@ -135,7 +159,7 @@ class PacketRowState(ShipmentSteps, GameState):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Action) -> None:
         if self._legal is None:
             self._legal = self._compute_legal()
         if not isinstance(action, str) or action not in self._legal:
@@ -178,12 +202,22 @@ class PacketRowState(ShipmentSteps, GameState):
     def forget_derived(self) -> None:
         """Cached legal lists and each player's ready contracts."""
         super().forget_derived()
-        self._ready = [None] * self.num_players
+        self._ready = {}
 
     # ------------------------------------------------------------------ views
     def _visible_hand(self, q: int) -> list[str]:
         hidden = self.start_contract[q]
         return sorted(C.LABEL[c] for c in self.hands[q] if c != hidden)
+
+    def _piece_view(self, q: int) -> dict[str, Any] | None:
+        board, from_future, slot = self.pieces[3 * q : 3 * q + 3]
+        if board == EMPTY:
+            return None
+        return {
+            "board": K.BOARDS[board],
+            "supply": "future" if from_future else "current",
+            "slot": slot,
+        }
 
     def public_view(self) -> Observation:
         n = self.num_players
@@ -194,10 +228,10 @@ class PacketRowState(ShipmentSteps, GameState):
 
         boards = {
             K.BOARDS[b]: {
-                "current": row(self.current[b]),
-                "future": row(self.future[b]),
+                "current": row(self._supply_row(b, False)),
+                "future": row(self._supply_row(b, True)),
                 "deck_size": len(self.decks[b]),
-                "discards": sorted(labels[c] for c in self.discards[b]),
+                "discards": sorted(labels[c] for c in self.discards if C.HOME[c] == b),
                 "chosen": self.chosen[b],
                 "not_properly_refilled": self.short[b],
             }
@@ -210,13 +244,7 @@ class PacketRowState(ShipmentSteps, GameState):
                 "hand_size": len(self.hands[q]),
                 "known_hand": self._visible_hand(q),
                 "hidden_cards": 0 if self.start_contract[q] == EMPTY else 1,
-                "piece": None
-                if self.pieces[q] is None
-                else {
-                    "board": K.BOARDS[self.pieces[q][0]],
-                    "supply": "future" if self.pieces[q][1] else "current",
-                    "slot": self.pieces[q][2],
-                },
+                "piece": self._piece_view(q),
             }
             for q in range(n)
         ]
@@ -268,16 +296,28 @@ class PacketRowState(ShipmentSteps, GameState):
     def snapshot(self) -> dict[str, Any]:
         skip = ("rng", "_legal", "_ready")
         data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k not in skip}
+        data["decks"] = [list(deck) for deck in self.decks]
+        data["ships"] = [list(ships) for ships in self.ships]
+        # The flat lists are shown as the per-board and per-player rows the state once kept,
+        # so the digests of logs written then still match.
+        data["boxed"] = [[c for c in self.boxed if C.HOME[c] == b] for b in range(C.NB)]
+        data["current"] = [self._supply_row(b, False) for b in range(C.NB)]
+        data["future"] = [self._supply_row(b, True) for b in range(C.NB)]
+        data["discards"] = [[c for c in self.discards if C.HOME[c] == b] for b in range(C.NB)]
+        data["pieces"] = [
+            None if self.pieces[3 * q] == EMPTY else self.pieces[3 * q : 3 * q + 3]
+            for q in range(self.num_players)
+        ]
         data["rng"] = self.rng.state
         return data
 
     def component_counts(self) -> dict[str, int]:
         cards = (
             sum(map(len, self.decks))
-            + sum(map(len, self.boxed))
-            + sum(1 for row in self.current for c in row if c != EMPTY)
-            + sum(1 for row in self.future for c in row if c != EMPTY)
-            + sum(map(len, self.discards))
+            + len(self.boxed)
+            + sum(1 for c in self.current if c != EMPTY)
+            + sum(1 for c in self.future if c != EMPTY)
+            + len(self.discards)
             + sum(map(len, self.hands))
             + sum(map(len, self.ships))
             + len(self.unused_starting)
@@ -289,17 +329,25 @@ class PacketRowState(ShipmentSteps, GameState):
 
     def determinize(self, player: int, rng: Rng) -> PacketRowState:
         self.check_seat(player)
-        state = self.clone()
-        for b in range(C.NB):
-            pool = state.decks[b] + state.boxed[b]
-            rng.shuffle(pool)
-            size = len(state.decks[b])
-            state.decks[b], state.boxed[b] = pool[:size], pool[size:]
+        state = cast(PacketRowState, self.clone())
         holders = [
             q for q in range(self.num_players) if q != player and state.start_contract[q] != EMPTY
         ]
-        pool = state.unused_starting + [state.start_contract[q] for q in holders]
-        rng.shuffle(pool)
+        starting = state.unused_starting + [state.start_contract[q] for q in holders]
+        # Each board's deck and box form one unseen pool; so do the starting contracts not
+        # seen.  One draw of ``rng`` orders all five pools.
+        boxes: list[list[int]] = [[] for _ in range(C.NB)]
+        for c in state.boxed:
+            boxes[C.HOME[c]].append(c)
+        pools = [[*state.decks[b], *boxes[b]] for b in range(C.NB)]
+        orders = random_orders(rng, [*map(len, pools), len(starting)])
+        state.boxed = []
+        for b in range(C.NB):
+            pool = [pools[b][i] for i in orders[b]]
+            size = len(state.decks[b])
+            state.decks[b] = bytes(pool[:size])
+            state.boxed.extend(pool[size:])
+        pool = [starting[i] for i in orders[C.NB]]
         for q in holders:
             old, new = state.start_contract[q], pool.pop()
             hand = state.hands[q]
@@ -312,135 +360,198 @@ class PacketRowState(ShipmentSteps, GameState):
     # ------------------------------------------------------------------ legality
     def _forced(self) -> bool:
         hm = self.harbour_master
-        return all(self.pieces[q] is not None for q in range(self.num_players) if q != hm)
+        return all(self.pieces[3 * q] != EMPTY for q in range(self.num_players) if q != hm)
 
     def _choosable(self, b: int) -> bool:
-        return not self.chosen[b] and any(c != EMPTY for c in self.current[b])
+        slots = self.slots
+        return not self.chosen[b] and any(
+            c != EMPTY for c in self.current[b * slots : b * slots + slots]
+        )
 
-    def _takes(self, p: int, b: int, out: list[str]) -> None:
-        money = self.money[p]
-        for i, c in enumerate(self.current[b]):
-            if c != EMPTY and C.COST[c] <= money:
-                out.append(C.TAKE_ACT[b][i])
-        if any(C.KIND[c] == C.ASSISTANT for c in self.hands[p]):
-            for j, c in enumerate(self.future[b]):
-                if c != EMPTY and C.COST[c] <= money:
-                    out.append(C.ASSIST_ACT[b][j])
-
-    def _anytime(self, p: int, out: list[str]) -> None:
-        """Fulfilment starts and cashing, offered at each of the player's own decisions."""
-        out.extend(self._ready_contracts(p))
-        values = sorted({C.VALUE[c] for c in self.hands[p] if C.KIND[c] == C.MONEY})
-        out.extend(C.CASH_ACT[v] for v in values)
+    def _supply_row(self, b: int, from_future: bool) -> list[int]:
+        """Board ``b``'s current (or future) supply, EMPTY where a card was taken."""
+        width = K.FUTURE_SUPPLY if from_future else self.slots
+        table = self.future if from_future else self.current
+        return table[b * width : b * width + width]
 
     def _compute_legal(self) -> list[str]:
+        """The actions the refusals below accept, asked about each candidate in the order
+        the legal list has always had."""
         p, phase = self.active, self.phase
+        if phase in BUILDER_PHASES:
+            return self._builder_options(p)
         out: list[str] = []
-        if phase == OFFER:
-            self._takes(p, self.area, out)
+        forced = phase == HARBOUR and self._forced()
+        if phase in (OFFER, HARBOUR):
+            assistant = self._has_assistant(p)
+            boards = [self.area]
+            if forced:  # other boards are refused wholesale unless forced: not asked then
+                boards.extend(b for b in range(C.NB) if b != self.area)
+            for b in boards:
+                for slot in range(self.slots):
+                    if self._take_refusal(p, b, slot, False, forced, assistant) is None:
+                        out.append(C.TAKE_ACT[b][slot])
+                for slot in range(K.FUTURE_SUPPLY if assistant else 0):  # refused without one
+                    if self._take_refusal(p, b, slot, True, forced, assistant) is None:
+                        out.append(C.ASSIST_ACT[b][slot])
+        if phase == AREA or (phase == HARBOUR and not forced):  # refused when forced
+            out.extend(C.AREA_ACT[b] for b in range(C.NB) if self._area_refusal(b, False) is None)
+        if phase in (OFFER, HARBOUR) and self._pass_refusal() is None:
             out.append(C.PASS)
-            self._anytime(p, out)
-        elif phase == AREA:
-            out.extend(C.AREA_ACT[b] for b in range(C.NB) if self._choosable(b))
-            self._anytime(p, out)
-        elif phase == HARBOUR:
-            self._takes(p, self.area, out)
-            others = [b for b in range(C.NB) if not self.chosen[b]]
-            if self._forced():
-                for b in others:
-                    self._takes(p, b, out)
-                out.append(C.PASS)
-            else:
-                areas = [C.AREA_ACT[b] for b in others if self._choosable(b)]
-                out.extend(areas)
-                if not areas:
-                    out.append(C.PASS)
-            self._anytime(p, out)
-        elif phase == WINDOW:
-            self._anytime(p, out)
+        if phase in (OFFER, AREA, HARBOUR, WINDOW):
+            # "At any time": fulfilment starts, then cashing, at each of p's own decisions.
+            ready = self._ready_contracts(p)
+            if ready:
+                out.extend(label for label in self._contract_labels(p) if label in ready)
+            held = self._money_values(p)
+            if held:
+                out.extend(act for v, act in C.CASH_ACT.items() if _cash_refusal(v, held) is None)
+        if phase == WINDOW:
             out.append(C.DONE)
-        elif phase in BUILDER_PHASES:
-            out = self._builder_options(p)
         return out
 
-    def _why_illegal(self, action: Any) -> str:
-        """A specific reason, because bot authors read these in their match logs."""
-        if self.phase == OVER:
+    def _refusal(self, action: str) -> str | None:
+        """Why the player to move may not take ``action`` now, or ``None`` if he may.
+
+        With the refusals it calls, the one statement of Packet Row's legality rules: the
+        legal list is what they accept (:meth:`_compute_legal` asks them about each
+        candidate) and an illegal action's error is the reason they give, so the two cannot
+        disagree.  Bot authors read these reasons in their match logs, so each is specific.
+        """
+        p, phase = self.active, self.phase
+        if phase == OVER:
             return "the game is over"
-        p, phase, legal = self.active, self.phase, self._legal or []
-        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
-        if not isinstance(action, str):
-            kind = type(action).__name__
-            return f"Packet Row actions are strings, not {kind}; legal now: {shown}"
         info = C.ACTION_INFO.get(action)
         if info is None:
-            return f"{action!r} is not a Packet Row action; legal now: {shown}"
+            return f"{action!r} is not a Packet Row action{_LEGAL_NOW}"
         verb = info[0]
         in_builder = phase in BUILDER_PHASES
         if in_builder and verb in ("take", "assist", "area", "pass", "done", "cash"):
-            return f"finish the fulfilment in progress first; legal now: {shown}"
+            return f"finish the fulfilment in progress first{_LEGAL_NOW}"
         if verb in ("take", "assist"):
-            b, slot = info[1], info[2]
-            row = self.future[b] if verb == "assist" else self.current[b]
-            if phase not in (OFFER, HARBOUR):
-                return f"no card can be taken in the {phase} step"
-            if slot >= len(row) or row[slot] == EMPTY:
-                return f"there is no card on that {K.BOARDS[b]} space"
-            if phase == OFFER and b != self.area:
-                return f"you were asked about the {K.BOARDS[self.area]}, not the {K.BOARDS[b]}"
-            if phase == HARBOUR and b != self.area:
-                if self.chosen[b]:
-                    return f"the {K.BOARDS[b]} was already chosen this round"
-                if not self._forced():
-                    return (
-                        "you may take from another area only when everybody else has placed "
-                        "a piece; choose it first (area:X)"
-                    )
-            if verb == "assist" and not any(C.KIND[c] == C.ASSISTANT for c in self.hands[p]):
-                return "taking from the future supply needs an assistant card"
-            cost = C.COST[row[slot]]
-            if cost > self.money[p]:
-                has_money_cards = any(C.KIND[c] == C.MONEY for c in self.hands[p])
-                hint = "; cash money cards first" if has_money_cards else ""
-                return f"that card costs ${cost} and you have ${self.money[p]}{hint}"
-            return f"that card cannot be taken now; legal now: {shown}"
+            forced = phase == HARBOUR and self._forced()
+            assistant = self._has_assistant(p)
+            return self._take_refusal(p, info[1], info[2], verb == "assist", forced, assistant)
         if verb == "area":
-            b = info[1]
-            if phase not in (AREA, HARBOUR):
-                return f"only the harbour master chooses an area, not in the {phase} step"
-            if self.chosen[b]:
-                return f"the {K.BOARDS[b]} was already chosen this round"
-            if not self._choosable(b):
-                return f"the {K.BOARDS[b]} has no card in its current supply"
-            return "everybody else has a card: take one or pass"
+            return self._area_refusal(info[1], phase == HARBOUR and self._forced())
         if verb == "pass":
-            if phase == HARBOUR:
-                return "another area is left: take a card or choose that area"
-            if phase == AREA:
-                return f"the harbour master must choose an area first; legal now: {shown}"
-            if phase == WINDOW:
-                return "'done' ends your end-of-round window; 'pass' is for taking cards"
-            return f"there is nothing to pass in the {phase} step; legal now: {shown}"
+            return self._pass_refusal()
         if verb == "done":
-            return f"'done' ends the end-of-round window; legal now: {shown}"
+            return None if phase == WINDOW else f"'done' ends the end-of-round window{_LEGAL_NOW}"
         if verb == "cash":
-            return f"you hold no ${info[1]} money card"
+            return _cash_refusal(info[1], self._money_values(p))
         if verb == "contract":
             if not any(C.LABEL[c] == action for c in self.hands[p]):
                 return f"you hold no {action} card"
+            ready = self._builder_options(p) if in_builder else self._ready_contracts(p)
+            if action in ready:
+                return None
             return "your ships and goods cannot complete that contract (with this shipment)"
-        if verb == "sail":
+        if verb == "sail" and phase != CONTRACTS:
             return "'sail' ends choosing contracts for a fulfilment in progress"
         if not in_builder:
             return "ships, captains and goods are chosen while fulfilling contracts"
-        return f"that choice cannot complete this shipment; legal now: {shown}"
+        if action in self._builder_options(p):
+            return None
+        return f"that choice cannot complete this shipment{_LEGAL_NOW}"
+
+    def _has_assistant(self, p: int) -> bool:
+        return any(C.KIND[c] == C.ASSISTANT for c in self.hands[p])
+
+    def _contract_labels(self, p: int) -> list[str]:
+        """The kinds of contract ``p`` holds, in the order actions list them."""
+        labels = {C.LABEL[c] for c in self.hands[p] if C.KIND[c] == C.CONTRACT}
+        return sorted(labels, key=C.CONTRACT_ORDER.__getitem__)
+
+    def _take_refusal(
+        self, p: int, b: int, slot: int, from_future: bool, forced: bool, assistant: bool
+    ) -> str | None:
+        """Taking the card on ``slot`` of board ``b``'s current (or, with an assistant,
+        future) supply; ``forced`` and ``assistant`` are :meth:`_forced` in the harbour
+        step and whether ``p`` holds an assistant, asked once per decision."""
+        phase = self.phase
+        if phase not in (OFFER, HARBOUR):
+            return f"no card can be taken in the {phase} step"
+        width = K.FUTURE_SUPPLY if from_future else self.slots
+        card = (
+            (self.future if from_future else self.current)[b * width + slot]
+            if slot < width
+            else EMPTY
+        )
+        if card == EMPTY:
+            return f"there is no card on that {K.BOARDS[b]} space"
+        if b != self.area:
+            if phase == OFFER:
+                return f"you were asked about the {K.BOARDS[self.area]}, not the {K.BOARDS[b]}"
+            if self.chosen[b]:
+                return f"the {K.BOARDS[b]} was already chosen this round"
+            if not forced:
+                return (
+                    "you may take from another area only when everybody else has placed "
+                    "a piece; choose it first (area:X)"
+                )
+        if from_future and not assistant:
+            return "taking from the future supply needs an assistant card"
+        cost = C.COST[card]
+        if cost > self.money[p]:
+            has_money_cards = any(C.KIND[c] == C.MONEY for c in self.hands[p])
+            hint = "; cash money cards first" if has_money_cards else ""
+            return f"that card costs ${cost} and you have ${self.money[p]}{hint}"
+        return None
+
+    def _area_refusal(self, b: int, forced: bool) -> str | None:
+        """The harbour master choosing board ``b`` (first, or after the offers); ``forced``
+        is :meth:`_forced` in the harbour step."""
+        phase = self.phase
+        if phase not in (AREA, HARBOUR):
+            return f"only the harbour master chooses an area, not in the {phase} step"
+        if self.chosen[b]:
+            return f"the {K.BOARDS[b]} was already chosen this round"
+        if not self._choosable(b):
+            return f"the {K.BOARDS[b]} has no card in its current supply"
+        if forced:
+            return "everybody else has a card: take one or pass"
+        return None
+
+    def _pass_refusal(self) -> str | None:
+        """Declining a card when asked; for the harbour master, ending the round."""
+        phase = self.phase
+        if phase == OFFER:
+            return None
+        if phase == HARBOUR:
+            if self._forced() or not any(self._choosable(b) for b in range(C.NB)):
+                return None
+            return "another area is left: take a card or choose that area"
+        if phase == AREA:
+            return f"the harbour master must choose an area first{_LEGAL_NOW}"
+        if phase == WINDOW:
+            return "'done' ends your end-of-round window; 'pass' is for taking cards"
+        return f"there is nothing to pass in the {phase} step{_LEGAL_NOW}"
+
+    def _money_values(self, p: int) -> set[int]:
+        """The values of the money cards ``p`` holds."""
+        return {C.VALUE[c] for c in self.hands[p] if C.KIND[c] == C.MONEY}
+
+    def _why_illegal(self, action: object) -> str:
+        """The refusal of an action not in the legal list, the legal actions named if useful."""
+        legal = self._legal or []
+        shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+        if self.phase == OVER:
+            return "the game is over"
+        if not isinstance(action, str):
+            kind = type(action).__name__
+            return f"Packet Row actions are strings, not {kind}; legal now: {shown}"
+        reason = self._refusal(action) or f"that action cannot be taken now{_LEGAL_NOW}"
+        if reason.endswith(_LEGAL_NOW):
+            reason = f"{reason} {shown}"
+        return reason
 
     # ------------------------------------------------------------------ rounds
     def _start_round(self) -> None:
         self.round += 1
         self.chosen = [False] * C.NB
         self.area = EMPTY
-        self.pieces = [None] * self.num_players
+        self.pieces = [EMPTY] * (3 * self.num_players)
         self.phase = AREA
         self.active = self.harbour_master
         if not any(self._choosable(b) for b in range(C.NB)):
@@ -450,7 +561,9 @@ class PacketRowState(ShipmentSteps, GameState):
         n, hm = self.num_players, self.harbour_master
         self.chosen[b] = True
         self.area = b
-        self.asking = [(hm + k) % n for k in range(1, n) if self.pieces[(hm + k) % n] is None]
+        self.asking = [
+            (hm + k) % n for k in range(1, n) if self.pieces[3 * ((hm + k) % n)] == EMPTY
+        ]
         self._ask_next()
 
     def _ask_next(self) -> None:
@@ -462,23 +575,24 @@ class PacketRowState(ShipmentSteps, GameState):
             self.phase = HARBOUR
 
     def _take(self, p: int, b: int, slot: int, from_future: bool) -> None:
-        row = self.future[b] if from_future else self.current[b]
-        card = row[slot]
-        row[slot] = EMPTY
+        width = K.FUTURE_SUPPLY if from_future else self.slots
+        table = self.future if from_future else self.current
+        card = table[b * width + slot]
+        table[b * width + slot] = EMPTY
         if from_future:
             hand = self.hands[p]
             assistant = next(c for c in hand if C.KIND[c] == C.ASSISTANT)
             hand.remove(assistant)
-            self.discards[C.GUILDHALL].append(assistant)
+            self.discards.append(assistant)  # to the guildhall, its board
         cost = C.COST[card]
         self.money[p] -= cost
         self.supply += cost
         if C.KIND[card] == C.SHIP:
-            self.ships[p].append(card)
+            self.ships[p] += bytes((card,))
         else:
             self.hands[p].append(card)
-        self._ready[p] = None
-        self.pieces[p] = [b, 1 if from_future else 0, slot]
+        self._ready.pop(p, None)
+        self.pieces[3 * p : 3 * p + 3] = [b, 1 if from_future else 0, slot]
         self.chosen[b] = True
         if p == self.harbour_master:
             self._end_round()
@@ -489,10 +603,10 @@ class PacketRowState(ShipmentSteps, GameState):
         hand = self.hands[p]
         card = next(c for c in hand if C.KIND[c] == C.MONEY and C.VALUE[c] == value)
         hand.remove(card)
-        self.discards[C.BANK].append(card)
+        self.discards.append(card)  # to the bank, its board
         self.money[p] += value
         self.supply -= value
-        self._ready[p] = None
+        self._ready.pop(p, None)
 
     def _refill(self, b: int) -> None:
         """Discard the current supply, move the future supply there, fill it from the deck,
@@ -505,15 +619,20 @@ class PacketRowState(ShipmentSteps, GameState):
         player game) additional cards" are that fill when no assistant was used.
         """
         deck = self.decks[b]
-        self.discards[b].extend(c for c in self.current[b] if c != EMPTY)
-        fresh = [c for c in self.future[b] if c != EMPTY]
+        self.discards.extend(c for c in self._supply_row(b, False) if c != EMPTY)
+        fresh = [c for c in self._supply_row(b, True) if c != EMPTY]
         drawn = min(self.slots - len(fresh), len(deck))
-        fresh.extend([deck.pop() for _ in range(drawn)])
+        fresh.extend(reversed(deck[len(deck) - drawn :]))  # drawn from the top, one by one
+        deck = deck[: len(deck) - drawn]
         if len(fresh) < self.slots:
             self.short[b] = True
-        self.current[b] = fresh + [EMPTY] * (self.slots - len(fresh))
-        future = [deck.pop() for _ in range(min(K.FUTURE_SUPPLY, len(deck)))]
-        self.future[b] = future + [EMPTY] * (K.FUTURE_SUPPLY - len(future))
+        slots = self.slots
+        self.current[b * slots : b * slots + slots] = fresh + [EMPTY] * (slots - len(fresh))
+        width = K.FUTURE_SUPPLY
+        dealt = min(width, len(deck))
+        future = list(reversed(deck[len(deck) - dealt :]))
+        self.decks[b] = deck[: len(deck) - dealt]
+        self.future[b * width : b * width + width] = future + [EMPTY] * (width - len(future))
 
     def _end_round(self) -> None:
         n = self.num_players
@@ -524,7 +643,7 @@ class PacketRowState(ShipmentSteps, GameState):
             self.game_over = True
         hm = self.harbour_master
         self.harbour_master = (hm + 1) % n
-        self.pieces = [None] * n
+        self.pieces = [EMPTY] * (3 * n)
         self.area = EMPTY
         self.window_queue = [(hm + k) % n for k in range(n)]
         self._next_window()

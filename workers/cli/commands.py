@@ -8,15 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from bots.starters import KITS, LANGUAGES, MANIFEST, copy_kit
 from engine.core import EngineError
 from engine.log import replay
 from engine.registry import all_games, get_game
+from workers.cli.bots import BotNotFound, resolve_bot
 from workers.launch import Launcher, LocalLauncher
-from workers.runner import REFERENCE_BOTS, BotNotFound, TimeControls, resolve_bot, run_match
+from workers.matches.reference import REFERENCE_BOTS
+from workers.matches.runner import TimeControls, run_match
 
 EXIT_USAGE = 2
 
@@ -43,10 +48,26 @@ def cmd_games(args: argparse.Namespace) -> None:
     print(_table(rows, ["game", "title", "players", "variants", "summary"]))
 
 
-def _result_table(names: Sequence[str], scores: list[int], ranking: list[int]) -> str:
-    order = sorted(range(len(names)), key=lambda seat: (ranking[seat], seat))
-    rows = [[str(ranking[s]), str(s), names[s], str(scores[s])] for s in order]
-    return _table(rows, ["rank", "seat", "bot", "score"])
+def _result_table(
+    names: Sequence[str],
+    scores: Sequence[int],
+    places: Sequence[int],
+    forfeits: Sequence[str | None] | None = None,
+) -> str:
+    """The match's placement (forfeited seats last, as the ladder rates it), best first."""
+    order = sorted(range(len(names)), key=lambda seat: (places[seat], seat))
+    reasons = forfeits or [None] * len(names)
+    rows = [
+        [
+            str(places[s]),
+            str(s),
+            names[s],
+            str(scores[s]),
+            f"forfeit: {reasons[s]}" if reasons[s] else "",
+        ]
+        for s in order
+    ]
+    return _table(rows, ["place", "seat", "bot", "score", ""])
 
 
 def _launcher(no_sandbox: bool) -> Launcher:
@@ -58,13 +79,24 @@ def _launcher(no_sandbox: bool) -> Launcher:
             file=sys.stderr,
         )
         return LocalLauncher()
+    problem: str | None
     try:
+        from workers.cgroups import seat_bounds_problem
         from workers.sandbox import BwrapLauncher, sandbox_problem
     except ImportError:
         problem = "the bubblewrap sandbox (workers.sandbox) is not part of this checkout"
     else:
         problem = sandbox_problem()
         if problem is None:
+            # A host that cannot bound a seat's total memory (no usable cgroup) is refused by
+            # the launcher; say so here, with both ways out, instead of a traceback mid-match.
+            problem = seat_bounds_problem()
+            if problem is not None:
+                raise CommandError(
+                    f"{problem}. On your own machine, MONSOON_ALLOW_UNBOUNDED_SEATS=1 runs the "
+                    "bots sandboxed with per-process limits; --no-sandbox runs bots you trust "
+                    "without a sandbox"
+                )
             return BwrapLauncher()
     raise CommandError(
         f"{problem}; refusing to run bots unsandboxed. To run bots you trust (your own) "
@@ -121,7 +153,7 @@ def cmd_play(args: argparse.Namespace) -> None:
                 f"{json.dumps(entry['action'])}  [{how}]"
             )
         print()
-    print(_result_table(args.bot, outcome.scores, outcome.ranking))
+    print(_result_table(args.bot, outcome.scores, outcome.ranking, outcome.forfeits))
     print(f"{len(log['decisions'])} decisions")
     for seat, reason in enumerate(outcome.forfeits):
         if reason:
@@ -176,23 +208,71 @@ if __name__ == "__main__":
 '''
 
 
+def _write_starter_kit(game: str, players: int, directory: Path, language: str) -> None:
+    """``new-bot --lang``: copy ``bots/starters/<language>/``, declaring ``game`` in its manifest
+    (an upload to a bot of another game is then refused with a clear reason)."""
+    kit = KITS[language]
+    copy_kit(language, directory)
+    manifest = json.loads((directory / MANIFEST).read_text())
+    (directory / MANIFEST).write_text(json.dumps({**manifest, "game": game}) + "\n")
+    print(f"wrote a {language} starter bot for {game} to {directory.resolve()} (see its README.md)")
+    for command in kit.build:
+        print(f"build:  (cd {directory} && {' '.join(command)})")
+    print(
+        f"play:   monsoon play {game} "
+        + " ".join([f"--bot {directory}"] + ["--bot random"] * (players - 1))
+    )
+    print(f"upload: (cd {directory} && tar czf mybot.tar.gz {' '.join((MANIFEST, *kit.upload))})")
+
+
 def cmd_new_bot(args: argparse.Namespace) -> None:
     spec = get_game(args.game)
     directory = Path(args.dir)
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         raise CommandError(f"{directory} already exists and is not an empty directory")
     directory.mkdir(parents=True, exist_ok=True)
+    if args.lang:
+        _write_starter_kit(spec.name, spec.min_players, directory, args.lang)
+        return
     (directory / "main.py").write_text(NEW_BOT_MAIN.format(game=spec.name))
     (directory / "test_bot.py").write_text(
         NEW_BOT_TEST.format(game=spec.name, players=spec.min_players)
     )
     print(f"wrote a {spec.name} starter bot to {directory.resolve()}:")
     print("  main.py      the bot: edit act(observation, legal_actions)")
-    print("  test_bot.py  plays it offline: python -m pytest test_bot.py")
+    print("  test_bot.py  plays it offline against reference bots")
+    # The interpreter and the monsoon command of this installation: a system Python has neither
+    # the engine nor pytest, so a bare `python -m pytest` failed.
+    print(f"test it: {shlex.quote(sys.executable)} -m pytest {shlex.quote(str(directory))}")
+    opponents = ["--bot random"] * (spec.min_players - 1)
     print(
-        f"play it: monsoon play {spec.name} --no-sandbox "
-        + " ".join(["--bot " + str(directory)] + ["--bot random"] * (spec.min_players - 1))
+        f"play it: {shlex.quote(_monsoon_command())} play {spec.name} "
+        + " ".join([f"--bot {shlex.quote(str(directory))}", *opponents])
     )
+
+
+def _placement(
+    log: dict[str, Any], ranking: list[int]
+) -> tuple[list[int], list[str | None] | None]:
+    """The match's placement and forfeits as the runner recorded them, else the engine's ranking.
+
+    Replay proves the engine's result; the placement (forfeited seats last) is what the match
+    counted, so that is what is shown, with each forfeit's reason.
+    """
+    result = log.get("result") or {}
+    placement, forfeits = result.get("placement"), result.get("forfeits")
+    seats = len(ranking)
+    if not (isinstance(placement, list) and len(placement) == seats):
+        return ranking, None
+    if not (isinstance(forfeits, list) and len(forfeits) == seats):
+        forfeits = None
+    return [int(p) for p in placement], forfeits
+
+
+def _monsoon_command() -> str:
+    """``monsoon`` as installed beside this interpreter (a venv's bin/), else from PATH."""
+    beside = Path(sys.executable).parent / "monsoon"
+    return str(beside) if beside.exists() else "monsoon"
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
@@ -209,7 +289,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
     print(
         f"{path}: reproduces ({log['game']}, seed {log['seed']}, {len(log['decisions'])} decisions)"
     )
-    print(_result_table(log["seats"], state.scores(), state.ranking()))
+    print(_result_table(log["seats"], state.scores(), *_placement(log, state.ranking())))
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
@@ -287,6 +367,12 @@ def build_parser() -> argparse.ArgumentParser:
     new_bot = sub.add_parser("new-bot", help="write a starter bot with its own test")
     new_bot.add_argument("game")
     new_bot.add_argument("dir")
+    new_bot.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="copy the standard-library starter kit of this language (bots/starters/, "
+        "docs/languages.md) instead of the Python SDK starter",
+    )
     new_bot.set_defaults(func=cmd_new_bot)
 
     rep = sub.add_parser("replay", help="re-simulate a log; exit 2 if it does not reproduce")

@@ -1,7 +1,7 @@
 """One ladder match on a worker, from its spec to its outcome, without Celery or the ORM.
 
-:mod:`workers.tasks` reads the spec (``ladder.matches.selectors.match_spec``) and records the
-outcome; what lies between is here so the benchmarks' local process pool and the Celery task
+:mod:`workers.matches.tasks` reads the spec (``ladder.matches.selectors.match_spec``) and records
+the outcome; what lies between is here so the benchmarks' local process pool and the Celery task
 play a match in exactly the same way: artifacts from the worker's cache, every seat in the
 sandbox the settings name, the runner's default time controls and limits.
 """
@@ -12,11 +12,11 @@ import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from workers.artifact_cache import ArtifactCache
 from workers.launch import BotProgram, Launcher, LocalLauncher
-from workers.runner import MatchOutcome, run_match
+from workers.matches.records import MatchSpec
+from workers.matches.runner import MatchOutcome, run_match
 
 logger = logging.getLogger(__name__)
 
@@ -37,25 +37,25 @@ def worker_launcher(sandbox: str) -> Launcher:
 
 @functools.cache
 def worker_cache(root: str) -> ArtifactCache:
+    """One artifact cache per worker process, swept of what a killed process left half-made."""
     cache = ArtifactCache(Path(root))
     cache.sweep_partial()
     return cache
 
 
-def programs(spec: dict[str, Any], cache: ArtifactCache, fetch: Fetch) -> list[BotProgram]:
+def programs(spec: MatchSpec, cache: ArtifactCache, fetch: Fetch) -> list[BotProgram]:
     """The seats' bot programs, unpacked from the cache (fetched once per artifact)."""
     result = []
-    for seat in spec["seats"]:
-        version_id = seat["version_id"]
+    for seat in spec.seats:
         directory = cache.directory(
-            seat["sha256"], seat["kind"], functools.partial(fetch, version_id)
+            seat.sha256, seat.kind, functools.partial(fetch, seat.version_id)
         )
-        result.append(BotProgram(directory, tuple(seat["command"]), seat["name"]))
+        result.append(BotProgram(directory, seat.command, seat.name))
     return result
 
 
 def play(
-    spec: dict[str, Any], *, launcher: Launcher, cache: ArtifactCache, fetch: Fetch
+    spec: MatchSpec, *, launcher: Launcher, cache: ArtifactCache, fetch: Fetch
 ) -> MatchOutcome:
     """Play the match a spec describes; bot failures are forfeits inside the outcome.
 
@@ -63,12 +63,11 @@ def play(
     (:class:`~workers.artifact_cache.ArtifactError`), a host that cannot sandbox
     (``SandboxUnavailable``), or a spec the engine refuses.
     """
-    bots = programs(spec, cache, fetch)
     return run_match(
-        spec["game"],
-        spec["seed"],
-        bots,
-        variant=spec["variant"],
+        spec.game,
+        spec.seed,
+        programs(spec, cache, fetch),
+        variant=spec.variant,
         launcher=launcher,
-        names=[seat["name"] for seat in spec["seats"]],
+        names=spec.names,
     )

@@ -1,0 +1,203 @@
+"""The Celery tasks that play matches: ids in, state in the database, safe to run twice.
+
+``run_match`` claims its match with a conditional update (only one worker moves it from
+``queued`` to ``running``), renews its lease while it plays, and records the outcome through
+``ladder.matches.services.record_result``, the one service function for results. A bot's
+failure is a forfeit inside the result; anything else that goes wrong (artifact storage, the
+sandbox, the database, the worker dying) is an infrastructure failure and never a result: the
+match goes back to the queue until it has used its attempts.
+
+``validate_bot_version`` plays the smoke match of a pending version the same way (claimed by
+``ladder.bots.services.validate_version``). The beat tasks that keep the ladder turning are in
+:mod:`workers.tasks`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from celery import Task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
+from kombu.exceptions import OperationalError as BrokerError
+
+from ladder.core.hooks import WorkerLink
+from workers.celery_app import app
+from workers.matches import job
+from workers.matches.records import MatchSpec
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+DB_TROUBLE = (OperationalError, InterfaceError)
+"""Database errors that mean "unreachable for now" (not a bug): wait and try again."""
+RECORD_PATIENCE_S = 300
+"""How long a worker keeps trying to record a finished match while the database is away; past
+that the lease expires and the match is played again (recording is idempotent)."""
+
+
+def _with_database_patience(
+    call: Callable[[], T], what: str, patience_s: float = RECORD_PATIENCE_S
+) -> T:
+    """``call()``, retried with backoff while the database is unreachable."""
+    deadline = time.monotonic() + patience_s
+    delay = 0.25
+    while True:
+        try:
+            return call()
+        except DB_TROUBLE as exc:
+            if time.monotonic() + delay > deadline:
+                raise
+            logger.warning(
+                "%s: the database is unreachable (%s); retrying in %.1f s", what, exc, delay
+            )
+            connections.close_all()
+            time.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+
+class LeaseKeeper:
+    """Renews a running match's lease from a thread until the match is over."""
+
+    def __init__(self, match_id: int, worker: str, lease_seconds: int) -> None:
+        self.match_id, self.worker, self.lease_seconds = match_id, worker, lease_seconds
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"lease-{match_id}", daemon=True)
+
+    def _run(self) -> None:
+        from ladder.matches.services import renew_lease
+
+        try:
+            while not self._stop.wait(max(self.lease_seconds / 4, 0.5)):
+                try:
+                    if not renew_lease(self.match_id, self.worker, self.lease_seconds):
+                        logger.warning("match %s is no longer ours to run", self.match_id)
+                        return
+                except DatabaseError as exc:
+                    logger.warning("could not renew the lease of match %s: %s", self.match_id, exc)
+                    connections.close_all()
+        finally:
+            connections.close_all()
+
+    def __enter__(self) -> LeaseKeeper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _worker_name(task: Task) -> str:
+    return f"{task.request.hostname or 'worker'}/{os.getpid()}"
+
+
+def _fail(match_id: int, reason: str) -> str:
+    from ladder.matches.services import record_infrastructure_failure
+
+    logger.error("match %s: infrastructure failure: %s", match_id, reason)
+    return _with_database_patience(
+        lambda: record_infrastructure_failure(match_id, reason), f"match {match_id}"
+    )
+
+
+@app.task(
+    bind=True,
+    name="monsoon.run_match",
+    max_retries=None,
+    soft_time_limit=max(settings.MONSOON_MATCH_TIME_LIMIT - 60, 30),
+    time_limit=settings.MONSOON_MATCH_TIME_LIMIT,
+)
+def run_match(self: Task, match_id: int) -> str:
+    """Play one queued match in the sandbox and record its result exactly once."""
+    from ladder.bots.selectors import artifact_bytes
+    from ladder.matches.selectors import match_spec
+    from ladder.matches.services import claim_match, record_result
+
+    worker = _worker_name(self)
+    lease = settings.MONSOON_MATCH_LEASE_SECONDS
+    try:
+        claimed = claim_match(match_id, worker, lease_seconds=lease)
+    except DB_TROUBLE as exc:
+        connections.close_all()
+        raise self.retry(exc=exc, countdown=min(2 ** min(self.request.retries, 5), 30)) from exc
+    if not claimed:
+        return f"match {match_id} was not queued; nothing to do"
+    with LeaseKeeper(match_id, worker, lease):
+        try:
+            spec = MatchSpec.from_json(match_spec(match_id))
+            outcome = job.play(
+                spec,
+                launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
+                cache=job.worker_cache(str(settings.MONSOON_ARTIFACT_CACHE)),
+                fetch=artifact_bytes,
+            )
+        except SoftTimeLimitExceeded:
+            return f"match {match_id}: " + _fail(
+                match_id, f"the match took longer than {settings.MONSOON_MATCH_TIME_LIMIT - 60} s"
+            )
+        except Exception as exc:
+            return f"match {match_id}: " + _fail(match_id, f"{type(exc).__name__}: {exc}")
+    result = _with_database_patience(
+        lambda: record_result(match_id, outcome.record().to_json()), f"recording match {match_id}"
+    )
+    return result.message
+
+
+@app.task(
+    bind=True,
+    name="monsoon.validate_bot_version",
+    max_retries=20,
+    soft_time_limit=300,
+    time_limit=360,
+)
+def validate_bot_version(self: Task, version_id: int) -> str:
+    """The smoke match of a pending version; a failure of the host leaves it pending."""
+    from ladder.bots.services import validate_version
+    from workers.matches.validation import validate_artifact
+
+    try:
+        version = validate_version(version_id, validator=validate_artifact)
+    except Exception as exc:  # the version is back to pending: the host failed, not the bot
+        connections.close_all()
+        logger.warning("validating version %s failed on this worker: %s", version_id, exc)
+        raise self.retry(
+            exc=exc, countdown=min(5 * 2 ** min(self.request.retries, 5), 300)
+        ) from exc
+    if version is None:
+        return f"version {version_id} was not pending; nothing to do"
+    return f"version {version_id}: {version.status}"
+
+
+def _send(task: Task, object_id: int) -> None:
+    """Hand an id to the broker; when it is unreachable the id waits for the reaper."""
+    try:
+        task.apply_async(args=(object_id,), retry=True)
+    except BrokerError as exc:
+        logger.warning(
+            "could not send %s(%s) to the broker (%s); the reaper sends it later",
+            task.name,
+            object_id,
+            exc,
+        )
+
+
+def enqueue_match(match_id: int) -> None:
+    """Called by the ladder (through the link) after the commit that queued the match."""
+    _send(run_match, match_id)
+
+
+def enqueue_validation(version_id: int) -> None:
+    """Called by the ladder (through the link) after the commit that stored the upload."""
+    _send(validate_bot_version, version_id)
+
+
+def worker_link() -> WorkerLink:
+    """What the ladder calls after commit to reach the workers (see ``workers/apps.py``)."""
+    return WorkerLink(enqueue_match=enqueue_match, enqueue_validation=enqueue_validation)
