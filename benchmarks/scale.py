@@ -252,7 +252,7 @@ def matchmaking_figures() -> None:
     import random
 
     from ladder.ladders.models import Ladder
-    from ladder.matches import matchmaking
+    from ladder.ratings import matchmaking
 
     ladder = Ladder.objects.get(game="batavia", num_players=SEAT_COUNT)
     pool: list[Any] = []

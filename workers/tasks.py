@@ -17,7 +17,7 @@ logger = logging.getLogger(__name__)
 
 @app.task(name="monsoon.matchmake", ignore_result=True)
 def matchmake() -> int:
-    from ladder.matches.matchmaking import fill_queue
+    from ladder.ratings.matchmaking import fill_queue
 
     return len(fill_queue())
 

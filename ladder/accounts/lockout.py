@@ -12,7 +12,9 @@ from django.shortcuts import render
 
 
 def lockout_response(
-    request: HttpRequest, original_response=None, credentials: dict | None = None
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, object] | None = None,
 ) -> HttpResponse:
     cool_off = get_cool_off(request)
     seconds = int(cool_off.total_seconds()) if cool_off else 0
@@ -22,7 +24,7 @@ def lockout_response(
         f"{minutes} minute{'s' if minutes != 1 else ''}."
     )
     if request.path.startswith("/api/"):
-        response = JsonResponse({"detail": message, "code": "throttled"}, status=429)
+        response: HttpResponse = JsonResponse({"detail": message, "code": "throttled"}, status=429)
     else:
         response = render(request, "web/locked_out.html", {"message": message}, status=429)
     response["Retry-After"] = str(seconds)

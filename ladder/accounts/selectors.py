@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from ladder.accounts.models import ORGANISERS_GROUP, User, Visitor
+from ladder.core.errors import NotAllowed
 
-from ladder.accounts.models import ORGANISERS_GROUP
 
-
-def is_organiser(user: Any) -> bool:
+def is_organiser(user: Visitor) -> bool:
     """Organisers (the ``organisers`` group) and staff may run tournaments."""
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return False
     return bool(user.is_staff or user.groups.filter(name=ORGANISERS_GROUP).exists())
+
+
+def signed_in(user: Visitor, *, to: str) -> User:
+    """The user, or :class:`NotAllowed` ("log in to ...") for an anonymous visitor.
+
+    Services that act for someone take ``request.user`` as it comes and check here, so an
+    anonymous caller gets a clear refusal whatever view forgot to require a login.
+    """
+    if not isinstance(user, User):
+        raise NotAllowed(f"log in to {to}")
+    return user

@@ -8,19 +8,33 @@ need them recomputed for each of hundreds of requests a second.  JSON answers ar
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import wraps
+from typing import TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+ViewMethod = TypeVar("ViewMethod", bound=Callable[..., HttpResponse])
 
 
-def public_cache(view_method):
+def public_cache(view_method: ViewMethod) -> ViewMethod:
+    """Cache a view method's JSON answers for ``MONSOON_API_CACHE_SECONDS`` (GET only)."""
+
     @wraps(view_method)
-    def wrapper(self, request, *args, **kwargs):
+    def wrapper(self: APIView, request: Request, *args: object, **kwargs: object) -> HttpResponse:
         seconds = settings.MONSOON_API_CACHE_SECONDS
         renderer = getattr(request, "accepted_renderer", None)
-        if seconds <= 0 or request.method != "GET" or getattr(renderer, "format", "") != "json":
+        if (
+            seconds <= 0
+            or request.method != "GET"
+            or renderer is None
+            or getattr(renderer, "format", "") != "json"
+        ):
             return view_method(self, request, *args, **kwargs)
         key = "api-cache:" + hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()
         hit = cache.get(key)
@@ -28,12 +42,15 @@ def public_cache(view_method):
             content, content_type = hit
             return HttpResponse(content, content_type=content_type)
         response = view_method(self, request, *args, **kwargs)
-        if response.status_code == 200:
+        if isinstance(response, Response) and response.status_code == 200:
             response.accepted_renderer = renderer
             response.accepted_media_type = request.accepted_media_type
-            response.renderer_context = self.get_renderer_context()
+            # What DRF's finalize_response sets on every response; its stubs omit the attribute.
+            response.renderer_context = self.get_renderer_context()  # type: ignore[attr-defined]
             response.render()
             cache.set(key, (response.content, response["Content-Type"]), seconds)
         return response
 
-    return wrapper
+    # A hit is a plain HttpResponse holding the rendered bytes, which DRF passes through as it
+    # is: the view keeps its declared signature.
+    return cast(ViewMethod, wrapper)

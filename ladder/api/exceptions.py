@@ -8,7 +8,8 @@ from rest_framework.views import exception_handler
 from ladder.core.errors import ServiceError
 
 
-def api_exception_handler(exc, context):
+def api_exception_handler(exc: Exception, context: dict[str, object]) -> Response | None:
+    """DRF's handler, plus a service's refusal as its own status code and message."""
     if isinstance(exc, ServiceError):
         response = Response({"detail": str(exc), "code": exc.code}, status=exc.status_code)
         retry_after = getattr(exc, "retry_after", None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import django_filters
 import django_filters.rest_framework
@@ -14,7 +14,7 @@ MAX_UTC_OFFSET = timedelta(hours=14)
 
 
 class BoundedIsoDateTimeField(django_filters.fields.IsoDateTimeField):
-    def to_python(self, value):
+    def to_python(self, value: object) -> datetime | None:
         if isinstance(value, str) and not value.strip():
             # "?until=" is no timestamp at all; silently ignoring it hid a client's bug.
             raise forms.ValidationError(
@@ -42,7 +42,8 @@ class StrictBooleanField(forms.NullBooleanField):
     TRUE = {"true", "1"}
     FALSE = {"false", "0"}
 
-    def to_python(self, value):
+    # NullBooleanField answers None for "no value"; the stubs give it BooleanField's signature.
+    def to_python(self, value: object) -> bool | None:  # type: ignore[override]
         if value in (None, ""):
             return None
         text = str(value).strip().lower()
@@ -54,7 +55,7 @@ class StrictBooleanField(forms.NullBooleanField):
             f"{value!r} is not a boolean: use true or false", code="invalid"
         )
 
-    def validate(self, value):
+    def validate(self, value: object) -> None:
         pass
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.plumbing import ResolvedComponent
+from drf_spectacular.plumbing import ComponentRegistry, ResolvedComponent
 
 ERROR = ResolvedComponent(
     name="Error",
@@ -43,8 +43,15 @@ LOCKOUT_PATHS = ("/auth/token/",)  # credential endpoints: failed logins lock ou
 
 
 class MonsoonAutoSchema(AutoSchema):
-    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
-        operation = super().get_operation(*args, **kwargs)
+    def get_operation(
+        self,
+        path: str,
+        path_regex: str,
+        path_prefix: str,
+        method: str,
+        registry: ComponentRegistry,
+    ) -> dict[str, Any] | None:
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
         self.registry.register_on_missing(ERROR)

@@ -11,7 +11,7 @@ from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings.models import RatingPoint
 from ladder.tournaments import selectors as tournament_selectors
-from ladder.tournaments.models import Tournament
+from ladder.tournaments.models import Entrant, Tournament
 
 
 class GameSerializer(serializers.Serializer):
@@ -78,6 +78,8 @@ class BotVersionSerializer(serializers.ModelSerializer):
     def get_failure_reason(self, version: BotVersion) -> str | None:
         request = self.context.get("request")
         user = getattr(request, "user", None)
+        if user is None:  # serialised outside a request: nobody to show private details to
+            return None
         return version.failure_reason if can_see_private_details(user, version.bot) else None
 
 
@@ -294,7 +296,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    def get_entrant_count(self, tournament) -> int:
+    def get_entrant_count(self, tournament: Tournament) -> int:
         return tournament.entrants.count()
 
 
@@ -306,7 +308,7 @@ class TournamentDetailSerializer(TournamentSerializer):
         read_only_fields = fields
 
     @extend_schema_field(TournamentProgressSerializer)
-    def get_progress(self, tournament) -> dict:
+    def get_progress(self, tournament: Tournament) -> dict[str, object]:
         return tournament_selectors.progress(tournament)
 
 
@@ -355,7 +357,7 @@ class EntrantSerializer(serializers.Serializer):
     dropped_reason = serializers.CharField()
     registered_at = serializers.DateTimeField()
 
-    def get_invited(self, entrant) -> bool:
+    def get_invited(self, entrant: Entrant) -> bool:
         return entrant.invited_by_id is not None
 
 

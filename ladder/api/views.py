@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
-from django.db.models import Q
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -20,13 +22,16 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.serializers import BaseSerializer
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
+from engine.core import GameSpec
 from engine.registry import all_games
 from engine.schemas import load_schema
-from ladder.accounts.selectors import is_organiser
+from ladder.accounts.selectors import is_organiser, signed_in
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
 from ladder.api.caching import public_cache
@@ -52,17 +57,17 @@ ID_PATTERN = r"[0-9]+"
 
 
 class IsStaff(permissions.BasePermission):
-    def has_permission(self, request, view):
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return bool(request.user and request.user.is_staff)
 
 
 class OwnerOrStaffWrites(permissions.BasePermission):
     """Anyone reads what they can see; only the owner (or staff) changes a bot."""
 
-    def has_object_permission(self, request, view, obj):
+    def has_object_permission(self, request: Request, view: APIView, obj: object) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
-        return bot_selectors.can_see_private_details(request.user, obj)
+        return isinstance(obj, Bot) and bot_selectors.can_see_private_details(request.user, obj)
 
 
 @extend_schema_view(
@@ -76,7 +81,7 @@ class GameViewSet(viewsets.ViewSet):
     lookup_field = "name"
     permission_classes = [permissions.AllowAny]
 
-    def _describe(self, spec, ladder_ids):
+    def _describe(self, spec: GameSpec, ladder_ids: dict[str, list[int]]) -> dict[str, object]:
         schema = reverse("game-schema", kwargs={"name": spec.name})
         return {
             "name": spec.name,
@@ -89,20 +94,20 @@ class GameViewSet(viewsets.ViewSet):
             "schema": self.request.build_absolute_uri(schema),
         }
 
-    def _ladder_ids(self):
+    def _ladder_ids(self) -> dict[str, list[int]]:
         ids: dict[str, list[int]] = {}
         for pk, game in Ladder.objects.order_by("num_players").values_list("pk", "game"):
             ids.setdefault(game, []).append(pk)
         return ids
 
     @extend_schema(responses=s.GameSerializer(many=True))
-    def list(self, request):
+    def list(self, request: Request) -> Response:
         ids = self._ladder_ids()
         return Response([self._describe(spec, ids) for spec in all_games().values()])
 
     @extend_schema(responses=s.GameSerializer)
-    def retrieve(self, request, name=None):
-        spec = all_games().get(name)
+    def retrieve(self, request: Request, name: str | None = None) -> Response:
+        spec = all_games().get(name or "")
         if spec is None:
             raise NotFound(f"no game named {name!r}")
         return Response(self._describe(spec, self._ladder_ids()))
@@ -121,9 +126,9 @@ class GameViewSet(viewsets.ViewSet):
     )
     # Not named ``schema``: that attribute of every DRF view is its OpenAPI generator.
     @action(detail=True, methods=["get"], url_path="schema", url_name="schema")
-    def observation_schema(self, request, name=None):
+    def observation_schema(self, request: Request, name: str | None = None) -> Response:
         """The observation, public view and action schema of one game."""
-        spec = all_games().get(name)
+        spec = all_games().get(name or "")
         if spec is None:
             raise NotFound(f"no game named {name!r}")
         return Response(load_schema(spec.name))
@@ -153,21 +158,21 @@ class BotViewSet(
     filterset_class = BotFilter
     throttle_scope: str | None = None  # set per action (uploads)
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Bot]:
         return bot_selectors.visible_bots(self.request.user).order_by("name")
 
-    def get_serializer_class(self):
+    def get_serializer_class(self) -> type[BaseSerializer[Any]]:
         if self.action in ("update", "partial_update"):
             return s.BotUpdateSerializer
         return s.BotSerializer
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         if self.action == "create":
             self.throttle_scope = "bots"  # the site's new-bot form shares this budget
             return [ScopedRateThrottle()]
         return super().get_throttles()
 
-    def perform_create(self, serializer):
+    def perform_create(self, serializer: BaseSerializer[Bot]) -> None:
         data = serializer.validated_data
         serializer.instance = bot_services.create_bot(
             self.request.user,
@@ -177,7 +182,7 @@ class BotViewSet(
             is_public=data.get("is_public", True),
         )
 
-    def update(self, request, *args, **kwargs):
+    def update(self, request: Request, *args: object, **kwargs: object) -> Response:
         bot = self.get_object()
         # Bound to the bot, so its own name is not "already taken" by itself.
         serializer = s.BotUpdateSerializer(bot, data=request.data, partial=True)
@@ -187,7 +192,7 @@ class BotViewSet(
 
     @extend_schema(responses=s.BotVersionSerializer(many=True))
     @action(detail=True, methods=["get"])
-    def versions(self, request, pk=None):
+    def versions(self, request: Request, pk: str | None = None) -> Response:
         bot = self.get_object()
         versions = bot_selectors.visible_versions(request.user, bot)
         return Response(
@@ -204,7 +209,7 @@ class BotViewSet(
         throttle_classes=[ScopedRateThrottle],
         throttle_scope="uploads",
     )
-    def upload(self, request, pk=None):
+    def upload(self, request: Request, pk: str | None = None) -> Response:
         """Upload a new version; it is validated in the sandbox before it plays."""
         bot = self.get_object()
         serializer = s.UploadSerializer(data=request.data)
@@ -228,14 +233,14 @@ class BotViewSet(
 
     @extend_schema(responses=s.HeadToHeadSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="head-to-head")
-    def head_to_head(self, request, pk=None):
+    def head_to_head(self, request: Request, pk: str | None = None) -> Response:
         """Finished matches against each opponent bot you may see: ahead, behind, tied."""
         bot = self.get_object()
         return Response(match_selectors.head_to_head_for(request.user, bot.pk))
 
     @extend_schema(responses=s.RatingPointSerializer(many=True))
     @action(detail=True, methods=["get"])
-    def ratings(self, request, pk=None):
+    def ratings(self, request: Request, pk: str | None = None) -> Response:
         """Rating history of every version of the bot (optionally ``?ladder=ID``)."""
         bot = self.get_object()
         ladder = request.query_params.get("ladder")
@@ -252,17 +257,8 @@ class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = s.BotVersionSerializer
 
-    def get_queryset(self):
-        user = self.request.user
-        qs = BotVersion.objects.select_related("bot").filter(
-            bot__in=bot_selectors.visible_bots(user)
-        )
-        if user.is_authenticated and user.is_staff:
-            return qs
-        public_statuses = [BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED]
-        if user.is_authenticated:
-            return qs.filter(Q(status__in=public_statuses) | Q(bot__owner=user))
-        return qs.filter(status__in=public_statuses)
+    def get_queryset(self) -> QuerySet[BotVersion]:
+        return bot_selectors.visible_versions(self.request.user)
 
 
 class StandingsPages(StrictLimitOffsetPagination):
@@ -283,14 +279,16 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=s.StandingSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=StandingsPages)
     @public_cache
-    def standings(self, request, pk=None):
+    def standings(self, request: Request, pk: str | None = None) -> Response:
         """Rank, rating, 95% interval, games and provisional mark; ``limit``/``offset`` pages."""
         ladder = self.get_object()
         paginator = self.paginator
+        if not isinstance(paginator, StandingsPages):
+            raise TypeError("standings need their limit/offset pages (StandingsPages)")
         page = paginator.paginate_queryset(
             rating_selectors.standings_rows(ladder), request, view=self
         )
-        rows = rating_selectors.with_ranks(page, first_rank=paginator.offset + 1)
+        rows = rating_selectors.with_ranks(page or [], first_rank=(paginator.offset or 0) + 1)
         return paginator.get_paginated_response(rows)
 
 
@@ -304,7 +302,7 @@ class MatchFilter(StrictFilterSet):
         model = Match
         fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since", "until"]
 
-    def played_by(self, queryset, name, value):
+    def played_by(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
         return queryset.filter(match_selectors.of_bot(value))
 
 
@@ -325,20 +323,20 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = MatchFilter
     pagination_class = NewestFirst
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Match]:
         return match_selectors.with_seats(match_selectors.visible_matches(self.request.user))
 
-    def get_serializer_class(self):
+    def get_serializer_class(self) -> type[BaseSerializer[Any]]:
         return s.MatchDetailSerializer if self.action == "retrieve" else s.MatchSerializer
 
     @public_cache
-    def list(self, request, *args, **kwargs):
+    def list(self, request: Request, *args: object, **kwargs: object) -> Response:
         """Newest first, 50 a page (``page_size`` up to 200), cursor-paginated."""
         # The list is the same for everyone (and cached so): your own private experiments are
         # under /challenges/.
         rows = match_selectors.list_rows(self.filter_queryset(match_selectors.public_matches()))
         page = self.paginate_queryset(rows)
-        return self.get_paginated_response(match_selectors.attach_seats(list(page)))
+        return self.get_paginated_response(match_selectors.attach_seats(list(page or [])))
 
     @extend_schema(
         responses={
@@ -347,7 +345,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         }
     )
     @action(detail=True, methods=["get"])
-    def log(self, request, pk=None):
+    def log(self, request: Request, pk: str | None = None) -> HttpResponse:
         """The game log (JSON; zstd- or gzip-encoded when the client accepts it), after the match.
 
         Logs are stored zstd-compressed, so a client that accepts zstd gets the stored bytes as
@@ -382,7 +380,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(responses=s.SeatStderrSerializer(many=True))
     @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
-    def stderr(self, request, pk=None):
+    def stderr(self, request: Request, pk: str | None = None) -> Response:
         """The stderr of the seats whose bots you own (staff: every seat)."""
         match = self.get_object()
         seats = [
@@ -401,9 +399,9 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=None, responses=s.MatchDetailSerializer)
     @action(detail=True, methods=["post"], permission_classes=[IsStaff])
-    def cancel(self, request, pk=None):
+    def cancel(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
-        if not match_services.cancel_match(match.pk, f"cancelled by {request.user}"):
+        if not match_services.cancel_match(match.pk, reason=f"cancelled by {request.user}"):
             return Response(
                 {"detail": f"match {match.pk} is {match.status}; nothing to cancel"},
                 status=status.HTTP_409_CONFLICT,
@@ -413,7 +411,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=None, responses={201: s.MatchDetailSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsStaff])
-    def rerun(self, request, pk=None):
+    def rerun(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
         again = match_services.rerun_match(match.pk, requested_by=request.user)
         return Response(s.MatchDetailSerializer(again).data, status=status.HTTP_201_CREATED)
@@ -426,21 +424,24 @@ class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = s.MatchSerializer
     pagination_class = NewestFirst
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Match]:
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
             return Match.objects.none()
         return match_selectors.with_seats(
-            Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=self.request.user)
+            Match.objects.filter(
+                kind=Match.Kind.CHALLENGE,
+                requested_by=signed_in(self.request.user, to="see your challenges"),
+            )
         )
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         if self.action == "create":
             self.throttle_scope = "challenges"
             return [ScopedRateThrottle()]
         return super().get_throttles()
 
     @extend_schema(request=s.ChallengeSerializer, responses={201: s.MatchDetailSerializer})
-    def create(self, request):
+    def create(self, request: Request) -> Response:
         serializer = s.ChallengeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         match = match_services.create_challenge(request.user, serializer.validated_data["bots"])
@@ -457,7 +458,9 @@ class TokenView(ObtainAuthToken):
 
     parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
 
-    def finalize_response(self, request, response, *args, **kwargs):
+    def finalize_response(
+        self, request: Request, response: Response, *args: object, **kwargs: object
+    ) -> Response:
         for name in ("axes_locked_out", "axes_credentials"):
             if hasattr(request, name):
                 setattr(request._request, name, getattr(request, name))
@@ -470,7 +473,7 @@ class MeView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(responses=s.TokenSerializer)
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(
             {
                 "username": request.user.username,
@@ -480,7 +483,7 @@ class MeView(APIView):
         )
 
     @extend_schema(request=None, responses=s.TokenSerializer)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         return Response(
             {
                 "username": request.user.username,
@@ -496,7 +499,7 @@ class WorkersView(APIView):
     permission_classes = [IsStaff]
 
     @extend_schema(responses=s.WorkerNodeSerializer(many=True))
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(s.WorkerNodeSerializer(fleet_selectors.fleet(), many=True).data)
 
 
@@ -525,18 +528,18 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     filterset_class = TournamentFilter
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Tournament]:
         if self.action == "list":
             return tournament_selectors.listed_tournaments(self.request.user)
         return Tournament.objects.select_related("organiser")  # unlisted: reachable by id
 
-    def get_serializer_class(self):
+    def get_serializer_class(self) -> type[BaseSerializer[Any]]:
         return s.TournamentSerializer if self.action == "list" else s.TournamentDetailSerializer
 
     @extend_schema(
         request=s.TournamentCreateSerializer, responses={201: s.TournamentDetailSerializer}
     )
-    def create(self, request):
+    def create(self, request: Request) -> Response:
         """Organisers and staff only (403 otherwise); the settings are checked by the service."""
         serializer = s.TournamentCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -552,7 +555,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         methods=["POST"], request=s.RegisterSerializer, responses={201: s.EntrantSerializer}
     )
     @action(detail=True, methods=["get", "post"])
-    def entrants(self, request, pk=None):
+    def entrants(self, request: Request, pk: str | None = None) -> Response:
         """GET: the entrants; POST ``{"bot": id}``: enter your bot (organisers: invite one)."""
         tournament = self.get_object()
         if request.method == "GET":
@@ -578,27 +581,29 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         url_path=r"entrants/(?P<bot_id>[0-9]+)",
         permission_classes=[permissions.IsAuthenticated],
     )
-    def unregister(self, request, pk=None, bot_id=None):
+    def unregister(
+        self, request: Request, pk: str | None = None, bot_id: str | None = None
+    ) -> Response:
         """Withdraw a bot before the start (its owner, or the organiser)."""
         tournament = self.get_object()
-        tournament_services.unregister_entrant(tournament.pk, request.user, int(bot_id))
+        tournament_services.unregister_entrant(tournament.pk, request.user, int(bot_id or 0))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=s.TournamentRoundSerializer(many=True))
     @action(detail=True, methods=["get"])
-    def rounds(self, request, pk=None):
+    def rounds(self, request: Request, pk: str | None = None) -> Response:
         """Rounds with their tables, seatings, match statuses and byes."""
         return Response(tournament_selectors.rounds(self.get_object()))
 
     @extend_schema(responses=s.TournamentStandingSerializer(many=True))
     @action(detail=True, methods=["get"])
-    def standings(self, request, pk=None):
+    def standings(self, request: Request, pk: str | None = None) -> Response:
         """Points, tie-breaks, bootstrap P(first) and 95% rank interval (docs/tournaments.md)."""
         return Response(tournament_selectors.standings(self.get_object()))
 
     @extend_schema(responses=s.CrossTableSerializer)
     @action(detail=True, methods=["get"])
-    def crosstable(self, request, pk=None):
+    def crosstable(self, request: Request, pk: str | None = None) -> Response:
         """For every pair that met: games, ahead, behind, tied, points scored."""
         return Response(tournament_selectors.crosstable(self.get_object()))
 
@@ -607,7 +612,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         parameters=[OpenApiParameter("round", int)],
     )
     @action(detail=True, methods=["get"], pagination_class=TournamentMatchPages)
-    def matches(self, request, pk=None):
+    def matches(self, request: Request, pk: str | None = None) -> Response:
         """Every match with its round, table and block, re-runs included; ``?round=N``."""
         tournament = self.get_object()
         number = request.query_params.get("round")
@@ -617,7 +622,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(s.TournamentMatchSerializer(page, many=True).data)
 
-    def _control(self, request, operation):
+    def _control(self, request: Request, operation: str) -> Response:
         tournament = self.get_object()
         serializer = s.ReasonSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -631,18 +636,18 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(request=s.ReasonSerializer, responses=s.TournamentDetailSerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def pause(self, request, pk=None):
+    def pause(self, request: Request, pk: str | None = None) -> Response:
         """Hold the matches not yet started (the organiser or staff)."""
         return self._control(request, "pause")
 
     @extend_schema(request=None, responses=s.TournamentDetailSerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def resume(self, request, pk=None):
+    def resume(self, request: Request, pk: str | None = None) -> Response:
         return self._control(request, "resume")
 
     @extend_schema(request=s.ReasonSerializer, responses=s.TournamentDetailSerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def cancel(self, request, pk=None):
+    def cancel(self, request: Request, pk: str | None = None) -> Response:
         """Cancel unplayed matches; the played ones and their standings stay."""
         return self._control(request, "cancel")
 

@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 
 from ladder.bots.models import Bot, BotVersion
 
@@ -11,7 +13,7 @@ class BotVersionInline(admin.TabularInline):
     readonly_fields = fields
     show_change_link = True
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False  # versions come only from uploads, which check the artifact
 
 
@@ -43,5 +45,5 @@ class BotVersionAdmin(admin.ModelAdmin):
         "validated_at",
     )
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

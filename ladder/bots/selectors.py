@@ -4,32 +4,46 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from ladder.accounts.models import User, Visitor
 from ladder.bots.models import Bot, BotVersion
 
 
-def visible_bots(user) -> QuerySet[Bot]:
+def visible_bots(user: Visitor) -> QuerySet[Bot]:
     """Public bots, plus the user's own (staff see all)."""
     qs = Bot.objects.select_related("owner")
-    if getattr(user, "is_staff", False):
+    if user.is_staff:
         return qs
-    if getattr(user, "is_authenticated", False):
+    if isinstance(user, User):
         return qs.filter(Q(is_public=True) | Q(owner=user))
     return qs.filter(is_public=True)
 
 
-def can_see_private_details(user, bot: Bot) -> bool:
+def can_see_private_details(user: Visitor, bot: Bot) -> bool:
     """Owner and staff see rejection reasons, stderr and pending uploads."""
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return False
     return bool(user.is_staff or user.pk == bot.owner_id)
 
 
-def visible_versions(user, bot: Bot) -> QuerySet[BotVersion]:
-    """Everyone sees versions that played (active, retired); the owner sees every upload."""
-    qs = bot.versions.select_related("bot")
-    if can_see_private_details(user, bot):
+PLAYED = (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
+
+
+def visible_versions(user: Visitor, bot: Bot | None = None) -> QuerySet[BotVersion]:
+    """Everyone sees versions that played (active, retired); the owner sees every upload.
+
+    With ``bot``, that bot's versions; without, the versions of every bot the user may see.
+    """
+    if bot is not None:
+        qs = bot.versions.select_related("bot")
+        if can_see_private_details(user, bot):
+            return qs
+        return qs.filter(status__in=PLAYED)
+    qs = BotVersion.objects.select_related("bot").filter(bot__in=visible_bots(user))
+    if user.is_staff:
         return qs
-    return qs.filter(status__in=[BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED])
+    if isinstance(user, User):
+        return qs.filter(Q(status__in=PLAYED) | Q(bot__owner=user))
+    return qs.filter(status__in=PLAYED)
 
 
 def artifact_bytes(version_id: int) -> bytes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -23,8 +23,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from engine.registry import UnknownGame, get_game
+from ladder.accounts.models import Visitor
+from ladder.accounts.selectors import signed_in
 from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
 from ladder.bots.models import Bot, BotVersion
+from ladder.bots.selectors import artifact_bytes
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
 from ladder.core.hooks import after_commit, configured_hook
 from ladder.core.resend import stamp_unsent
@@ -60,7 +63,7 @@ def _check_game(game: str) -> str:
         raise ServiceError(str(exc)) from None
 
 
-def _check_owner(bot: Bot, user) -> None:
+def _check_owner(bot: Bot, user: Visitor) -> None:
     if not (user.is_staff or bot.owner_id == user.pk):
         raise NotAllowed("only the bot's owner may change it")
 
@@ -75,8 +78,9 @@ def _check_name(name: str) -> None:
 
 
 def create_bot(
-    owner, *, name: str, game: str, description: str = "", is_public: bool = True
+    owner: Visitor, *, name: str, game: str, description: str = "", is_public: bool = True
 ) -> Bot:
+    user = signed_in(owner, to="create a bot")
     game = _check_game(game)
     _check_name(name)
     if Bot.objects.filter(name__iexact=name).exists():
@@ -84,14 +88,25 @@ def create_bot(
     try:
         with transaction.atomic():
             return Bot.objects.create(
-                owner=owner, name=name, game=game, description=description, is_public=is_public
+                owner=user, name=name, game=game, description=description, is_public=is_public
             )
     except IntegrityError:
         raise Conflict(f"a bot named {name!r} already exists") from None
 
 
-def update_bot(bot: Bot, user, *, name=None, description=None, is_public=None) -> Bot:
-    """Rename, describe or hide a bot.  Its game never changes: versions were built for it."""
+def update_bot(
+    bot: Bot,
+    user: Visitor,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    is_public: bool | None = None,
+) -> Bot:
+    """Rename, describe or hide a bot.  Its game never changes: versions were built for it.
+
+    A name taken between the check and the save (two renames racing for one name) hits the
+    unique index; that is answered like the check's own refusal, never as a server error.
+    """
     _check_owner(bot, user)
     if name is not None and name != bot.name:
         _check_name(name)
@@ -102,7 +117,11 @@ def update_bot(bot: Bot, user, *, name=None, description=None, is_public=None) -
         bot.description = description
     if is_public is not None:
         bot.is_public = is_public
-    bot.save()
+    try:
+        with transaction.atomic():
+            bot.save()
+    except IntegrityError:
+        raise Conflict(f"a bot named {bot.name!r} already exists") from None
     return bot
 
 
@@ -114,7 +133,7 @@ def upload_limits() -> UploadLimits:
     )
 
 
-def upload_version(bot: Bot, user, *, filename: str, data: bytes) -> BotVersion:
+def upload_version(bot: Bot, user: Visitor, *, filename: str, data: bytes) -> BotVersion:
     """Check an upload and store it as the bot's next version, ``pending`` validation.
 
     Nothing is written (no file, no row) unless every check passes.  The artifact is stored
@@ -151,15 +170,11 @@ def upload_version(bot: Bot, user, *, filename: str, data: bytes) -> BotVersion:
         try:
             version.save()
         except Exception:
-            version.artifact.storage.delete(stored_name)
+            if stored_name:
+                version.artifact.storage.delete(stored_name)
             raise
         after_commit("MONSOON_ENQUEUE_VALIDATION", version.pk)
     return version
-
-
-def read_artifact(version: BotVersion) -> bytes:
-    with version.artifact.open("rb") as stream:
-        return stream.read()
 
 
 def begin_validation(version_id: int) -> bool:
@@ -225,7 +240,7 @@ def validate_version(version_id: int, validator: Validator | None = None) -> Bot
             kind=version.kind,
             command=list(version.command),
             sha256=version.sha256,
-            data=read_artifact(version),
+            data=artifact_bytes(version.pk),
         )
         if hashlib.sha256(artifact.data).hexdigest() != version.sha256:
             outcome = ValidationOutcome(False, "the stored artifact does not match its sha256")
@@ -237,7 +252,7 @@ def validate_version(version_id: int, validator: Validator | None = None) -> Bot
     return finish_validation(version_id, outcome)
 
 
-def release_stale_validations(now=None) -> list[int]:
+def release_stale_validations(*, now: datetime | None = None) -> list[int]:
     """Versions left ``validating`` by a worker that died go back to ``pending``."""
     now = now or timezone.now()
     threshold = now - timedelta(seconds=settings.MONSOON_VALIDATION_LEASE_SECONDS)
@@ -250,7 +265,7 @@ def release_stale_validations(now=None) -> list[int]:
     return stale
 
 
-def versions_to_resend(now=None) -> list[int]:
+def versions_to_resend(*, now: datetime | None = None) -> list[int]:
     """Pending versions whose validation message may have been lost, stamped as sent now.
 
     The broker can lose messages (a Redis restart without persistence); the database cannot.

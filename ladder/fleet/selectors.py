@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -13,13 +13,13 @@ from ladder.fleet.models import WorkerNode
 from ladder.matches.models import Match
 
 
-def is_alive(node: WorkerNode, now=None) -> bool:
+def is_alive(node: WorkerNode, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     silence = timedelta(seconds=3 * settings.MONSOON_WORKER_HEARTBEAT_SECONDS)
     return node.stopped_at is None and node.last_seen >= now - silence
 
 
-def fleet(now=None) -> list[dict[str, Any]]:
+def fleet(now: datetime | None = None) -> list[dict[str, Any]]:
     """Every known worker with whether it is alive and the ids of the matches it runs."""
     now = now or timezone.now()
     running: dict[str, list[int]] = {}

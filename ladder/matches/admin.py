@@ -1,4 +1,6 @@
 from django.contrib import admin, messages
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 
 from ladder.matches import services
 from ladder.matches.models import Match, MatchSeat
@@ -11,7 +13,7 @@ class MatchSeatInline(admin.TabularInline):
     fields = ("seat", "bot_version", "score", "place", "forfeit_reason")
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -33,16 +35,18 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [MatchSeatInline]
     actions = ["rerun", "cancel"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # matches come from the matchmaker, challenges and tournaments
 
     @admin.action(description="Re-run (a new match with the same seats and seed)")
-    def rerun(self, request, queryset):
+    def rerun(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         for match in queryset:
             services.rerun_match(match.pk, requested_by=request.user)
         self.message_user(request, f"{queryset.count()} match(es) queued again")
 
     @admin.action(description="Cancel (matches without a result)")
-    def cancel(self, request, queryset):
-        done = sum(services.cancel_match(m.pk, f"cancelled by {request.user}") for m in queryset)
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        done = sum(
+            services.cancel_match(m.pk, reason=f"cancelled by {request.user}") for m in queryset
+        )
         self.message_user(request, f"{done} match(es) cancelled", messages.INFO)

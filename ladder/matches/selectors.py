@@ -8,10 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Count, F, Field, Lookup, Prefetch, Q, QuerySet
+from django.db.models.sql.compiler import SQLCompiler
 
+from ladder.accounts.models import User, Visitor
 from ladder.bots.selectors import visible_bots
 from ladder.matches import logstore
 from ladder.matches.models import Match, MatchLog, MatchSeat
@@ -45,10 +49,12 @@ class _InArray(Lookup):
 
     lookup_name = "in_array"
 
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+    def as_sql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper
+    ) -> tuple[str, tuple[str | int, ...]]:
         lhs, lhs_params = self.process_lhs(compiler, connection)
         rhs, rhs_params = self.process_rhs(compiler, connection)
-        return f"{lhs} = ANY({rhs})", [*lhs_params, *rhs_params]
+        return f"{lhs} = ANY({rhs})", (*lhs_params, *rhs_params)
 
 
 def of_bot(bot_id: int) -> Q:
@@ -83,7 +89,7 @@ LIST_FIELDS = (
 OVER = {Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED}
 
 
-def visible_matches(user) -> QuerySet[Match]:
+def visible_matches(user: Visitor) -> QuerySet[Match]:
     """Every match, except challenges with a private bot and version-test matches, which only
     their players' owners see.
 
@@ -91,12 +97,12 @@ def visible_matches(user) -> QuerySet[Match]:
     experiment; public lists (cached for everyone alike) never show it.
     """
     qs = Match.objects.all()
-    if getattr(user, "is_staff", False):
+    if user.is_staff:
         return qs
     private = MatchSeat.objects.filter(bot_version__bot__is_public=False).values("match_id")
     # A version test's matches are its owner's experiment, whatever the bot's visibility.
     hidden = (Q(kind=Match.Kind.CHALLENGE) & Q(pk__in=private)) | Q(kind=Match.Kind.VERSUS)
-    if getattr(user, "is_authenticated", False):
+    if isinstance(user, User):
         own = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
         hidden &= ~Q(pk__in=own)
     return qs.exclude(hidden)
@@ -104,7 +110,7 @@ def visible_matches(user) -> QuerySet[Match]:
 
 def public_matches() -> QuerySet[Match]:
     """What anonymous visitors (and the shared list cache) see."""
-    return visible_matches(None)
+    return visible_matches(AnonymousUser())
 
 
 def list_rows(qs: QuerySet[Match]) -> QuerySet:
@@ -131,7 +137,7 @@ def attach_seats(rows: list[dict]) -> list[dict]:
         )
     )
     for seat in seats:
-        by_match[seat.pop("match_id")].append(seat)
+        by_match[seat["match_id"]].append({k: v for k, v in seat.items() if k != "match_id"})
     for row in rows:
         row["ladder"] = row.pop("ladder_id")
         row["seats"] = by_match[row["id"]]
@@ -230,7 +236,7 @@ def head_to_head(bot_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def head_to_head_for(user, bot_id: int) -> list[dict[str, Any]]:
+def head_to_head_for(user: Visitor, bot_id: int) -> list[dict[str, Any]]:
     """``head_to_head`` without the opponents ``user`` may not see: a private bot stays unnamed."""
     rows = head_to_head(bot_id)
     visible = set(
@@ -256,9 +262,9 @@ def match_log(match: Match) -> dict[str, Any] | None:
     return json.loads(logstore.read_json(row.name))
 
 
-def stderr_visible_to(user, seat: MatchSeat) -> bool:
+def stderr_visible_to(user: Visitor, seat: MatchSeat) -> bool:
     """A seat's stderr is its bot owner's business (and staff's)."""
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return False
     return bool(user.is_staff or seat.bot_version.bot.owner_id == user.pk)
 
@@ -269,7 +275,7 @@ def matches_of_owner(user_id: int) -> QuerySet:
 
 
 def recent_matches(
-    user,
+    user: Visitor,
     *,
     bot_id: int | None = None,
     owner_id: int | None = None,

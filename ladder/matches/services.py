@@ -13,14 +13,18 @@ The result record the match runner hands to :func:`record_result` is a plain dic
 
 Recording is idempotent: the match row is locked, and a match that already has a result (or was
 cancelled) is left untouched; the outcome says so.
+
+Ratings depend on matches, never the reverse (an import contract checks it): the ratings app
+registers its live update with :func:`on_result_recorded` from its ``AppConfig.ready``, and
+:func:`record_result` calls every registered handler inside the recording transaction.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.registry import get_game
+from ladder.accounts.models import User, Visitor
 from ladder.bots.models import BotVersion
 from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
@@ -37,7 +42,6 @@ from ladder.core.resend import stamp_unsent
 from ladder.ladders.models import Ladder
 from ladder.matches import logstore
 from ladder.matches.models import Match, MatchLog, MatchSeat
-from ladder.ratings.services import rate_match, rating_places
 
 Status = Match.Status
 MAX_SEED = 2**63 - 1
@@ -54,6 +58,41 @@ class RecordOutcome:
     message: str
 
 
+ResultHandler = Callable[[Match, list[int]], None]
+_result_handlers: list[ResultHandler] = []
+
+
+def on_result_recorded(handler: ResultHandler) -> ResultHandler:
+    """Have ``handler(match, places)`` called for every result, inside its recording transaction.
+
+    Registering one handler twice keeps one copy.  A handler that raises rolls the whole result
+    back, so a result is never stored without what its handlers write (the live rating update).
+    """
+    if handler not in _result_handlers:
+        _result_handlers.append(handler)
+    return handler
+
+
+def result_places(ranking: Sequence[int], forfeits: Sequence[str | None]) -> list[int]:
+    """The places a result records: forfeited seats share last place, the others keep their order.
+
+    ``ranking`` is the match's place per seat (1 = best); a seat with a forfeit reason counts
+    as beaten by every seat that did not forfeit, whatever its score.
+    """
+    n = len(ranking)
+    forfeited = [bool(reason) for reason in forfeits]
+    places = []
+    for seat in range(n):
+        if forfeited[seat]:
+            places.append(1 + sum(1 for other in range(n) if not forfeited[other]))
+        else:
+            better = sum(
+                1 for other in range(n) if not forfeited[other] and ranking[other] < ranking[seat]
+            )
+            places.append(1 + better)
+    return places
+
+
 def new_seed(rng: random.Random | None = None) -> int:
     return (rng or random.SystemRandom()).randint(0, MAX_SEED)
 
@@ -64,7 +103,7 @@ def create_match(
     *,
     kind: str = Match.Kind.LADDER,
     ranked: bool = True,
-    requested_by=None,
+    requested_by: User | None = None,
     seed: int | None = None,
     variant: str | None = None,
     queue: bool = True,
@@ -111,7 +150,18 @@ def enqueue_match(match_id: int) -> bool:
     return bool(changed)
 
 
-def claim_match(match_id: int, worker: str, lease_seconds: int = 600) -> bool:
+def hold_matches(match_ids: Sequence[int]) -> int:
+    """queued -> new for matches that must wait (a paused tournament); returns how many moved.
+
+    A worker that still receives the id of a held match fails to claim it (claims need
+    ``queued``); :func:`enqueue_match` hands it out again.
+    """
+    return Match.objects.filter(pk__in=list(match_ids), status=Status.QUEUED).update(
+        status=Status.NEW, queued_at=None
+    )
+
+
+def claim_match(match_id: int, worker: str, *, lease_seconds: int = 600) -> bool:
     """queued -> running for exactly one worker (a conditional UPDATE)."""
     now = timezone.now()
     return bool(
@@ -124,11 +174,12 @@ def claim_match(match_id: int, worker: str, lease_seconds: int = 600) -> bool:
     )
 
 
-def _check_record(n: int, record: Any) -> dict[str, Any]:
+def _check_record(n: int, record: object) -> dict[str, Any]:
     """The record's fields, checked against a match of ``n`` seats."""
     if not isinstance(record, dict):
         raise InvalidResult("a result record must be a dict")
-    scores, ranking = record.get("scores"), record.get("ranking")
+    scores: Any = record.get("scores")
+    ranking: Any = record.get("ranking")
     forfeits = record.get("forfeits") or [None] * n
     stderr = record.get("stderr") or [""] * n
     for name, value in (
@@ -177,7 +228,7 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
             return RecordOutcome(match_id, False, f"match {match_id} is {match.status}; ignored")
         seats = list(match.seats.order_by("seat"))
         clean = _check_record(len(seats), record)
-        places = rating_places(clean["ranking"], clean["forfeits"])
+        places = result_places(clean["ranking"], clean["forfeits"])
         cap = settings.MONSOON_STDERR_MAX_BYTES
         for seat in seats:
             seat.score = clean["scores"][seat.seat]
@@ -203,8 +254,8 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
         match.scores = clean["scores"]
         match.ranking = places
         match.save(update_fields=["status", "finished_at", "lease_expires_at", "scores", "ranking"])
-        if match.ranked:
-            rate_match(match, places)
+        for handler in _result_handlers:
+            handler(match, places)
         after_commit("MONSOON_MATCH_OVER", match.pk)
     return RecordOutcome(match_id, True, f"match {match_id} recorded")
 
@@ -235,7 +286,7 @@ def record_infrastructure_failure(match_id: int, reason: str) -> str:
         return match.status
 
 
-def requeue_expired_leases(now=None) -> list[int]:
+def requeue_expired_leases(*, now: datetime | None = None) -> list[int]:
     """Running matches whose lease ran out count as an infrastructure failure each."""
     now = now or timezone.now()
     expired = list(
@@ -257,7 +308,7 @@ def renew_lease(match_id: int, worker: str, lease_seconds: int) -> bool:
     )
 
 
-def matches_to_resend(now=None) -> list[int]:
+def matches_to_resend(*, now: datetime | None = None) -> list[int]:
     """Queued matches whose message may have been lost by the broker, stamped as sent now.
 
     Nothing in the broker is trusted to survive (a Redis restart may lose every queued
@@ -272,7 +323,7 @@ def matches_to_resend(now=None) -> list[int]:
     )
 
 
-def cancel_match(match_id: int, reason: str = "cancelled by staff") -> bool:
+def cancel_match(match_id: int, *, reason: str = "cancelled by staff") -> bool:
     """Cancel a match that has no result yet; a finished match keeps its result."""
     changed = Match.objects.filter(
         pk=match_id, status__in=[Status.NEW, Status.QUEUED, Status.RUNNING]
@@ -285,8 +336,12 @@ def cancel_match(match_id: int, reason: str = "cancelled by staff") -> bool:
     return bool(changed)
 
 
-def rerun_match(match_id: int, requested_by=None) -> Match:
-    """A fresh match with the same seats, seed and variant (the original keeps its history)."""
+def rerun_match(match_id: int, *, requested_by: Visitor | None = None) -> Match:
+    """A fresh match with the same seats, seed and variant (the original keeps its history).
+
+    It is requested by ``requested_by`` when that is a signed-in user, else by whoever
+    requested the original.
+    """
     original = Match.objects.select_related("ladder").get(pk=match_id)
     versions = [seat.bot_version for seat in original.seats.select_related("bot_version__bot")]
     return create_match(
@@ -294,18 +349,18 @@ def rerun_match(match_id: int, requested_by=None) -> Match:
         versions,
         kind=original.kind,
         ranked=original.ranked,
-        requested_by=requested_by or original.requested_by,
+        requested_by=requested_by if isinstance(requested_by, User) else original.requested_by,
         seed=original.seed,
         variant=original.variant,
     )
 
 
-def create_challenge(user, bot_ids: Sequence[int], *, seed: int | None = None) -> Match:
+def create_challenge(user: Visitor, bot_ids: Sequence[int], *, seed: int | None = None) -> Match:
     """An unranked match between chosen bots: at least one the user's own, the others public.
 
     Seats follow the order given.  Limited to ``MONSOON_CHALLENGES_PER_HOUR`` per user.
     """
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         raise NotAllowed("log in to ask for a challenge")
     if len(set(bot_ids)) != len(bot_ids):
         raise ServiceError("a bot can take only one seat at a table")

@@ -54,6 +54,9 @@ class RatingFit(models.Model):
     class Meta:
         ordering = ["-id"]
 
+    def __str__(self) -> str:
+        return f"refit of ladder {self.ladder_id}: {self.matches} matches, {self.versions} versions"
+
 
 class RatingPoint(models.Model):
     """One point of a version's rating history: after a match (live) or a refit."""
@@ -81,3 +84,7 @@ class RatingPoint(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["bot_version", "ladder", "id"])]
+
+    def __str__(self) -> str:
+        after = f"match {self.match_id}" if self.match_id else f"refit {self.fit_id}"
+        return f"version {self.bot_version_id} on ladder {self.ladder_id} after {after}"

@@ -134,8 +134,8 @@ class Curvature:
 
     def dense(self) -> np.ndarray:
         pairs = (self.players[:, :, None] * self.size + self.players[:, None, :]).ravel()
-        hessian = np.bincount(pairs, self.blocks.ravel(), minlength=self.size * self.size)
-        hessian = hessian.reshape(self.size, self.size)
+        flat = np.bincount(pairs, self.blocks.ravel(), minlength=self.size * self.size)
+        hessian: np.ndarray = flat.reshape(self.size, self.size)
         hessian[np.diag_indices(self.size)] += self.prior_precision
         return hessian
 
@@ -157,7 +157,7 @@ def _evaluate(
         seat_grad = seat_grad * weights[:, None]
         block = block * weights[:, None, None]
     value = float(per_match.sum()) - float(theta @ theta) / (2 * prior_var)
-    grad = np.bincount(data.players.ravel(), seat_grad.ravel(), minlength=size)
+    grad: np.ndarray = np.bincount(data.players.ravel(), seat_grad.ravel(), minlength=size)
     grad -= theta / prior_var
     return value, grad, Curvature(block, data.players, size, 1.0 / prior_var)
 
@@ -236,7 +236,7 @@ class FitResult:
 
     @property
     def elo(self) -> np.ndarray:
-        return to_elo(self.theta)
+        return np.asarray(to_elo(self.theta))
 
 
 def posterior_sd(data: Matches, theta: np.ndarray, prior_sd: float = PRIOR_SD) -> np.ndarray:

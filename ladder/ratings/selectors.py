@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 from django.db.models import F, QuerySet, Window
@@ -58,17 +59,17 @@ def standings_rows(ladder: Ladder) -> QuerySet:
     return standings_queryset(ladder).values(*same, **renamed)
 
 
-def with_ranks(rows, first_rank: int = 1) -> list[dict]:
+def with_ranks(rows: Iterable[Mapping[str, Any]], first_rank: int = 1) -> list[dict[str, Any]]:
     out = []
     for i, row in enumerate(rows):
-        row = {"rank": first_rank + i, **row}
+        ranked_row = {"rank": first_rank + i, **row}
         for key in ("rating", "low", "high"):
-            row[key] = round(row[key], 1)
-        out.append(row)
+            ranked_row[key] = round(ranked_row[key], 1)
+        out.append(ranked_row)
     return out
 
 
-def ranked(rows, first_rank: int = 1) -> list[Standing]:
+def ranked(rows: Iterable[Rating], first_rank: int = 1) -> list[Standing]:
     return [Standing(rank=first_rank + i, rating=r) for i, r in enumerate(rows)]
 
 
@@ -83,7 +84,7 @@ def rating_history(bot_id: int, ladder_id: int | None = None) -> QuerySet[Rating
     return qs.order_by("id")
 
 
-def ratings_for(ladder: Ladder, version_ids) -> dict[int, Rating]:
+def ratings_for(ladder: Ladder, version_ids: Iterable[int]) -> dict[int, Rating]:
     return {
         r.bot_version_id: r
         for r in Rating.objects.filter(ladder=ladder, bot_version_id__in=list(version_ids))
@@ -106,7 +107,9 @@ TRENDS_SQL = """
 """
 
 
-def trends(ladder: Ladder, version_ids, window: int = TREND_WINDOW) -> dict[int, float]:
+def trends(
+    ladder: Ladder, version_ids: Iterable[int], window: int = TREND_WINDOW
+) -> dict[int, float]:
     """Elo change per version over its last ``window`` rating points on the ladder.
 
     A version with fewer points is measured from its first point.  On PostgreSQL one query reads

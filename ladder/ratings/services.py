@@ -8,7 +8,6 @@ see.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 import numpy as np
 from django.conf import settings
@@ -22,26 +21,6 @@ from ladder.ratings.models import Rating, RatingFit, RatingPoint
 
 PROVISIONAL_WIDTH = 250.0  # Elo: an interval wider than this is not yet a rating to trust
 PROVISIONAL_MIN_GAMES = 5
-
-
-def rating_places(ranking: Sequence[int], forfeits: Sequence[str | None]) -> list[int]:
-    """Places for rating purposes: forfeited seats share last place, the others keep their order.
-
-    ``ranking`` is the match's place per seat (1 = best); a seat with a forfeit reason counts
-    as beaten by every seat that did not forfeit, whatever its score.
-    """
-    n = len(ranking)
-    forfeited = [bool(reason) for reason in forfeits]
-    places = []
-    for seat in range(n):
-        if forfeited[seat]:
-            places.append(1 + sum(1 for other in range(n) if not forfeited[other]))
-        else:
-            better = sum(
-                1 for other in range(n) if not forfeited[other] and ranking[other] < ranking[seat]
-            )
-            places.append(1 + better)
-    return places
 
 
 def is_provisional(low: float, high: float, games: int) -> bool:
@@ -121,10 +100,23 @@ def _live_update(
 
 
 def rate_match(match: Match, places: list[int]) -> None:
-    """Live update for a just-recorded ranked match (call inside the recording transaction)."""
+    """Live update for a just-recorded match; an unranked one changes no rating.
+
+    Registered with :func:`ladder.matches.services.on_result_recorded` (``RatingsConfig.ready``),
+    so it runs inside the transaction that records the result.
+    """
+    if not match.ranked:
+        return
     ladder = Ladder.objects.select_for_update().get(pk=match.ladder_id)
     _live_update(ladder, match, places)
     Match.objects.filter(pk=match.pk).update(rated=True)
+
+
+def _known_place(place: int | None, match_id: int) -> int:
+    """A rated match has a place in every seat; a seat without one is corrupt data, not a 0."""
+    if place is None:
+        raise ValueError(f"rated match {match_id} has a seat without a place")
+    return place
 
 
 def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
@@ -134,11 +126,13 @@ def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
         .order_by("match_id", "seat")
         .values_list("match_id", "bot_version_id", "place")
     )
-    match_ids, version_ids, places = [], [], []
+    match_ids: list[int] = []
+    version_ids: list[int] = []
+    places: list[int] = []
     for match_id, version_id, place in rows.iterator(chunk_size=20000):
         match_ids.append(match_id)
         version_ids.append(version_id)
-        places.append(place)
+        places.append(_known_place(place, match_id))
     return match_ids, version_ids, places
 
 
@@ -212,7 +206,8 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
         )
         late = Match.objects.filter(pk__in=sorted(rated_now - seen)).order_by("finished_at", "pk")
         for match in late:
-            places = list(match.seats.order_by("seat").values_list("place", flat=True))
+            seat_places = match.seats.order_by("seat").values_list("place", flat=True)
+            places = [_known_place(place, match.pk) for place in seat_places]
             _live_update(ladder, match, places, record_points=False)
         fit.seconds = time.perf_counter() - started
         fit.save(update_fields=["seconds"])

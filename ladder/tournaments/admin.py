@@ -6,10 +6,16 @@ the API, and the actions pause, resume, cancel and start due tournaments (a manu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 
+from ladder.accounts.models import Visitor
 from ladder.accounts.selectors import is_organiser
 from ladder.core.errors import ServiceError
 from ladder.tournaments import services
@@ -41,8 +47,8 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = EDITABLE
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if self.instance.pk is None or self.instance.status == Tournament.Status.SCHEDULED:
             try:
                 services.check_settings(dict(data))
@@ -58,7 +64,7 @@ class EntrantInline(admin.TabularInline):
     fields = ("bot", "status", "version", "seed", "seed_rating", "invited_by", "dropped_reason")
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False  # entrants register (or are invited) through the services
 
 
@@ -69,7 +75,7 @@ class RoundInline(admin.TabularInline):
     fields = ("number", "status", "byes", "created_at", "completed_at")
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -93,27 +99,31 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [EntrantInline, RoundInline]
     actions = ["pause", "resume", "cancel", "tick_now"]
 
-    def has_module_permission(self, request):
+    def has_module_permission(self, request: HttpRequest) -> bool:
         return is_organiser(request.user)
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return is_organiser(request.user)
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return is_organiser(request.user)
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return is_organiser(request.user)
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False  # cancel instead: played matches are kept
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Tournament | None = None
+    ) -> tuple[str, ...]:
         if obj is not None and obj.status != Tournament.Status.SCHEDULED:
             return EDITABLE
         return ()
 
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self, request: HttpRequest, obj: Tournament, form: forms.ModelForm, change: bool
+    ) -> None:
         data = {f: form.cleaned_data.get(f) for f in EDITABLE if f in form.cleaned_data}
         if change:
             saved = services.update_tournament(obj.pk, request.user, **data)
@@ -122,7 +132,13 @@ class TournamentAdmin(admin.ModelAdmin):
         obj.pk = saved.pk
         obj.refresh_from_db()
 
-    def _each(self, request, queryset, call, verb):
+    def _each(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Tournament],
+        call: Callable[[int, Visitor], Tournament],
+        verb: str,
+    ) -> None:
         done = 0
         for tournament in queryset:
             try:
@@ -133,19 +149,19 @@ class TournamentAdmin(admin.ModelAdmin):
         self.message_user(request, f"{done} tournament(s) {verb}")
 
     @admin.action(description="Pause (hold matches not yet started)")
-    def pause(self, request, queryset):
+    def pause(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         self._each(request, queryset, services.pause_tournament, "paused")
 
     @admin.action(description="Resume")
-    def resume(self, request, queryset):
+    def resume(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         self._each(request, queryset, services.resume_tournament, "resumed")
 
     @admin.action(description="Cancel (played matches are kept)")
-    def cancel(self, request, queryset):
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         self._each(request, queryset, services.cancel_tournament, "cancelled")
 
     @admin.action(description="Start due tournaments and advance complete rounds now")
-    def tick_now(self, request, queryset):
+    def tick_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         report = services.tick()
         self.message_user(
             request,

@@ -1,4 +1,4 @@
-from django.apps import AppConfig, apps
+from django.apps import AppConfig
 
 
 class TournamentsConfig(AppConfig):
@@ -7,9 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        # The home page shows running tournaments when the web site is installed too.
-        if apps.is_installed("ladder.web"):
-            from ladder.tournaments.sections import running_section
-            from ladder.web.sections import register_home_section
+        # The home page lists running tournaments; the registry is in core, so this app never
+        # imports the web app (which only renders the sections it is given).
+        from ladder.core.sections import register_home_section
+        from ladder.tournaments.sections import running_section
 
-            register_home_section(running_section)
+        register_home_section(running_section)

@@ -246,21 +246,21 @@ def _improve(
     tables: list[Table], scores: Mapping[int, float], meetings: Mapping[tuple[int, int], int]
 ) -> list[Table]:
     """Swap entrants between tables while the total cost strictly falls (first improvement)."""
-    tables = [list(t) for t in tables]
-    costs = [_table_cost(t, scores, meetings) for t in tables]
+    rows = [list(t) for t in tables]
+    costs = [_table_cost(t, scores, meetings) for t in rows]
     improved = True
     while improved:
         improved = False
-        for i, j in itertools.combinations(range(len(tables)), 2):
-            for a in range(len(tables[i])):
-                for b in range(len(tables[j])):
-                    ti, tj = tables[i][:], tables[j][:]
+        for i, j in itertools.combinations(range(len(rows)), 2):
+            for a in range(len(rows[i])):
+                for b in range(len(rows[j])):
+                    ti, tj = rows[i][:], rows[j][:]
                     ti[a], tj[b] = tj[b], ti[a]
                     ci, cj = _table_cost(ti, scores, meetings), _table_cost(tj, scores, meetings)
                     if ci + cj < costs[i] + costs[j] - 1e-9:
-                        tables[i], tables[j], costs[i], costs[j] = ti, tj, ci, cj
+                        rows[i], rows[j], costs[i], costs[j] = ti, tj, ci, cj
                         improved = True
-    return [tuple(t) for t in tables]
+    return [tuple(t) for t in rows]
 
 
 def default_swiss_rounds(n: int, k: int) -> int:
@@ -370,7 +370,8 @@ def balanced_seating(
         key = (sum(c * c for v in after.values() for c in v), max(max(v) for v in after.values()))
         if best is None or key < best[0]:
             best = (key, order)
-    assert best is not None
+    if best is None:  # permutations() yields at least one order, even of an empty table
+        raise ValueError("no seat order to choose from")
     return best[1]
 
 

@@ -1,4 +1,4 @@
-"""The home page's "running tournaments" section, registered with ``ladder.web.sections``.
+"""The home page's "running tournaments" section, registered with ``ladder.core.sections``.
 
 It lives here rather than in the web app because the web app only renders sections; which
 tournaments count as running, and who may see them listed, is this app's business.
@@ -6,18 +6,17 @@ tournaments count as running, and who may see them listed, is this app's busines
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.urls import reverse
 
 from engine.registry import all_games
+from ladder.accounts.models import Visitor
+from ladder.core.sections import HomeSection, SectionItem
 from ladder.tournaments import selectors
-from ladder.web.sections import HomeSection, SectionItem
 
 HOME_LIMIT = 10  # more than this and the home page links to the full list instead
 
 
-def running_section(user: Any) -> HomeSection | None:
+def running_section(user: Visitor) -> HomeSection | None:
     """Running and paused tournaments the visitor may see listed; None when there are none."""
     running = list(selectors.running_tournaments(user)[:HOME_LIMIT])
     if not running:
@@ -30,7 +29,9 @@ def running_section(user: Any) -> HomeSection | None:
         if t.planned_rounds:
             parts.append(f"round {t.current_round} of {t.planned_rounds}")
         if t.planned_matches:
-            parts.append(f"{t.matches_done} of {t.planned_matches} matches played")
+            # ``matches_done`` is a count annotated by ``selectors.with_counts``.
+            done = getattr(t, "matches_done", 0)
+            parts.append(f"{done} of {t.planned_matches} matches played")
         if t.status == t.Status.PAUSED:
             parts.append("paused")
         items.append(SectionItem(t.name, reverse("web:tournament", args=[t.pk]), " · ".join(parts)))

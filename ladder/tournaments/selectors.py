@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
+from ladder.accounts.models import User, Visitor
 from ladder.accounts.selectors import is_organiser
 from ladder.matches.models import Match, MatchSeat
 from ladder.tournaments import pairing
@@ -23,20 +24,20 @@ from ladder.tournaments.models import Entrant, Round, Tournament, TournamentMatc
 OVER = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED)
 
 
-def can_manage(user: Any, tournament: Tournament) -> bool:
+def can_manage(user: Visitor, tournament: Tournament) -> bool:
     """The tournament's organiser and staff may change it (pause, resume, cancel, invite)."""
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return False
     return bool(user.is_staff or tournament.organiser_id == user.pk)
 
 
-def listed_tournaments(user: Any) -> QuerySet[Tournament]:
+def listed_tournaments(user: Visitor) -> QuerySet[Tournament]:
     """Public tournaments; organisers and staff also see unlisted ones, everyone their own
     (organised, or with one of their bots entered).  Unlisted ones stay reachable by id."""
     qs = Tournament.objects.select_related("organiser")
     if is_organiser(user):
         return qs
-    if getattr(user, "is_authenticated", False):
+    if isinstance(user, User):
         own = Entrant.objects.filter(bot__owner=user).values("tournament_id")
         return qs.filter(Q(is_public=True) | Q(organiser=user) | Q(pk__in=own))
     return qs.filter(is_public=True)
@@ -85,7 +86,8 @@ def _results(
         .values_list("pk", "seed")
     )
     order = [pk for pk, _ in players]
-    seeds = {pk: seed for pk, seed in players}
+    # Playing entrants were all seeded at the start.
+    seeds = {pk: seed for pk, seed in players if seed is not None}
     forfeits = Prefetch(
         "match__seats",
         queryset=MatchSeat.objects.order_by("seat").only(
@@ -107,7 +109,7 @@ def _results(
                 round=tm.round.number,
                 table=tm.table,
                 entrants=tuple(tm.entrants),
-                places=tuple(tm.match.ranking),
+                places=tuple(tm.match.ranking or ()),
                 forfeits=tuple(bool(seat.forfeit_reason) for seat in tm.match.seats.all()),
             )
         )
@@ -175,9 +177,10 @@ def _results_key(tournament: Tournament, what: str) -> str:
 def standings(tournament: Tournament) -> list[dict]:
     if tournament.final_standings is not None:
         return tournament.final_standings
-    return cache.get_or_set(
+    cached = cache.get_or_set(
         _results_key(tournament, "standings"), lambda: compute_standings(tournament), 600
     )
+    return cached if cached is not None else compute_standings(tournament)
 
 
 def compute_crosstable(tournament: Tournament) -> dict[str, Any]:
@@ -202,9 +205,10 @@ def compute_crosstable(tournament: Tournament) -> dict[str, Any]:
 def crosstable(tournament: Tournament) -> dict[str, Any]:
     if tournament.final_crosstable is not None:
         return tournament.final_crosstable
-    return cache.get_or_set(
+    cached = cache.get_or_set(
         _results_key(tournament, "crosstable"), lambda: compute_crosstable(tournament), 600
     )
+    return cached if cached is not None else compute_crosstable(tournament)
 
 
 def rounds(tournament: Tournament) -> list[dict[str, Any]]:
@@ -321,7 +325,7 @@ def with_counts(qs: QuerySet[Tournament]) -> QuerySet[Tournament]:
     )
 
 
-def running_tournaments(user: Any) -> QuerySet[Tournament]:
+def running_tournaments(user: Visitor) -> QuerySet[Tournament]:
     """Listed tournaments under way (running or paused), the latest start first."""
     return with_counts(
         listed_tournaments(user).filter(
@@ -330,7 +334,7 @@ def running_tournaments(user: Any) -> QuerySet[Tournament]:
     )
 
 
-def eligible_bots(user: Any, tournament: Tournament) -> QuerySet[Any]:
+def eligible_bots(user: Visitor, tournament: Tournament) -> QuerySet[Any]:
     """The user's bots that could still enter: public, of the tournament's game, not entered.
 
     Whether registration is open right now is the service's to say; this only keeps the menu
@@ -338,7 +342,7 @@ def eligible_bots(user: Any, tournament: Tournament) -> QuerySet[Any]:
     """
     from ladder.bots.models import Bot
 
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return Bot.objects.none()
     entered = tournament.entrants.values("bot_id")
     return (
@@ -348,7 +352,7 @@ def eligible_bots(user: Any, tournament: Tournament) -> QuerySet[Any]:
     )
 
 
-def bot_entries(user: Any, bot_id: int) -> QuerySet[Entrant]:
+def bot_entries(user: Visitor, bot_id: int) -> QuerySet[Entrant]:
     """A bot's entries in the tournaments the user may see listed, the latest start first."""
     return (
         Entrant.objects.filter(bot_id=bot_id, tournament__in=listed_tournaments(user))

@@ -12,8 +12,7 @@ Tournament matches are ordinary matches (kind ``tournament``) created through
 
 from __future__ import annotations
 
-import random
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -23,13 +22,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.registry import all_games
+from ladder.accounts.models import User, Visitor
 from ladder.accounts.selectors import is_organiser
 from ladder.bots.models import BotVersion
 from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
+from ladder.core.seeded import seeded_random
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
-from ladder.matches.services import MAX_SEED, cancel_match, create_match, enqueue_match, new_seed
+from ladder.matches.services import (
+    MAX_SEED,
+    cancel_match,
+    create_match,
+    enqueue_match,
+    hold_matches,
+    new_seed,
+)
 from ladder.ratings.selectors import ratings_for
 from ladder.tournaments import pairing, selectors
 from ladder.tournaments.models import Entrant, Round, Tournament, TournamentMatch
@@ -137,12 +145,12 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
     }
 
 
-def check_settings(data: dict[str, Any], now: datetime | None = None) -> dict[str, Any]:
+def check_settings(data: dict[str, Any], *, now: datetime | None = None) -> dict[str, Any]:
     """The cleaned settings, or a :class:`ServiceError` saying what is wrong (for forms)."""
     return _validated(data, now or timezone.now())
 
 
-def create_tournament(user: Any, *, now: datetime | None = None, **data: Any) -> Tournament:
+def create_tournament(user: Visitor, *, now: datetime | None = None, **data: object) -> Tournament:
     """A scheduled tournament; organisers and staff only.
 
     Fields: name, description, game, num_players, variant (default the ladder's), format
@@ -150,14 +158,14 @@ def create_tournament(user: Any, *, now: datetime | None = None, **data: Any) ->
     (elimination), registration_opens_at (default now), registration_closes_at (default
     starts_at), starts_at, is_public, ranked (default False: unrated on the ladder).
     """
-    if not is_organiser(user):
+    if not (isinstance(user, User) and is_organiser(user)):
         raise NotAllowed("only organisers and staff can create tournaments")
     clean = _validated(data, now or timezone.now())
     return Tournament.objects.create(organiser=user, seed=new_seed(), **clean)
 
 
 def update_tournament(
-    tournament_id: int, user: Any, *, now: datetime | None = None, **changes: Any
+    tournament_id: int, user: Visitor, *, now: datetime | None = None, **changes: object
 ) -> Tournament:
     """Change the settings of a tournament that has not started (the admin's edit form)."""
     with transaction.atomic():
@@ -198,13 +206,13 @@ def update_tournament(
 
 
 def register_entrant(
-    tournament_id: int, user: Any, bot_id: int, *, now: datetime | None = None
+    tournament_id: int, user: Visitor, bot_id: int, *, now: datetime | None = None
 ) -> Entrant:
     """Enter a bot: its owner during the registration window, or the organiser (an invitation)
     any time before the start.  Only public bots of the tournament's game enter; the version
     that plays is the bot's latest active one at the start."""
     now = now or timezone.now()
-    if not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         raise NotAllowed("log in to register a bot")
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -234,7 +242,7 @@ def register_entrant(
 
 
 def unregister_entrant(
-    tournament_id: int, user: Any, bot_id: int, *, now: datetime | None = None
+    tournament_id: int, user: Visitor, bot_id: int, *, now: datetime | None = None
 ) -> None:
     """Withdraw a bot before the start: its owner, or the organiser removing it."""
     now = now or timezone.now()
@@ -253,7 +261,7 @@ def unregister_entrant(
 # --- organiser controls ---------------------------------------------------------------------
 
 
-def pause_tournament(tournament_id: int, user: Any, reason: str = "") -> Tournament:
+def pause_tournament(tournament_id: int, user: Visitor, reason: str = "") -> Tournament:
     """Hand no new match to the workers; queued matches are held (running ones finish)."""
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -266,7 +274,9 @@ def pause_tournament(tournament_id: int, user: Any, reason: str = "") -> Tournam
         return t
 
 
-def resume_tournament(tournament_id: int, user: Any, *, now: datetime | None = None) -> Tournament:
+def resume_tournament(
+    tournament_id: int, user: Visitor, *, now: datetime | None = None
+) -> Tournament:
     """Carry on: held matches go to the workers, failed ones are re-run, and the round advances
     if it completed meanwhile.  A tournament paused before its start goes back to scheduled."""
     now = now or timezone.now()
@@ -289,7 +299,7 @@ def resume_tournament(tournament_id: int, user: Any, *, now: datetime | None = N
 
 
 def cancel_tournament(
-    tournament_id: int, user: Any, reason: str = "", *, now: datetime | None = None
+    tournament_id: int, user: Visitor, reason: str = "", *, now: datetime | None = None
 ) -> Tournament:
     """Stop for good: unplayed matches are cancelled, played ones kept and shown."""
     with transaction.atomic():
@@ -304,7 +314,7 @@ def cancel_tournament(
 # --- progress -------------------------------------------------------------------------------
 
 
-def tick(now: datetime | None = None) -> TickReport:
+def tick(*, now: datetime | None = None) -> TickReport:
     """Start due tournaments and advance running ones whose round is complete.  Idempotent."""
     now = now or timezone.now()
     report = TickReport()
@@ -350,7 +360,7 @@ def _lock(tournament_id: int) -> Tournament:
         raise NotFound(f"there is no tournament {tournament_id}") from None
 
 
-def _require_manager(t: Tournament, user: Any) -> None:
+def _require_manager(t: Tournament, user: Visitor) -> None:
     if not selectors.can_manage(user, t):
         raise NotAllowed("only the tournament's organiser or staff can do this")
 
@@ -376,9 +386,9 @@ def _start(t: Tournament, now: datetime) -> None:
             entrant.status, entrant.version = Entrant.Status.PLAYING, version
             playing.append(entrant)
         entrant.save(update_fields=["status", "dropped_reason", "version"])
-    ratings = ratings_for(t.ladder, [e.version_id for e in playing])
+    ratings = ratings_for(t.ladder, [e.version_id for e in playing if e.version_id is not None])
     for e in playing:
-        rating = ratings.get(e.version_id)
+        rating = ratings.get(e.version_id) if e.version_id is not None else None
         e.seed_rating = rating.rating if rating is not None else None
     # Seeds: ladder rating, best first; unrated versions after the rated, by registration.
     playing.sort(
@@ -417,7 +427,8 @@ def _start(t: Tournament, now: datetime) -> None:
     t.status = Status.RUNNING
     t.save()
     plan = _plan_round(t, 1, order)
-    assert plan is not None
+    if plan is None:  # only a later round can be the last: round 1 always has tables
+        raise RuntimeError(f"tournament {t.pk}: no first round could be planned")
     _open_round(t, 1, plan)
 
 
@@ -468,13 +479,13 @@ def _plan_round(t: Tournament, number: int, order: list[int]) -> pairing.RoundPl
     last = pairing.RoundPlan(tables=_round_tables(t, number - 1), byes=list(previous.byes))
     if pairing.is_final(last):
         return None
-    points: Counter[int] = Counter()
+    points: defaultdict[int, float] = defaultdict(float)
     for tm in (
         selectors.live_matches(t)
         .filter(round=previous, match__status=Match.Status.FINISHED)
         .select_related("match")
     ):
-        for e, p in zip(tm.entrants, placement_points(tm.match.ranking), strict=True):
+        for e, p in zip(tm.entrants, placement_points(tm.match.ranking or []), strict=True):
             points[e] += p
     field_ = pairing.elimination_advance(last, order, k, t.advance, points)
     return pairing.elimination_round(field_, k)
@@ -482,7 +493,7 @@ def _plan_round(t: Tournament, number: int, order: list[int]) -> pairing.RoundPl
 
 def _match_seed(t: Tournament, number: int, table: int, game: int) -> int:
     """Deterministic from the tournament's seed, so a replay of the event deals the same."""
-    return random.Random(f"{t.seed}/{number}/{table}/{game}").randint(0, MAX_SEED)
+    return seeded_random(f"{t.seed}/{number}/{table}/{game}").randint(0, MAX_SEED)
 
 
 def _open_round(t: Tournament, number: int, plan: pairing.RoundPlan) -> Round:
@@ -490,6 +501,7 @@ def _open_round(t: Tournament, number: int, plan: pairing.RoundPlan) -> Round:
     versions = {
         e.pk: e.version
         for e in t.entrants.filter(status=Entrant.Status.PLAYING).select_related("version__bot")
+        if e.version is not None  # a playing entrant always has its version (set at the start)
     }
     seat_counts = pairing.seat_counts_of(
         selectors.live_matches(t).values_list("entrants", flat=True), t.num_players
@@ -594,9 +606,7 @@ def _pause(t: Tournament, reason: str) -> None:
     t.status, t.status_reason = Status.PAUSED, reason[:2000]
     t.save(update_fields=["status", "status_reason"])
     # Held: back from queued to new, so a worker that still gets the id fails to claim it.
-    Match.objects.filter(
-        pk__in=selectors.live_matches(t).values("match_id"), status=Match.Status.QUEUED
-    ).update(status=Match.Status.NEW, queued_at=None)
+    hold_matches(list(selectors.live_matches(t).values_list("match_id", flat=True)))
 
 
 def _snapshot(t: Tournament) -> None:
@@ -616,7 +626,7 @@ def _cancel(t: Tournament, reason: str, now: datetime) -> None:
         .filter(match__status__in=LIVE_MATCH)
         .values_list("match_id", flat=True)
     ):
-        cancel_match(match_id, f"tournament cancelled: {reason}"[:2000])
+        cancel_match(match_id, reason=f"tournament cancelled: {reason}"[:2000])
     t.status, t.status_reason, t.finished_at = Status.CANCELLED, reason[:2000], now
     _snapshot(t)
     t.save()

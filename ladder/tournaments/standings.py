@@ -88,7 +88,7 @@ def bye_points(k: int, games: int) -> float:
 class _Arrays:
     """Games as arrays so a bootstrap replicate is a few vectorised sums."""
 
-    def __init__(self, entrants: Sequence[int], games: Sequence[GameResult]):
+    def __init__(self, entrants: Sequence[int], games: Sequence[GameResult]) -> None:
         self.index = {e: i for i, e in enumerate(entrants)}
         self.n = len(entrants)
         self.games = list(games)
@@ -100,14 +100,20 @@ class _Arrays:
         by_k: dict[int, list[int]] = {}
         for gi, g in enumerate(self.games):
             by_k.setdefault(len(g.entrants), []).append(gi)
-        self.groups = []
+        self.groups: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for _k, ids in by_k.items():
             e = np.array([[self.index[x] for x in self.games[i].entrants] for i in ids])
             p = np.array([placement_points(self.games[i].places) for i in ids], dtype=float)
             self.groups.append((np.array(ids), e, p))
 
 
-def _totals(arr: _Arrays, weights: np.ndarray, bye_pts: np.ndarray, bye_games: np.ndarray):
+# points, games, played, opponents' average, Buchholz: one value per entrant index each.
+Totals = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _totals(
+    arr: _Arrays, weights: np.ndarray, bye_pts: np.ndarray, bye_games: np.ndarray
+) -> Totals:
     points = bye_pts.copy()
     played = np.zeros(arr.n)
     for ids, e, p in arr.groups:
@@ -165,17 +171,21 @@ def _order(
     entrants: Sequence[int],
     seeds: Mapping[int, int],
     weights: np.ndarray,
-    points,
-    opp,
-    buchholz,
-    stage,
-    stage_points,
+    points: np.ndarray,
+    opp: np.ndarray,
+    buchholz: np.ndarray,
+    stage: np.ndarray | None,
+    stage_points: np.ndarray | None,
 ) -> tuple[list[int], np.ndarray]:
     """Entrant indices best first, and the direct-encounter score used inside tied groups."""
     n = arr.n
 
     def primary(i: int) -> tuple:
-        lead = (-int(stage[i]), -round(float(stage_points[i]), 9)) if stage is not None else ()
+        lead = (
+            (-int(stage[i]), -round(float(stage_points[i]), 9))
+            if stage is not None and stage_points is not None
+            else ()
+        )
         return (
             *lead,
             -round(float(points[i]), 9),
@@ -265,7 +275,9 @@ def compute(
                 buchholz=round(float(buchholz[i]), 6),
                 direct=round(float(direct[i]), 6),
                 stage=int(stage[i]) if stage is not None else None,
-                stage_points=round(float(stage_points[i]), 6) if stage is not None else None,
+                stage_points=(
+                    round(float(stage_points[i]), 6) if stage_points is not None else None
+                ),
             )
         )
     if samples > 0 and arr.n:
@@ -281,9 +293,26 @@ def compute(
     return rows
 
 
-def _standings_once(arr, entrants, seeds, byes, bye_pts, bye_games, weights, elimination):
+# points, played, opponents' average, Buchholz, and (elimination only) stage and stage points.
+Figures = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None
+]
+
+
+def _standings_once(
+    arr: _Arrays,
+    entrants: Sequence[int],
+    seeds: Mapping[int, int],
+    byes: Sequence[Bye],
+    bye_pts: np.ndarray,
+    bye_games: np.ndarray,
+    weights: np.ndarray,
+    elimination: bool,
+) -> tuple[list[int], np.ndarray, Figures]:
+    """One ranking: entrant indices best first, direct-encounter scores, and the figures."""
     points, _games, played, opp, buchholz = _totals(arr, weights, bye_pts, bye_games)
-    stage = stage_points = None
+    stage: np.ndarray | None = None
+    stage_points: np.ndarray | None = None
     if elimination:
         stage, stage_points = _stages(arr, entrants, byes, weights)
     order, direct = _order(
@@ -294,11 +323,11 @@ def _standings_once(arr, entrants, seeds, byes, bye_pts, bye_games, weights, eli
 
 def bootstrap_ranks(
     arr: _Arrays,
-    entrants,
-    seeds,
-    byes,
-    bye_pts,
-    bye_games,
+    entrants: Sequence[int],
+    seeds: Mapping[int, int],
+    byes: Sequence[Bye],
+    bye_pts: np.ndarray,
+    bye_games: np.ndarray,
     elimination: bool,
     samples: int,
     rng_seed: int,

@@ -21,7 +21,9 @@ class ChartPoint:
     version: int | None = None  # a new version starts a new segment, marked on the chart
 
 
-def _scale(values: Sequence[float], lo: float, hi: float, out_lo: float, out_hi: float):
+def _scale(
+    values: Sequence[float], lo: float, hi: float, out_lo: float, out_hi: float
+) -> list[float]:
     span = hi - lo or 1.0
     return [out_lo + (v - lo) / span * (out_hi - out_lo) for v in values]
 

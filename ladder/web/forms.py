@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 from django import forms
 from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from engine.registry import all_games
@@ -15,6 +17,12 @@ from ladder.bots.models import Bot
 from ladder.tournaments.models import Tournament
 
 PREVIEW_MAX_ENTRANTS = 128  # the form's preview: pairing larger fields takes too long per page
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+# What ``Form.add_error`` takes for one field: a message, a ValidationError, or a list of them.
+FieldErrors: TypeAlias = "ValidationError | StrOrPromise | Sequence[ValidationError | StrOrPromise]"
 
 
 class AccessibleForm(forms.Form):
@@ -24,13 +32,24 @@ class AccessibleForm(forms.Form):
     request (``add_error``), which is where most of this site's specific messages come from.
     """
 
-    def add_error(self, field, error):
-        super().add_error(field, error)
-        for name in self._errors or {}:
+    @overload
+    def add_error(self, field: None, error: Mapping[str, FieldErrors]) -> None: ...
+
+    @overload
+    def add_error(self, field: str | None, error: FieldErrors) -> None: ...
+
+    def add_error(self, field: str | None, error: FieldErrors | Mapping[str, FieldErrors]) -> None:
+        if isinstance(error, Mapping):
+            if field is not None:
+                raise TypeError("errors for several fields are added with field=None")
+            super().add_error(None, error)
+        else:
+            super().add_error(field, error)
+        for name in self.errors:  # set by add_error: reading it validates nothing again
             if name not in self.fields:
                 continue
             widget = self.fields[name].widget
-            field_id = self.auto_id % name if self.auto_id else name
+            field_id = self.auto_id % name if isinstance(self.auto_id, str) else name
             described = [f"{field_id}_errors"]
             if self.fields[name].help_text:
                 described.append(f"{field_id}_helptext")
@@ -58,8 +77,8 @@ class SignUpForm(AccessibleForm):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         first, second = data.get("password1"), data.get("password2")
         if first and second and first != second:
             self.add_error("password2", "The two passwords differ.")

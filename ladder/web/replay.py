@@ -83,7 +83,11 @@ DIFF_DEPTH = 4  # how deep the frame diff descends before it replaces a whole va
 
 
 def diff(
-    previous: Any, current: Any, path: list[Any], out: list[list[Any]], depth: int = DIFF_DEPTH
+    previous: object,
+    current: object,
+    path: list[str | int],
+    out: list[list[object]],
+    depth: int = DIFF_DEPTH,
 ) -> None:
     """Append ``[path, value]`` operations that turn ``previous`` into ``current``.
 
@@ -167,7 +171,7 @@ def build_replay(
     for entry in log["decisions"]:
         state.apply(entry["action"])
         current = table()
-        ops: list[list[Any]] = []
+        ops: list[list[object]] = []
         diff(previous, current, [], ops)
         decision = {k: entry[k] for k in ("seat", "action", "ms", "by") if k in entry}
         decision["text"] = narrate(
@@ -210,20 +214,20 @@ def forfeit_steps(log: dict[str, Any], forfeits: list[str | None]) -> dict[int, 
 def catalogue(game: str) -> dict[str, Any]:
     """Lookup tables the game's drawing needs for ids that a view shows bare (cards)."""
     if game == "east_indiaman":
-        from engine.games.east_indiaman import components as k
+        from engine.games.east_indiaman import components as indiaman
 
         return {
             "orders": [
                 {
-                    "colours": [k.CARGOES[c] for c in card.colours],
-                    "req": {k.CARGOES[i]: n for i, n in enumerate(card.req) if n},
+                    "colours": [indiaman.CARGOES[c] for c in card.colours],
+                    "req": {indiaman.CARGOES[i]: n for i, n in enumerate(card.req) if n},
                     "icons": list(card.icons),
                 }
-                for card in k.ORDER_CARDS
+                for card in indiaman.ORDER_CARDS
             ]
         }
     if game == "borneo":
-        from engine.games.borneo import components as k
+        from engine.games.borneo import components as borneo
 
         letters = {"Y": "yellow", "R": "red", "G": "green", "B": "blue"}
         return {
@@ -234,7 +238,7 @@ def catalogue(game: str) -> dict[str, Any]:
                     "spice": spice,
                     "count": count,
                 }
-                for card_id, top, bottom, spice, count in k.SHIPMENT_CARDS
+                for card_id, top, bottom, spice, count in borneo.SHIPMENT_CARDS
             }
         }
     return {}

@@ -10,6 +10,7 @@ import re
 import pytest
 import zstandard
 from django.core.cache import cache
+from django.db.models import QuerySet
 from rest_framework.test import APIClient
 
 from ladder.bots import services as bot_services
@@ -130,6 +131,23 @@ def test_create_bot_with_a_taken_name_is_a_conflict(personas, world):
     response = personas["other"].post("/api/v1/bots/", {"name": "SAFFRON", "game": "batavia"})
     assert response.status_code == 409
     assert "already exists" in response.json()["detail"]
+
+
+def test_rename_racing_for_a_taken_name_is_a_conflict_not_a_crash(personas, world, monkeypatch):
+    """Two renames to one free name: the loser passes every check, then hits the unique index."""
+    cinnamon = world["cinnamon"]
+    # Blind the "already exists" checks (the serializer's and the service's) to the other bot,
+    # as if it took the name between our check and our save: only the database can refuse now.
+    monkeypatch.setattr(QuerySet, "exists", lambda self: False)
+    response = personas["other"].patch(
+        f"/api/v1/bots/{cinnamon.pk}/", {"name": "saffron"}, format="json"
+    )
+    monkeypatch.undo()
+    assert response.status_code == 409, response.content
+    assert response.json()["detail"] == "a bot named 'saffron' already exists"
+    cinnamon.refresh_from_db()
+    assert cinnamon.name == "cinnamon"
+    assert Bot.objects.filter(name="saffron").count() == 1
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,9 @@ from bots.builtin import get_policy
 from engine.match import play_match
 from ladder.accounts.services import create_user
 from ladder.ladders.models import Ladder
-from ladder.matches import matchmaking
 from ladder.matches.models import Match
 from ladder.matches.services import claim_match, record_result
+from ladder.ratings import matchmaking
 from ladder.ratings.services import refit_ladder
 from tests.ladder.conftest import client_for, ladder_for, make_active_version, make_bot
 

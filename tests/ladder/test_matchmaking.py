@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from ladder.accounts.services import create_user
 from ladder.ladders.models import Ladder
-from ladder.matches import matchmaking
 from ladder.matches.models import Match
+from ladder.ratings import matchmaking
 from ladder.ratings.models import Rating
 from tests.ladder.conftest import ladder_for, make_active_version, make_bot
 

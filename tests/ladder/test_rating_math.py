@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
+from ladder.matches.services import result_places
 from ladder.ratings import plackett_luce as pl
-from ladder.ratings.services import rating_places
 
 
 @pytest.mark.parametrize("difference", [0, 100, 200, 400, -300])
@@ -101,6 +101,6 @@ def test_live_update_for_equal_two_players_is_elo_like():
 
 def test_forfeits_count_as_last_place():
     # Seat 0 had the best score but forfeited; seats 1 and 3 keep their order.
-    assert rating_places([1, 3, 4, 2], [None, None, None, None]) == [1, 3, 4, 2]
-    assert rating_places([1, 3, 4, 2], ["timeout", None, None, None]) == [4, 2, 3, 1]
-    assert rating_places([1, 2, 3], ["crash", "crash", None]) == [2, 2, 1]
+    assert result_places([1, 3, 4, 2], [None, None, None, None]) == [1, 3, 4, 2]
+    assert result_places([1, 3, 4, 2], ["timeout", None, None, None]) == [4, 2, 3, 1]
+    assert result_places([1, 2, 3], ["crash", "crash", None]) == [2, 2, 1]

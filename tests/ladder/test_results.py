@@ -11,7 +11,7 @@ from django.utils import timezone
 from engine.log import replay
 from ladder.matches import selectors
 from ladder.matches import services as match_services
-from ladder.matches.models import Match
+from ladder.matches.models import Match, MatchLog
 from ladder.matches.services import InvalidResult
 from ladder.ratings.models import Rating, RatingPoint
 from tests.ladder.conftest import engine_result, ladder_for, make_active_version, make_bot
@@ -126,7 +126,7 @@ def test_infrastructure_failure_requeues_then_fails(table, settings):
 
 def test_expired_lease_is_requeued(table):
     match_services.claim_match(table.pk, "worker-a", lease_seconds=1)
-    assert match_services.requeue_expired_leases(timezone.now() + timedelta(seconds=5)) == [
+    assert match_services.requeue_expired_leases(now=timezone.now() + timedelta(seconds=5)) == [
         table.pk
     ]
     table.refresh_from_db()
@@ -166,3 +166,28 @@ def test_refit_all_ladders_and_command(table, capsys):
     assert [(f.ladder.num_players, f.matches) for f in fits] == [(3, 1)]
     call_command("refit_ratings", samples=3)
     assert "1 matches, 3 versions" in capsys.readouterr().out
+
+
+def test_a_failing_result_handler_rolls_the_whole_result_back(table, monkeypatch):
+    """Ratings move in the recording transaction: if rating fails, no half-recorded result."""
+
+    def broken_rating(match, places):
+        raise RuntimeError("rating store unavailable")
+
+    monkeypatch.setattr(match_services, "_result_handlers", [broken_rating])
+    with pytest.raises(RuntimeError):
+        match_services.record_result(table.pk, engine_result(table))
+    table.refresh_from_db()
+    assert table.status != Match.Status.FINISHED and table.scores is None
+    assert not table.seats.exclude(place=None).exists()
+    assert not MatchLog.objects.filter(match=table).exists()
+    assert not Rating.objects.exists()
+
+
+def test_the_ratings_app_rates_every_recorded_ranked_result(table):
+    """Matches never import ratings: the rating update arrives through the registered handler."""
+    from ladder.ratings.services import rate_match
+
+    assert rate_match in match_services._result_handlers
+    match_services.record_result(table.pk, engine_result(table))
+    assert Rating.objects.filter(games=1).count() == 3

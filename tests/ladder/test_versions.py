@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ladder.bots import services
+from ladder.bots import selectors, services
 from ladder.bots.models import BotVersion
 from ladder.core.errors import ServiceError
 from tests.ladder.conftest import GOOD_BOT, accept, make_bot
@@ -21,7 +21,7 @@ def test_upload_is_pending_with_hash_and_size(alice):
     version = upload(bot)
     assert (version.number, version.status, version.size) == (1, Status.PENDING, len(GOOD_BOT))
     assert version.sha256 == __import__("hashlib").sha256(GOOD_BOT).hexdigest()
-    assert services.read_artifact(version) == GOOD_BOT
+    assert selectors.artifact_bytes(version.pk) == GOOD_BOT
     assert version.command == ["python3", "main.py"]
 
 

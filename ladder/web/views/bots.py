@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,7 +9,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from rest_framework.throttling import ScopedRateThrottle
 
 from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
@@ -62,22 +59,15 @@ def _charts(bot: Bot) -> list[dict]:
     return charts
 
 
-class _UploadScope:
-    """The API's upload throttle scope: the site and the API share one budget per user."""
-
-    throttle_scope = "uploads"
-
-
 def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
     """Store the uploaded file as the bot's next version; else the HTTP status of the refusal."""
     if not form.is_valid():
         return 400
-    throttle = ScopedRateThrottle()
-    if not throttle.allow_request(request, _UploadScope()):
-        wait = throttle.wait()
+    wait = wait_seconds(request, "uploads")  # the API's upload budget, shared per user
+    if wait is not None:
         form.add_error(
             "artifact",
-            f"Too many uploads in the last hour; try again in {math.ceil(wait or 60)} seconds.",
+            f"Too many uploads in the last hour; try again in {wait} seconds.",
         )
         return 429
     upload = form.cleaned_data["artifact"]
@@ -165,7 +155,9 @@ def bot_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def my_bots(request: HttpRequest) -> HttpResponse:
-    bots = bot_selectors.visible_bots(request.user).filter(owner=request.user).order_by("name")
+    bots = (
+        bot_selectors.visible_bots(request.user).filter(owner_id=request.user.pk).order_by("name")
+    )
     return render(
         request,
         "web/my_bots.html",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -16,6 +17,7 @@ from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
 from ladder.matches import logstore
 from ladder.matches import selectors as match_selectors
+from ladder.matches.models import Match, MatchSeat
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.web.charts import progress_chart
 from ladder.web.replay import Replay, build_replay
@@ -24,7 +26,7 @@ from ladder.web.stderr import has_marks, stderr_by_step
 REPLAY_CACHE_SECONDS = 3600
 
 
-def _replay(match, seats) -> Replay | None:
+def _replay(match: Match, seats: Sequence[MatchSeat]) -> Replay | None:
     """The match's replay frames, or None while the log is unpublished (or missing).
 
     The log is published only once the match is finished, so every seat's hidden cards may go

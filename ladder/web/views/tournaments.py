@@ -9,6 +9,7 @@ service's own words.  A refused POST renders the page again with the reason next
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
@@ -20,7 +21,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.registry import all_games
+from ladder.accounts.models import Visitor
 from ladder.accounts.selectors import is_organiser
+from ladder.bots.models import Bot
 from ladder.core.errors import ServiceError
 from ladder.tournaments import selectors, services
 from ladder.tournaments.models import Entrant, Tournament
@@ -38,8 +41,10 @@ class EntryForm(AccessibleForm):
 
     bot = forms.IntegerField(label="Bot", widget=forms.Select)
 
-    def __init__(self, *args: Any, bots: Any = (), **kwargs: Any):
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, data: Mapping[str, object] | None = None, *, bots: Iterable[Bot] = ()
+    ) -> None:
+        super().__init__(data)
         self.fields["bot"].widget.choices = [(b.pk, b.name) for b in bots]
 
 
@@ -160,7 +165,7 @@ def _crosstable(t: Tournament, order: list[int]) -> dict[str, Any]:
     cells = {(int(r["entrant"]), int(c["opponent"])): c for r in ct["rows"] for c in r["cells"]}
     rows = []
     for a in order:
-        row = []
+        row: list[dict[str, object]] = []
         for b in order:
             cell = cells.get((a, b))
             if a == b:
@@ -198,7 +203,9 @@ def _standings(t: Tournament) -> list[dict[str, Any]]:
     return rows
 
 
-def _page(request: HttpRequest, t: Tournament, *, status: int = 200, **bound: Any) -> HttpResponse:
+def _page(
+    request: HttpRequest, t: Tournament, *, status: int = 200, **bound: object
+) -> HttpResponse:
     """The tournament page; ``bound`` holds a refused form to show with its errors."""
     user = request.user
     entrants = list(selectors.entrants(t))
@@ -262,7 +269,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             :FINISHED_LISTED
         ]
     )
-    groups = [
+    groups: list[dict[str, Any]] = [
         {
             "id": "running",
             "title": "Running",
@@ -363,7 +370,7 @@ def control(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
     )
 
 
-def bot_tournaments(user: Any, bot_id: int) -> list[dict[str, Any]]:
+def bot_tournaments(user: Visitor, bot_id: int) -> list[dict[str, Any]]:
     """The bot page's tournament list: each entry with its status and, when over, the rank."""
     out = []
     for e in selectors.bot_entries(user, bot_id):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine.registry import all_games
@@ -31,14 +29,15 @@ class Command(BaseCommand):
             help="schedule every table size the bots can fill, not only each game's smallest",
         )
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        policies = tuple(p for p in options["policies"].split(",") if p)
-        games = [g for g in options["games"].split(",") if g] or None
+    def handle(self, *args: object, **options: object) -> None:
+        # argparse gives strings for both lists and a bool for --all-tables.
+        policies = tuple(p for p in str(options["policies"]).split(",") if p)
+        games = [g for g in str(options["games"]).split(",") if g] or None
         unknown = sorted(set(games or []) - set(all_games()))
         if unknown:
             raise CommandError(f"unknown game(s): {', '.join(unknown)}")
         try:
-            report = seed_demo(policies, games, options["all_tables"])
+            report = seed_demo(policies, games, bool(options["all_tables"]))
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from None
         say = self.stdout.write

@@ -202,7 +202,7 @@ def fill_queue(capacity: int | None = None, rng: random.Random | None = None) ->
     """
     if not _only_matchmaker():
         return []
-    rng = rng or random.Random()
+    rng = rng or random.SystemRandom()  # unseeded: pass a seeded generator to replay a run
     capacity = settings.MONSOON_QUEUE_TARGET if capacity is None else capacity
     missing = capacity - waiting_ranked_matches()
     if missing <= 0:
