@@ -1,6 +1,6 @@
 # Monsoon: two commands on a fresh machine (Python 3.11, pip, apt as root).
 #   make demo   - the whole ladder service on this machine (web, worker, beat), Ctrl-C stops it
-#   make test   - ruff, the import contracts (lint-imports) + the whole test suite
+#   make test   - ruff (lint + format), the import contracts, mypy + the whole test suite
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -22,6 +22,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy .
 
 # mypy with the Django/DRF plugins over the whole tree (configured in pyproject.toml).
 typecheck: install

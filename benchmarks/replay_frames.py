@@ -29,13 +29,13 @@ def main() -> None:
     django.setup()
     from bots.builtin import get_policy
     from engine.match import play_match
-    from ladder.web.replay import build_replay
+    from ladder.web.replay import Replay, build_replay
 
     print(f"replay frames, random bots, seed 7, {RUNS} runs (target {TARGET_MS:.0f} ms cold)")
     for game, n in GAMES:
         _, log = play_match(game, 7, [get_policy("random", game) for _ in range(n)])
         times = []
-        replay = None
+        replay: Replay | None = None
         for _ in range(RUNS):
             started = time.perf_counter()
             replay = build_replay(
@@ -43,6 +43,8 @@ def main() -> None:
                 reveal_private=True,
             )  # fmt: skip
             times.append((time.perf_counter() - started) * 1000)
+        if replay is None:
+            raise SystemExit("RUNS must be at least 1")
         embedded = json.dumps(replay.as_data()).encode()
         size, packed = len(embedded) / 1024, len(gzip.compress(embedded)) / 1024
         median = statistics.median(times)

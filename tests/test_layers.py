@@ -72,3 +72,34 @@ def test_a_broken_contract_is_reported(tmp_path):
     )
     assert done.returncode != 0
     assert "BROKEN" in done.stdout and "demo_layers.low -> demo_layers.high" in done.stdout
+
+
+def test_make_lint_runs_every_gate():
+    """make test starts with make lint: a format change, a lint finding, a forbidden import or a
+    type error each stop it before the tests."""
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\nlint:", 1)[1].split("\n\n", 1)[0]
+    for gate in ("ruff check .", "ruff format --check .", "lint-imports", "mypy ."):
+        assert gate in recipe, f"make lint does not run {gate}"
+    assert "\ntest: lint" in makefile
+
+
+def test_the_project_type_checker_reports_a_type_error(tmp_path):
+    """mypy with the project's settings fails on a wrong type (the gate can fail)."""
+    sample = tmp_path / "wrong.py"
+    sample.write_text("def double(x: int) -> int:\n    return x * 2\n\n\ndouble('two')\n")
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("mypy")),
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--no-incremental",
+            str(sample),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert 'Argument 1 to "double" has incompatible type "str"' in done.stdout

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ladder.accounts.models import Visitor
 from ladder.bots import selectors as bot_selectors
 from ladder.bots.models import Bot, BotVersion
 from ladder.matches import selectors as match_selectors
@@ -34,7 +35,7 @@ class BotSummary:
 PLAYED = (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
 
 
-def summaries(bots: Sequence[Bot], *, user: object) -> list[BotSummary]:
+def summaries(bots: Sequence[Bot], *, user: Visitor) -> list[BotSummary]:
     """A summary per bot as ``user`` may see it, in the order given.
 
     As on the versions table, only the owner and staff learn of uploads that never played

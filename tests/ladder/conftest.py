@@ -23,6 +23,7 @@ from ladder.bots.models import Bot, BotVersion
 from ladder.ladders.models import Ladder
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
+from tests.helpers import present
 
 GOOD_BOT = b"import sys\nfor line in sys.stdin:\n    print(line.strip())\n"
 
@@ -81,7 +82,7 @@ def make_bot(owner, name: str, game: str = "batavia", *, public: bool = True) ->
 
 def make_active_version(bot: Bot, source: bytes = GOOD_BOT) -> BotVersion:
     version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=source)
-    return bot_services.validate_version(version.pk, accept)
+    return present(bot_services.validate_version(version.pk, accept), "the validated version")
 
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:

@@ -16,6 +16,7 @@ from ladder.matches.models import Match
 from ladder.matches.services import claim_match, record_result
 from ladder.ratings import matchmaking
 from ladder.ratings.services import refit_ladder
+from tests.helpers import present
 from tests.ladder.conftest import client_for, ladder_for, make_active_version, make_bot
 
 POLICY_OF = {
@@ -75,5 +76,5 @@ def test_greedy_bots_rise_to_the_top(db):
     for row in table:
         assert row["low"] < row["rating"] < row["high"]
     # Every match's log is public once finished and replays to the recorded result.
-    match = Match.objects.filter(status=Match.Status.FINISHED).first()
+    match = present(Match.objects.filter(status=Match.Status.FINISHED).first())
     assert client_for(None).get(f"/api/v1/matches/{match.pk}/log/").status_code == 200

@@ -56,7 +56,7 @@ def test_a_bot_upload_may_be_as_large_as_the_upload_limit(settings, alice):
     over = client_for(alice).generic(
         "POST",
         f"/api/v1/bots/{bot.pk}/upload/",
-        b"",
+        "",
         CONTENT_LENGTH=str(settings.MONSOON_UPLOAD_MAX_BYTES + 1024 * 1024),
     )
     assert over.status_code == 413

@@ -72,7 +72,7 @@ def test_only_latest_active_version_of_public_bots_plays(only_three_player_batav
     hidden = versions[1].bot
     hidden.is_public = False
     hidden.save()
-    played = Counter()
+    played: Counter[int] = Counter()
     for match_id in matchmaking.fill_queue(capacity=10, rng=random.Random(5)):
         played.update(s.bot_version_id for s in seats_of(match_id))
     assert versions[0].pk not in played and newer.pk in played
@@ -127,7 +127,7 @@ def test_opponents_come_from_the_nearest_in_rating(only_three_player_batavia):
 
 def test_seats_are_shuffled(only_three_player_batavia):
     versions = field_of(["ann", "ben", "cat"])
-    first_seat = Counter()
+    first_seat: Counter[int] = Counter()
     for match_id in matchmaking.fill_queue(capacity=30, rng=random.Random(6)):
         first_seat[seats_of(match_id)[0].bot_version_id] += 1
     assert set(first_seat) == {v.pk for v in versions}
@@ -196,7 +196,7 @@ def test_games_spread_evenly_once_everyone_reached_the_target(only_three_player_
             high=1600,
             games=ladder.target_games + 10,
         )
-    seats = Counter()
+    seats: Counter[int] = Counter()
     for match_id in matchmaking.fill_queue(capacity=12, rng=random.Random(2)):
         seats.update(s.bot_version_id for s in seats_of(match_id))
     # 36 seats over six bots: each is first at a table twice, opponents are random among the

@@ -22,7 +22,7 @@ def test_two_player_win_probability_is_classic_elo(difference):
 def test_four_player_order_probability_by_hand():
     # Ratings 1900, 1700, 1500, 1500 are strengths 10**(r/400) up to a common factor:
     # 10**1 = 10, 10**0.5 = 3.1623, 1, 1.
-    ratings = [1900, 1700, 1500, 1500]
+    ratings = [1900.0, 1700.0, 1500.0, 1500.0]
     g = [10.0, math.sqrt(10.0), 1.0, 1.0]
     by_hand = (g[1] / sum(g)) * (g[0] / (g[0] + g[2] + g[3])) * (g[3] / (g[2] + g[3]))
     # Order: seat 1 first, then seat 0, then seat 3, then seat 2.
@@ -33,7 +33,9 @@ def test_four_player_order_probability_by_hand():
 
 def test_log_likelihood_matches_order_probability():
     theta = np.array([0.5, -0.2, 0.1, 0.0])
-    data = pl.Matches(players=[[0, 1, 2, 3]], ranks=[[2, 1, 4, 3]], num_players=4)
+    data = pl.Matches(
+        players=np.array([[0, 1, 2, 3]]), ranks=np.array([[2, 1, 4, 3]]), num_players=4
+    )
     elo = [float(pl.to_elo(t)) for t in theta]
     assert pl.log_likelihood(theta, data) == pytest.approx(
         math.log(pl.order_probability(elo, [1, 0, 3, 2]))
@@ -42,7 +44,7 @@ def test_log_likelihood_matches_order_probability():
 
 def test_tie_for_two_players_counts_as_half_a_win():
     # Breslow's rule: a tie pulls two players together, like Elo's half point.
-    data = pl.Matches(players=[[0, 1]] * 10, ranks=[[1, 1]] * 10, num_players=2)
+    data = pl.Matches(players=np.array([[0, 1]] * 10), ranks=np.array([[1, 1]] * 10), num_players=2)
     theta = pl.fit(data, start=np.array([1.0, -1.0]))
     assert theta[0] == pytest.approx(theta[1], abs=1e-6)
 
@@ -70,7 +72,7 @@ def test_fit_does_not_depend_on_match_order():
 
 
 def test_undefeated_bot_gets_a_finite_rating():
-    data = pl.Matches(players=[[0, 1]] * 20, ranks=[[1, 2]] * 20, num_players=2)
+    data = pl.Matches(players=np.array([[0, 1]] * 20), ranks=np.array([[1, 2]] * 20), num_players=2)
     theta = pl.fit(data)
     assert np.all(np.isfinite(theta))
     assert theta[0] > theta[1]

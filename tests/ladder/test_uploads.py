@@ -360,12 +360,12 @@ def test_executable_bit_of_members_is_kept_and_nothing_else():
             archive.writestr(info, b"#!/bin/sh\n")
     members = artifact_members("zip", buffer.getvalue(), LIMITS)
     assert members["mybot"].executable and not members["data.txt"].executable
-    info, payload = regular("mybot", b"#!/bin/sh\n")
-    info.mode = 0o755
+    script, payload = regular("mybot", b"#!/bin/sh\n")
+    script.mode = 0o755
     plain, plain_payload = regular("notes.txt", b"x")
     plain.mode = 0o644
     members = artifact_members(
-        "tar.gz", tar_gz([info, plain], {"mybot": payload, "notes.txt": plain_payload}), LIMITS
+        "tar.gz", tar_gz([script, plain], {"mybot": payload, "notes.txt": plain_payload}), LIMITS
     )
     assert members["mybot"].executable and not members["notes.txt"].executable
 

@@ -7,6 +7,7 @@ import pytest
 from ladder.bots import selectors, services
 from ladder.bots.models import BotVersion
 from ladder.core.errors import ServiceError
+from tests.helpers import present
 from tests.ladder.conftest import GOOD_BOT, accept, make_bot
 
 Status = BotVersion.Status
@@ -27,23 +28,23 @@ def test_upload_is_pending_with_hash_and_size(alice):
 
 def test_validation_activates_and_retires_the_previous_version(alice):
     bot = make_bot(alice, "clove")
-    first = services.validate_version(upload(bot).pk, accept)
+    first = present(services.validate_version(upload(bot).pk, accept))
     assert first.status == Status.ACTIVE
-    second = services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, accept)
+    second = present(services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, accept))
     first.refresh_from_db()
     assert (second.number, second.status, first.status) == (2, Status.ACTIVE, Status.RETIRED)
 
 
 def test_rejection_keeps_the_reason_and_the_active_version(alice):
     bot = make_bot(alice, "clove")
-    first = services.validate_version(upload(bot).pk, accept)
+    first = present(services.validate_version(upload(bot).pk, accept))
     seen = []
 
     def reject(artifact):
         seen.append(artifact)
         return services.ValidationOutcome(False, "seat 0 forfeited: timeout after 2.0 s")
 
-    second = services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, reject)
+    second = present(services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, reject))
     first.refresh_from_db()
     assert second.status == Status.REJECTED
     assert second.failure_reason == "seat 0 forfeited: timeout after 2.0 s"
@@ -68,8 +69,13 @@ def test_validating_twice_is_a_no_op(alice):
     bot = make_bot(alice, "clove")
     version = upload(bot)
     services.validate_version(version.pk, accept)
-    calls = []
-    assert services.validate_version(version.pk, lambda a: calls.append(a)) is None
+    calls: list[object] = []
+
+    def record_call(artifact: object) -> services.ValidationOutcome:
+        calls.append(artifact)
+        return services.ValidationOutcome(True, "")
+
+    assert services.validate_version(version.pk, record_call) is None
     assert calls == []
 
 
@@ -77,7 +83,7 @@ def test_late_validation_of_an_older_upload_does_not_supersede_a_newer_one(alice
     bot = make_bot(alice, "clove")
     old, new = upload(bot), upload(bot, GOOD_BOT + b"# v2\n")
     services.validate_version(new.pk, accept)
-    old = services.validate_version(old.pk, accept)
+    old = present(services.validate_version(old.pk, accept))
     new.refresh_from_db()
     assert (old.status, new.status) == (Status.RETIRED, Status.ACTIVE)
 
@@ -96,7 +102,7 @@ def test_configured_validator_and_enqueue_hook(alice, settings, django_capture_o
     with django_capture_on_commit_callbacks(execute=True):
         version = upload(make_bot(alice, "clove"))
     assert [version.pk] == REMEMBERED
-    assert services.validate_version(version.pk).status == Status.ACTIVE
+    assert present(services.validate_version(version.pk)).status == Status.ACTIVE
 
 
 REMEMBERED: list[int] = []

@@ -35,7 +35,7 @@ def test_only_organisers_and_staff_create(personas):
 
 
 def test_bad_input_gets_a_specific_400(personas):
-    cases = [
+    cases: list[tuple[dict[str, object], str]] = [
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"num_players": 7}, "batavia is for 3-5 players per table, not 7"),
         ({"format": "knockout"}, "unknown format 'knockout'"),
@@ -46,9 +46,7 @@ def test_bad_input_gets_a_specific_400(personas):
         ),
     ]
     for change, message in cases:
-        answer = personas["organiser"].post(
-            "/api/v1/tournaments/", {**BODY, **change}, format="json"
-        )
+        answer = personas["organiser"].post("/api/v1/tournaments/", BODY | change, format="json")
         assert answer.status_code == 400, answer.json()
         assert answer.json()["detail"].startswith(message), answer.json()
     answer = personas["organiser"].post("/api/v1/tournaments/", {"game": "batavia"}, format="json")
@@ -166,7 +164,7 @@ def test_schema_has_the_tournament_endpoints(db):
 
 def test_match_counts_beyond_what_a_tournament_plays_are_a_400(personas, settings):
     settings.MONSOON_TOURNAMENT_MAX_MATCHES = 5000
-    cases = [
+    cases: list[tuple[dict[str, object], str]] = [
         ({"games_per_pairing": 40_000}, "games_per_pairing 40000 makes 40000 matches"),
         ({"games_per_pairing": 30_000}, "games_per_pairing 30000 makes 30000 matches"),
         (
@@ -177,9 +175,7 @@ def test_match_counts_beyond_what_a_tournament_plays_are_a_400(personas, setting
         ({"rounds": 30_000}, "30000 rounds of 1 matches a table exceed the 5000"),
     ]
     for change, message in cases:
-        answer = personas["organiser"].post(
-            "/api/v1/tournaments/", {**BODY, **change}, format="json"
-        )
+        answer = personas["organiser"].post("/api/v1/tournaments/", BODY | change, format="json")
         assert answer.status_code == 400, answer.json()
         assert answer.json()["detail"].startswith(message), answer.json()
     assert (

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from ladder.ladders.models import Ladder
+from tests.helpers import present
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +20,7 @@ def ladder_items(html: str) -> dict[str, str]:
     for block in re.findall(
         r'<li class="ladder-item.*?</li>\s*(?=<li class="ladder-item|</ul>)', html, re.S
     ):
-        link = re.search(r'href="(/ladders/[^"]+)"', block).group(1)
+        link = present(re.search(r'href="(/ladders/[^"]+)"', block), "a ladder link").group(1)
         items[link] = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", block)).strip()
     return items
 

@@ -29,6 +29,7 @@ from ladder.matches.selectors import forfeit_code
 from ladder.ratings import selectors as rating_selectors
 from ladder.web.docs import render_markdown
 from tests.factories import accept, engine_result, ladder_for, make_bot, make_match, make_version
+from tests.helpers import present
 from tests.web.conftest import REJECTION
 
 BUILD_OUTPUT = ("target", "Cargo.lock", "classes", "mybot", "mybot.jar")
@@ -203,7 +204,7 @@ def test_challenge_form_creates_the_match_and_redirects_to_it(personas, site_wor
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
     seated = list(match.seats.order_by("seat").values_list("bot_version__bot__name", flat=True))
     assert seated == ["alice-batavia", "bob-batavia", "olivia-batavia"]
-    assert match.ranked is False and match.requested_by.username == "alice"
+    assert match.ranked is False and present(match.requested_by).username == "alice"
 
 
 def test_challenge_with_a_wrong_table_size_says_why(personas, site_world):

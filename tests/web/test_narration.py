@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import Any
 
 import pytest
 
@@ -108,7 +109,7 @@ def test_every_action_kind_gets_a_human_sentence(game):
 
 def test_sentences_say_what_happened():
     """Spot checks against the public view: the numbers in a sentence are the game's."""
-    seen = {}
+    seen: dict[tuple[str, str], tuple[Any, ...]] = {}
     for game in KINDS:
         for seat, action, text, before, after in narrated_steps(game):
             seen.setdefault((game, kind_of(action)), (seat, action, text, before, after))

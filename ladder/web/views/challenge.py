@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from engine.registry import all_games
+from ladder.accounts.models import Visitor
 from ladder.bots import selectors as bot_selectors
 from ladder.bots.models import Bot, BotVersion
 from ladder.core.errors import RateLimited, ServiceError
@@ -23,7 +24,7 @@ from ladder.matches import services as match_services
 from ladder.web.forms import AccessibleForm
 
 
-def possible_opponents(user, bot: Bot) -> QuerySet[Bot]:
+def possible_opponents(user: Visitor, bot: Bot) -> QuerySet[Bot]:
     """Bots that may join ``bot``'s challenge: same game, an active version, public or yours."""
     return (
         bot_selectors.visible_bots(user)

@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from ladder.accounts.models import Visitor
 from ladder.accounts.selectors import is_organiser
 from ladder.bots.selectors import visible_bots
 from ladder.core.errors import ServiceError
@@ -204,7 +205,7 @@ def page_preview(t: Tournament) -> Preview | None:
     )
 
 
-def _bot_id(user: Any, text: str) -> int | None:
+def _bot_id(user: Visitor, text: str) -> int | None:
     """A bot id from a name or a number; names resolve among the bots the user may see, so a
     private bot of someone else is as unknown as a missing one."""
     text = text.strip()
