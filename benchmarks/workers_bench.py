@@ -67,14 +67,16 @@ def _seed_versions() -> list:
     from ladder.ladders.models import Ladder
 
     Ladder.objects.update(schedule_enabled=False)
-    owner = create_user("bench", "bench-password-1")
+    owner = create_user("bench")  # owns the bots only: never logs in
     source = (ROOT / "bots" / "reference" / "random" / "main.py").read_bytes()
     versions = []
     for i in range(PLAYERS):
         bot = bots.create_bot(owner, name=f"random-{i}", game=GAME)
         version = bots.upload_version(bot, owner, filename="main.py", data=source)
         versions.append(
-            bots.validate_version(version.pk, lambda _artifact: bots.ValidationOutcome(True))
+            bots.validate_version(
+                version.pk, validator=lambda _artifact: bots.ValidationOutcome(True)
+            )
         )
     return versions
 

@@ -41,7 +41,7 @@ def make_user(
     username: str, *, organiser: bool = False, staff: bool = False, email: str = ""
 ) -> User:
     """A user with an API token (``create_user``), optionally an organiser or staff."""
-    user = create_user(username, password_of(username), email=email)
+    user = create_user(username, password=password_of(username), email=email)
     if organiser:
         set_organiser(user)
     if staff:
@@ -70,11 +70,12 @@ def make_version(
     ``rejected`` with the given reason (the text only the owner and staff may read)."""
     version = bot_services.upload_version(bot, bot.owner, filename=filename, data=source)
     if rejected_because is None:
-        validated = bot_services.validate_version(version.pk, accept)
+        validated = bot_services.validate_version(version.pk, validator=accept)
     else:
         reason = rejected_because
         validated = bot_services.validate_version(
-            version.pk, lambda artifact: bot_services.ValidationOutcome(ok=False, reason=reason)
+            version.pk,
+            validator=lambda artifact: bot_services.ValidationOutcome(ok=False, reason=reason),
         )
     assert validated is not None, "a fresh upload is pending, so it is validated"
     return validated

@@ -12,7 +12,7 @@ from ladder.core.errors import ServiceError
 
 
 @transaction.atomic
-def create_user(username: str, password: str | None = None, *, email: str = "") -> User:
+def create_user(username: str, *, password: str | None = None, email: str = "") -> User:
     """A new user with an API token; refuses a taken name (case-insensitively)."""
     if User.objects.filter(username__iexact=username).exists():
         raise ServiceError(f"the user name {username!r} is taken")

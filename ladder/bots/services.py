@@ -219,7 +219,7 @@ def release_validation(version_id: int) -> None:
     BotVersion.objects.filter(pk=version_id, status=Status.VALIDATING).update(status=Status.PENDING)
 
 
-def validate_version(version_id: int, validator: Validator | None = None) -> BotVersion | None:
+def validate_version(version_id: int, *, validator: Validator | None = None) -> BotVersion | None:
     """Run the smoke test of a pending version and record the outcome.
 
     ``validator`` defaults to ``settings.MONSOON_VERSION_VALIDATOR`` (the sandboxed smoke match,

@@ -60,7 +60,7 @@ def _ensure_accounts(report: SeedReport) -> User:
     for account in ACCOUNTS:
         if User.objects.filter(username__iexact=account.username).exists():
             continue
-        user = create_user(account.username, account.password)
+        user = create_user(account.username, password=account.password)
         if account.username == "organiser":
             set_organiser(user)
         if account.username == "admin":
@@ -69,7 +69,7 @@ def _ensure_accounts(report: SeedReport) -> User:
         report.users_created.append(account.username)
     house = User.objects.filter(username__iexact=HOUSE_USER).first()
     if house is None:
-        house = create_user(HOUSE_USER, None)
+        house = create_user(HOUSE_USER, password=None)
         report.users_created.append(HOUSE_USER)
     return house
 

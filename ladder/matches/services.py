@@ -299,7 +299,7 @@ def requeue_expired_leases(*, now: datetime | None = None) -> list[int]:
     return expired
 
 
-def renew_lease(match_id: int, worker: str, lease_seconds: int) -> bool:
+def renew_lease(match_id: int, *, worker: str, lease_seconds: int) -> bool:
     """The worker that runs a match is still at it; False if the match is no longer its own."""
     return bool(
         Match.objects.filter(pk=match_id, status=Status.RUNNING, worker=worker[:200]).update(

@@ -261,7 +261,7 @@ def unregister_entrant(
 # --- organiser controls ---------------------------------------------------------------------
 
 
-def pause_tournament(tournament_id: int, user: Visitor, reason: str = "") -> Tournament:
+def pause_tournament(tournament_id: int, user: Visitor, *, reason: str = "") -> Tournament:
     """Hand no new match to the workers; queued matches are held (running ones finish)."""
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -299,7 +299,7 @@ def resume_tournament(
 
 
 def cancel_tournament(
-    tournament_id: int, user: Visitor, reason: str = "", *, now: datetime | None = None
+    tournament_id: int, user: Visitor, *, reason: str = "", now: datetime | None = None
 ) -> Tournament:
     """Stop for good: unplayed matches are cancelled, played ones kept and shown."""
     with transaction.atomic():

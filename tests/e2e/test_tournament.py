@@ -37,15 +37,15 @@ def entered_bot(owner, name: str, reference: str):
     bot = make_bot(owner, name, "packet_row")
     data = (REFERENCE / reference / "main.py").read_bytes()
     version = bot_services.upload_version(bot, owner, filename="main.py", data=data)
-    bot_services.validate_version(version.pk, accept)
+    bot_services.validate_version(version.pk, validator=accept)
     return bot
 
 
 def test_a_swiss_tournament_runs_on_the_workers_from_its_start_time(fleet):
-    olivia = create_user("olivia", "olivia-password-1")
+    olivia = create_user("olivia", password="olivia-password-1")
     set_organiser(olivia)
-    alice = create_user("alice", "alice-password-1")
-    bob = create_user("bob", "bob-password-1")
+    alice = create_user("alice", password="alice-password-1")
+    bob = create_user("bob", password="bob-password-1")
     now = timezone.now()
     tournament = ts.create_tournament(
         olivia,

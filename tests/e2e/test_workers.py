@@ -61,7 +61,7 @@ def steady_versions(owner, count: int = 2) -> list[BotVersion]:
         version = bot_services.upload_version(
             bot, owner, filename="main.py", data=(BOTS / "steady.py").read_bytes()
         )
-        validated = bot_services.validate_version(version.pk, accept)
+        validated = bot_services.validate_version(version.pk, validator=accept)
         assert validated is not None
         versions.append(validated)
     return versions
@@ -75,7 +75,7 @@ def queue_matches(versions: list[BotVersion], count: int) -> list[Match]:
 def test_upload_validation_matchmaking_results_and_standings(fleet):
     """alice uploads through the API; the beat's matchmaker and the workers do the rest."""
     Ladder.objects.exclude(game="packet_row", num_players=2).update(schedule_enabled=False)
-    alice = create_user("alice", "alice-password-1")
+    alice = create_user("alice", password="alice-password-1")
     api = client_for(alice)
     fleet.worker("w1", MONSOON_QUEUE_TARGET="4")  # the worker runs the beat's matchmaker
     fleet.beat()
@@ -136,14 +136,14 @@ def test_upload_validation_matchmaking_results_and_standings(fleet):
 
 
 def _staff():
-    staff = create_user("sam", "sam-password-1")
+    staff = create_user("sam", password="sam-password-1")
     staff.is_staff = True
     staff.save()
     return staff
 
 
 def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(fleet):
-    alice = create_user("alice", "alice-password-1")
+    alice = create_user("alice", password="alice-password-1")
     matches = queue_matches(steady_versions(alice), 6)
     fleet.worker("doomed")
     fleet.beat()
@@ -172,7 +172,7 @@ def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(fleet)
 
 
 def test_a_redis_restart_loses_no_queued_match_and_workers_reconnect(fleet, redis_server):
-    alice = create_user("alice", "alice-password-1")
+    alice = create_user("alice", password="alice-password-1")
     fleet.worker("w1")
     fleet.beat()
     matches = queue_matches(steady_versions(alice), 8)
@@ -193,7 +193,7 @@ def test_a_redis_restart_loses_no_queued_match_and_workers_reconnect(fleet, redi
 def test_a_task_delivered_twice_records_one_result(fleet):
     from workers.matches.tasks import run_match
 
-    alice = create_user("alice", "alice-password-1")
+    alice = create_user("alice", password="alice-password-1")
     versions = steady_versions(alice)
     match = match_services.create_match(ladder_for("packet_row", 2), versions, seed=5, queue=False)
     assert match_services.enqueue_match(match.pk)  # sends it once, on commit
@@ -209,7 +209,7 @@ def test_a_task_delivered_twice_records_one_result(fleet):
 
 
 def test_a_brief_database_outage_retries_the_match_instead_of_failing_it(fleet, flaky_database):
-    alice = create_user("alice", "alice-password-1")
+    alice = create_user("alice", password="alice-password-1")
     matches = queue_matches(steady_versions(alice), 6)
     db_url = fleet.env["DATABASE_URL"].rsplit("@", 1)
     host_db = db_url[1].split("/", 1)

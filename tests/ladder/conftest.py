@@ -34,24 +34,24 @@ def accept(artifact):
 
 @pytest.fixture
 def alice(db):
-    return create_user("alice", "alice-password-1")
+    return create_user("alice", password="alice-password-1")
 
 
 @pytest.fixture
 def bob(db):
-    return create_user("bob", "bob-password-1")
+    return create_user("bob", password="bob-password-1")
 
 
 @pytest.fixture
 def olivia(db):
-    user = create_user("olivia", "olivia-password-1")
+    user = create_user("olivia", password="olivia-password-1")
     set_organiser(user)
     return user
 
 
 @pytest.fixture
 def sam(db):
-    user = create_user("sam", "sam-password-1")
+    user = create_user("sam", password="sam-password-1")
     user.is_staff = True
     user.save()
     return user
@@ -82,7 +82,9 @@ def make_bot(owner, name: str, game: str = "batavia", *, public: bool = True) ->
 
 def make_active_version(bot: Bot, source: bytes = GOOD_BOT) -> BotVersion:
     version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=source)
-    return present(bot_services.validate_version(version.pk, accept), "the validated version")
+    return present(
+        bot_services.validate_version(version.pk, validator=accept), "the validated version"
+    )
 
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:

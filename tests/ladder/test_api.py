@@ -52,7 +52,8 @@ def world(alice, bob, olivia, sam):
         saffron, alice, filename="main.py", data=GOOD_BOT + b"# v2\n"
     )
     bot_services.validate_version(
-        rejected.pk, lambda artifact: bot_services.ValidationOutcome(False, "crashed on turn 3")
+        rejected.pk,
+        validator=lambda artifact: bot_services.ValidationOutcome(False, "crashed on turn 3"),
     )
     versions = [b.versions.filter(status="active").get() for b in (saffron, cinnamon, house)]
     finished = match_services.create_match(ladder_for(players=3), versions, seed=11)

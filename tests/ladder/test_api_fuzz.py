@@ -40,7 +40,7 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application(), 
 def token_header(db):
     from rest_framework.authtoken.models import Token
 
-    alice = create_user("alice", "alice-password-1")
+    alice = create_user("alice", password="alice-password-1")
     make_bot(alice, "pepper", "batavia")
     return {"Authorization": f"Token {Token.objects.get_or_create(user=alice)[0].key}"}
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def victim(db, settings):
     settings.AXES_FAILURE_LIMIT = 5
-    user = create_user("victim", "the-right-password-1")
+    user = create_user("victim", password="the-right-password-1")
     user.is_staff = True
     user.save()
     return user

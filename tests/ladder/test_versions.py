@@ -28,23 +28,27 @@ def test_upload_is_pending_with_hash_and_size(alice):
 
 def test_validation_activates_and_retires_the_previous_version(alice):
     bot = make_bot(alice, "clove")
-    first = present(services.validate_version(upload(bot).pk, accept))
+    first = present(services.validate_version(upload(bot).pk, validator=accept))
     assert first.status == Status.ACTIVE
-    second = present(services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, accept))
+    second = present(
+        services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, validator=accept)
+    )
     first.refresh_from_db()
     assert (second.number, second.status, first.status) == (2, Status.ACTIVE, Status.RETIRED)
 
 
 def test_rejection_keeps_the_reason_and_the_active_version(alice):
     bot = make_bot(alice, "clove")
-    first = present(services.validate_version(upload(bot).pk, accept))
+    first = present(services.validate_version(upload(bot).pk, validator=accept))
     seen = []
 
     def reject(artifact):
         seen.append(artifact)
         return services.ValidationOutcome(False, "seat 0 forfeited: timeout after 2.0 s")
 
-    second = present(services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, reject))
+    second = present(
+        services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, validator=reject)
+    )
     first.refresh_from_db()
     assert second.status == Status.REJECTED
     assert second.failure_reason == "seat 0 forfeited: timeout after 2.0 s"
@@ -60,7 +64,7 @@ def test_validator_crash_returns_version_to_pending(alice):
         raise ConnectionError("sandbox host unreachable")
 
     with pytest.raises(ConnectionError):
-        services.validate_version(version.pk, broken)
+        services.validate_version(version.pk, validator=broken)
     version.refresh_from_db()
     assert version.status == Status.PENDING
 
@@ -68,22 +72,22 @@ def test_validator_crash_returns_version_to_pending(alice):
 def test_validating_twice_is_a_no_op(alice):
     bot = make_bot(alice, "clove")
     version = upload(bot)
-    services.validate_version(version.pk, accept)
+    services.validate_version(version.pk, validator=accept)
     calls: list[object] = []
 
     def record_call(artifact: object) -> services.ValidationOutcome:
         calls.append(artifact)
         return services.ValidationOutcome(True, "")
 
-    assert services.validate_version(version.pk, record_call) is None
+    assert services.validate_version(version.pk, validator=record_call) is None
     assert calls == []
 
 
 def test_late_validation_of_an_older_upload_does_not_supersede_a_newer_one(alice):
     bot = make_bot(alice, "clove")
     old, new = upload(bot), upload(bot, GOOD_BOT + b"# v2\n")
-    services.validate_version(new.pk, accept)
-    old = present(services.validate_version(old.pk, accept))
+    services.validate_version(new.pk, validator=accept)
+    old = present(services.validate_version(old.pk, validator=accept))
     new.refresh_from_db()
     assert (old.status, new.status) == (Status.RETIRED, Status.ACTIVE)
 

@@ -44,7 +44,7 @@ def _worker_dirs(settings, tmp_path):
 
 @pytest.fixture
 def alice(db):
-    return create_user("alice", "alice-password-1")
+    return create_user("alice", password="alice-password-1")
 
 
 def upload_starter(client, kit_for, language: str, game: str) -> dict:

@@ -172,7 +172,7 @@ def test_pause_holds_resume_releases_and_tick_catches_up(
     ts.tick(now=START)
     queued = selectors.pending_match_ids(t)
     play_one(queued[0])  # finished before the pause: kept
-    ts.pause_tournament(t.pk, olivia, "lunch")
+    ts.pause_tournament(t.pk, olivia, reason="lunch")
     assert Match.objects.get(pk=queued[1]).status == Match.Status.NEW
     assert not claim_match(queued[1], "w")  # a worker that still had the id gets nothing
     assert ts.tick(now=START + timedelta(minutes=5)).advanced == []
@@ -191,7 +191,7 @@ def test_cancel_keeps_played_matches(olivia, field, django_capture_on_commit_cal
     ts.tick(now=START)
     done, waiting = selectors.pending_match_ids(t)
     play_one(done)
-    ts.cancel_tournament(t.pk, olivia, "venue flooded", now=START)
+    ts.cancel_tournament(t.pk, olivia, reason="venue flooded", now=START)
     t.refresh_from_db()
     assert t.status == Tournament.Status.CANCELLED and t.status_reason == "venue flooded"
     assert Match.objects.get(pk=done).status == Match.Status.FINISHED

@@ -99,7 +99,7 @@ def test_pending_version_turns_active_without_a_reload(browser, live_server, sit
     status = '#versions ~ .table-wrap [data-version="2"]'
     assert by_css(browser, status).text == "pending validation"
     browser.execute_script("window.stillTheSamePage = true")
-    bot_services.validate_version(version.pk, accept)
+    bot_services.validate_version(version.pk, validator=accept)
     wait_for(browser, lambda d: by_css(d, status).text == "active", timeout=20)
     assert browser.execute_script("return window.stillTheSamePage") is True
     wait_for(
@@ -119,7 +119,7 @@ def test_pending_version_turns_active_without_a_reload(browser, live_server, sit
     browser.execute_script("window.stillTheSamePage = true")
     bot_services.validate_version(
         rejected.pk,
-        lambda artifact: bot_services.ValidationOutcome(
+        validator=lambda artifact: bot_services.ValidationOutcome(
             ok=False, reason="crash: ImportError numpyy"
         ),
     )

@@ -364,7 +364,7 @@ def test_pending_version_page_polls_and_the_status_flips(personas, site_world):
         "pending": False,
         "versions": [{"number": 1, "status": "active", "label": "active"}],
     }
-    bot_services.validate_version(version.pk, accept)
+    bot_services.validate_version(version.pk, validator=accept)
     done = personas["owner"].get(status_url).json()
     assert done["pending"] is False
     assert [(v["number"], v["status"]) for v in done["versions"]] == [(1, "retired"), (2, "active")]

@@ -29,7 +29,7 @@ def _fresh_throttle_counts():
 
 @pytest.fixture
 def dana(db):
-    return create_user("dana", OLD, email="dana@example.org")
+    return create_user("dana", password=OLD, email="dana@example.org")
 
 
 def can_log_in(username: str, password: str) -> bool:

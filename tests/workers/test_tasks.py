@@ -56,7 +56,7 @@ def accept_every_version(monkeypatch):
 
 @pytest.fixture
 def alice(db):
-    return create_user("alice", "alice-password-1")
+    return create_user("alice", password="alice-password-1")
 
 
 def upload_reference(owner, name: str, reference: str, game: str = "packet_row") -> BotVersion:
@@ -241,10 +241,10 @@ def test_the_fleet_is_shown_to_staff_only(db, settings):
     WorkerNode.objects.filter(name="w2@beta").update(
         last_seen=timezone.now() - timedelta(seconds=60)
     )
-    staff = create_user("sam", "sam-password-1")
+    staff = create_user("sam", password="sam-password-1")
     staff.is_staff = True
     staff.save()
-    author = create_user("bob", "bob-password-1")
+    author = create_user("bob", password="bob-password-1")
 
     assert client_for(None).get("/api/v1/workers/").status_code in (401, 403)
     assert client_for(author).get("/api/v1/workers/").status_code == 403

@@ -76,7 +76,9 @@ class LeaseKeeper:
         try:
             while not self._stop.wait(max(self.lease_seconds / 4, 0.5)):
                 try:
-                    if not renew_lease(self.match_id, self.worker, self.lease_seconds):
+                    if not renew_lease(
+                        self.match_id, worker=self.worker, lease_seconds=self.lease_seconds
+                    ):
                         logger.warning("match %s is no longer ours to run", self.match_id)
                         return
                 except DatabaseError as exc:

@@ -35,7 +35,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            user = create_user(data["username"], data["password1"], email=data["email"])
+            user = create_user(data["username"], password=data["password1"], email=data["email"])
         except ServiceError as exc:
             form.add_error("username", str(exc))
         else:

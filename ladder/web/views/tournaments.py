@@ -359,7 +359,7 @@ def control(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
         return _page(request, t, status=400, **bound)
     call = services.cancel_tournament if operation == "cancel" else services.pause_tournament
     try:
-        call(t.pk, request.user, form.cleaned_data.get("reason", ""))
+        call(t.pk, request.user, reason=form.cleaned_data.get("reason", ""))
     except ServiceError as exc:
         return _page(request, t, status=exc.status_code, control_error=str(exc), **bound)
     return _done(
