@@ -27,7 +27,7 @@ import urllib.request
 from datetime import datetime
 from pathlib import Path
 
-from benchmarks.bench_db import ensure_database
+from benchmarks.bench_db import ensure_database, seed_public_bots
 
 ROOT = Path(__file__).resolve().parent.parent
 DB_NAME = "monsoon_bench"
@@ -64,12 +64,9 @@ def ensure_hey() -> str:
 def populate(matches: int, bots: int, seed: int) -> None:
     """Seed data, once: skipped when the database already holds enough finished matches."""
     import numpy as np
-    from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
     from django.core.management import call_command
     from django.db import transaction
 
-    from ladder.accounts.models import User
-    from ladder.bots.models import Bot, BotVersion
     from ladder.ladders.models import Ladder
     from ladder.matches.models import Match, MatchSeat
 
@@ -83,26 +80,7 @@ def populate(matches: int, bots: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     with transaction.atomic():
         Match.objects.all().delete()
-        owners = User.objects.bulk_create(
-            User(username=f"bench-owner-{i}", password=UNUSABLE_PASSWORD_PREFIX) for i in range(100)
-        )
-        bot_rows = Bot.objects.bulk_create(
-            Bot(owner=owners[i % len(owners)], name=f"bench-bot-{i}", game="batavia")
-            for i in range(bots)
-        )
-        versions = BotVersion.objects.bulk_create(
-            BotVersion(
-                bot=b,
-                number=1,
-                artifact=f"bots/bench-{b.pk}.py",
-                kind="py",
-                sha256="0" * 64,
-                size=100,
-                command=["python3", "main.py"],
-                status=BotVersion.Status.ACTIVE,
-            )
-            for b in bot_rows
-        )
+        version_ids = seed_public_bots("bench", bots=bots, owners=100)
         strength = rng.normal(0, 1, bots)
         for start in range(0, matches, 10_000):
             count = min(10_000, matches - start)
@@ -131,7 +109,7 @@ def populate(matches: int, bots: int, seed: int) -> None:
                     MatchSeat(
                         match=m,
                         seat=s,
-                        bot_version=versions[int(tables[i, s])],
+                        bot_version_id=version_ids[int(tables[i, s])],
                         score=float(10 - places[i, s]),
                         place=int(places[i, s]),
                     )

@@ -22,3 +22,41 @@ def ensure_database(name: str, server: str = SERVER) -> None:
         ).fetchone()
         if found is None:
             connection.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+
+
+def seed_public_bots(prefix: str, *, bots: int, owners: int) -> list[int]:
+    """``bots`` public Batavia bots of ``owners`` owners, each with one active version; returns
+    the version ids in bot order.  Bulk inserts, not the upload services: seed data only."""
+    from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
+
+    from ladder.accounts.models import User
+    from ladder.bots.models import Bot, BotVersion
+
+    owner_rows = User.objects.bulk_create(
+        User(username=f"{prefix}-owner-{i}", password=UNUSABLE_PASSWORD_PREFIX)
+        for i in range(owners)
+    )
+    bot_rows = Bot.objects.bulk_create(
+        (
+            Bot(owner=owner_rows[i % owners], name=f"{prefix}-bot-{i}", game="batavia")
+            for i in range(bots)
+        ),
+        batch_size=5000,
+    )
+    versions = BotVersion.objects.bulk_create(
+        (
+            BotVersion(
+                bot=bot,
+                number=1,
+                artifact=f"bots/{prefix}-{bot.pk}.py",
+                kind="py",
+                sha256="0" * 64,
+                size=100,
+                command=["python3", "main.py"],
+                status=BotVersion.Status.ACTIVE,
+            )
+            for bot in bot_rows
+        ),
+        batch_size=5000,
+    )
+    return [version.pk for version in versions]

@@ -33,7 +33,7 @@ import numpy as np
 from django.db.backends.utils import CursorWrapper
 
 from benchmarks import api_load
-from benchmarks.bench_db import ensure_database
+from benchmarks.bench_db import ensure_database, seed_public_bots
 
 DB_NAME = "monsoon_scale"
 SEAT_COUNT = 3
@@ -46,7 +46,6 @@ def row_line(values: list[Any]) -> str:
 
 def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
     """Seed users, bots and versions with the ORM, matches and seats with COPY (once)."""
-    from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
     from django.core.management import call_command
     from django.db import connection, transaction
     from django.utils import timezone
@@ -71,34 +70,7 @@ def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
         for model in (RatingPoint, RatingFit, Rating, MatchSeat, Match, BotVersion, Bot):
             model.objects.all().delete()
         User.objects.filter(username__startswith="scale-owner-").delete()
-        owners = User.objects.bulk_create(
-            User(username=f"scale-owner-{i}", password=UNUSABLE_PASSWORD_PREFIX)
-            for i in range(bots // 10)
-        )
-        bot_rows = Bot.objects.bulk_create(
-            (
-                Bot(owner=owners[i % len(owners)], name=f"scale-bot-{i}", game="batavia")
-                for i in range(bots)
-            ),
-            batch_size=5000,
-        )
-        versions = BotVersion.objects.bulk_create(
-            (
-                BotVersion(
-                    bot=b,
-                    number=1,
-                    artifact=f"bots/scale-{b.pk}.py",
-                    kind="py",
-                    sha256="0" * 64,
-                    size=100,
-                    command=["python3", "main.py"],
-                    status=BotVersion.Status.ACTIVE,
-                )
-                for b in bot_rows
-            ),
-            batch_size=5000,
-        )
-        version_ids = np.array([v.pk for v in versions])
+        version_ids = np.array(seed_public_bots("scale", bots=bots, owners=bots // 10))
         strength = rng.normal(0, 1, bots)
         with connection.cursor() as cursor:
             cursor.execute("select coalesce(max(id), 0) from matches_match")

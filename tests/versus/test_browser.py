@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 
-import pytest
 from django.urls import reverse
 
 from ladder.ladders.services import sync_ladders
@@ -14,8 +13,7 @@ from ladder.versus.models import VersionTest
 from tests.factories import make_user
 from tests.versus.conftest import bot_with_versions, play_pending
 from tests.web.test_browser import (  # noqa: F401  (the browser fixture, re-used)
-    CHROMEDRIVER,
-    CHROMIUM,
+    BROWSER_MARKS,
     browser,
     by_css,
     log_in,
@@ -24,13 +22,7 @@ from tests.web.test_browser import (  # noqa: F401  (the browser fixture, re-use
     wait_for,
 )
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not (CHROMIUM and CHROMEDRIVER),
-        reason="no system chromium/chromedriver: run scripts/ensure-services.sh",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 
 def no_capture(**_: bool) -> contextlib.nullcontext[None]:

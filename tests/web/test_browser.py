@@ -25,13 +25,15 @@ ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
-pytestmark = [
+# Every browser test module: a live server with real transactions, skipped without Chromium.
+BROWSER_MARKS = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         not (CHROMIUM and CHROMEDRIVER),
         reason="no system chromium/chromedriver: run scripts/ensure-services.sh",
     ),
 ]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")

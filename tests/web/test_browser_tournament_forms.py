@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -15,8 +14,7 @@ from ladder.ladders.services import sync_ladders
 from ladder.tournaments.models import Tournament
 from tests.factories import make_user
 from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
-    CHROMEDRIVER,
-    CHROMIUM,
+    BROWSER_MARKS,
     browser,
     by_css,
     screenshot,
@@ -24,13 +22,7 @@ from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
     wait_for,
 )
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not (CHROMIUM and CHROMEDRIVER),
-        reason="no system chromium/chromedriver: run scripts/ensure-services.sh",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 PHONE = 390
 

@@ -8,7 +8,6 @@ Screenshots of the getting-started page and of "My bots" (phone and desktop) go 
 
 from __future__ import annotations
 
-import pytest
 from django.urls import reverse
 
 from engine.registry import all_games
@@ -17,8 +16,7 @@ from ladder.matches.models import Match
 from tests.factories import accept
 from tests.web.test_browser import (
     ARTIFACTS,
-    CHROMEDRIVER,
-    CHROMIUM,
+    BROWSER_MARKS,
     all_css,
     browser,  # noqa: F401 - the shared module-scoped Chromium fixture
     by_css,
@@ -28,13 +26,7 @@ from tests.web.test_browser import (
     wait_for,
 )
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not (CHROMIUM and CHROMEDRIVER),
-        reason="no system chromium/chromedriver: run scripts/ensure-services.sh",
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 PHONE = (390, 844)
 
