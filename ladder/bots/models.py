@@ -64,6 +64,13 @@ class BotVersion(models.Model):
     validation_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="when its id was last sent to the broker again"
     )
+    smoke_log = models.CharField(
+        max_length=200,
+        blank=True,
+        default="",
+        help_text="object name of the validation smoke match's log in the match_logs storage "
+        "(empty: none kept)",
+    )
 
     class Meta:
         ordering = ["bot", "-number"]

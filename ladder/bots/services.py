@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -31,6 +32,7 @@ from ladder.bots.selectors import artifact_bytes
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
 from ladder.core.hooks import after_commit, configured_hook
 from ladder.core.resend import stamp_unsent
+from ladder.matches import logstore
 
 Status = BotVersion.Status
 
@@ -49,8 +51,15 @@ class ArtifactToValidate:
 
 @dataclass(frozen=True)
 class ValidationOutcome:
+    """What the smoke match decided, why, and its public game log (None when none was played).
+
+    The log is kept (``BotVersion.smoke_log``) so the bot page can replay the smoke match: the
+    owner learns how an accepted version played and where a rejected one forfeited.
+    """
+
     ok: bool
     reason: str = ""
+    log: dict[str, Any] | None = None
 
 
 Validator = Callable[[ArtifactToValidate], ValidationOutcome]
@@ -210,7 +219,12 @@ def finish_validation(version_id: int, outcome: ValidationOutcome) -> BotVersion
     else:
         version.status = Status.REJECTED
         version.failure_reason = outcome.reason[:4000] or "validation failed"
-    version.save(update_fields=["status", "failure_reason", "validated_at"])
+    fields = ["status", "failure_reason", "validated_at"]
+    if outcome.log is not None:
+        # Named after the version, so a retried validation overwrites the same object.
+        version.smoke_log = logstore.store_smoke(version.pk, outcome.log).name
+        fields.append("smoke_log")
+    version.save(update_fields=fields)
     return version
 
 

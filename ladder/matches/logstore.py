@@ -50,6 +50,11 @@ def object_name(match_id: int) -> str:
     return f"{match_id // 1000:06d}/{match_id}.json.zst"
 
 
+def smoke_object_name(version_id: int) -> str:
+    """A bot version's smoke match (validation) has no match id: it is named after the version."""
+    return f"smoke/{version_id // 1000:06d}/{version_id}.json.zst"
+
+
 def encode(log: dict[str, Any]) -> bytes:
     return json.dumps(log, separators=(",", ":")).encode()
 
@@ -62,9 +67,19 @@ def store(match_id: int, log: dict[str, Any]) -> StoredLog:
 
 
 def store_compressed(match_id: int, packed: bytes, *, size: int) -> StoredLog:
-    storage = log_storage()
-    name = storage.save(object_name(match_id), ContentFile(packed))
-    return StoredLog(name=name, codec=ZSTD, size=size, stored_size=len(packed))
+    return _save(object_name(match_id), packed, size=size)
+
+
+def store_smoke(version_id: int, log: dict[str, Any]) -> StoredLog:
+    """Compress and write a bot version's smoke match log; safe to repeat for the same version."""
+    raw = encode(log)
+    packed = zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(raw)
+    return _save(smoke_object_name(version_id), packed, size=len(raw))
+
+
+def _save(name: str, packed: bytes, *, size: int) -> StoredLog:
+    stored = log_storage().save(name, ContentFile(packed))
+    return StoredLog(name=stored, codec=ZSTD, size=size, stored_size=len(packed))
 
 
 def read_compressed(name: str) -> bytes:

@@ -29,6 +29,7 @@ urlpatterns = [
     path("bots/<slug:name>/status/", bots.version_status, name="bot-status"),
     path("bots/new/", bots.bot_new, name="bot-new"),
     path("bots/<slug:name>/", bots.bot_detail, name="bot"),
+    path("bots/<slug:name>/versions/<int:number>/smoke/", bots.smoke_match, name="bot-smoke-match"),
     path("bots/<slug:name>/version-tests/", versus.bot_version_tests, name="bot-version-tests"),
     path("version-tests/<int:pk>/", versus.version_test_detail, name="version-test"),
     path("version-tests/<int:pk>/cancel/", versus.version_test_cancel, name="version-test-cancel"),

@@ -120,3 +120,47 @@ def test_only_the_owner_uploads(alice, bob):
     bot = make_bot(alice, "clove")
     with pytest.raises(ServiceError, match="owner"):
         services.upload_version(bot, bob, filename="main.py", data=GOOD_BOT)
+
+
+def smoke_log(game: str = "batavia", seed: int = 7) -> dict:
+    """A real game log of the game's smallest table, played by the built-in random policy."""
+    from bots.builtin import get_policy
+    from engine.match import play_match
+    from engine.registry import get_game
+
+    players = get_game(game).min_players
+    _state, log = play_match(game, seed, [get_policy("random", game)] * players)
+    return log
+
+
+def test_the_smoke_match_log_is_stored_with_the_outcome(alice):
+    from ladder.matches import logstore
+
+    bot = make_bot(alice, "clove")
+    log = smoke_log()
+    version = present(
+        services.validate_version(
+            upload(bot).pk, validator=lambda artifact: services.ValidationOutcome(True, log=log)
+        )
+    )
+    assert version.status == Status.ACTIVE
+    assert version.smoke_log == logstore.smoke_object_name(version.pk)
+    assert BotVersion.objects.get(pk=version.pk).smoke_log == version.smoke_log
+    assert __import__("json").loads(logstore.read_json(version.smoke_log)) == log
+
+
+def test_a_rejected_versions_smoke_log_is_kept_and_a_validation_without_one_stores_nothing(alice):
+    bot = make_bot(alice, "clove")
+    rejected = present(
+        services.validate_version(
+            upload(bot).pk,
+            validator=lambda artifact: services.ValidationOutcome(
+                False, "the smoke match failed: crash", log=smoke_log()
+            ),
+        )
+    )
+    assert rejected.status == Status.REJECTED and rejected.smoke_log
+    plain = present(
+        services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, validator=accept)
+    )
+    assert plain.smoke_log == ""

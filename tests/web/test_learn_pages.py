@@ -332,7 +332,7 @@ def test_bot_page_shows_the_record_and_the_smoke_test(personas, site_world):
     html = html_of(personas["anonymous"].get(reverse("web:bot", args=["bob-batavia"])))
     record = html.split('id="record"')[1].split("</section>")[0]
     assert "1 of 2 (50%), most often <code>timeout</code> (1)" in record
-    assert "passed validation" in record and "no replay of the smoke match" in record
+    assert "passed validation" in record and "no replay of its smoke match" in record
 
 
 def test_bot_page_hides_unplayed_uploads_from_others(personas, site_world):

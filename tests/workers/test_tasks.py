@@ -8,6 +8,7 @@ The real worker process on a real broker is exercised in ``tests/e2e``.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -21,6 +22,7 @@ from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
 from ladder.core.hooks import WorkerLink, connect_workers
 from ladder.fleet import services as fleet_services
+from ladder.matches import logstore
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog
 from ladder.ratings.models import Rating, RatingPoint
@@ -82,6 +84,7 @@ def two_active(alice):
 @needs_sandbox
 def test_a_queued_match_is_played_in_the_sandbox_and_recorded_once(two_active):
     assert [v.status for v in two_active] == ["active", "active"]
+    assert all(v.smoke_log == logstore.smoke_object_name(v.pk) for v in two_active)
     match = match_services.create_match(ladder_for("packet_row", 2), two_active, seed=11)
 
     first = match_tasks.run_match.apply(args=(match.pk,)).get()
@@ -127,6 +130,9 @@ def test_validation_rejects_a_bot_that_crashes_and_shows_its_stderr(alice):
     assert version.status == BotVersion.Status.REJECTED
     assert "crash" in version.failure_reason
     assert "no module named numpy" in version.failure_reason
+    # The smoke match it forfeited is kept for its owner's replay: the public log, no stderr.
+    log = json.loads(logstore.read_json(version.smoke_log))
+    assert log["game"] == "borneo" and "numpy" not in json.dumps(log)
 
 
 def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, accept_every_version):

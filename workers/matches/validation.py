@@ -11,6 +11,8 @@ version pending for another try.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from engine.registry import get_game
@@ -36,6 +38,22 @@ def validate_bot(
     The text is for the bot's owner: what went wrong (with the end of its stderr) or how the
     smoke match went.
     """
+    ok, text, _log = smoke_match(
+        game, program, launcher=launcher, seed=seed, time_controls=time_controls, limits=limits
+    )
+    return ok, text
+
+
+def smoke_match(
+    game: str,
+    program: BotProgram,
+    *,
+    launcher: Launcher,
+    seed: int = 0,
+    time_controls: TimeControls = DEFAULT_TIME_CONTROLS,
+    limits: Limits = DEFAULT_LIMITS,
+) -> tuple[bool, str, dict[str, Any]]:
+    """:func:`validate_bot` plus the match's public game log (no stderr), kept for its replay."""
     spec = get_game(game)
     others = [reference_bot("random")] * (spec.min_players - 1)
     outcome = run_match(
@@ -51,12 +69,13 @@ def validate_bot(
     if reason is not None:
         stderr = outcome.stderr[0].strip()
         tail = f"\nlast stderr:\n{stderr[-2000:]}" if stderr else ""
-        return False, f"the smoke match against random bots failed: {reason}{tail}"
+        return False, f"the smoke match against random bots failed: {reason}{tail}", outcome.log
     asked = sum(1 for d in outcome.log["decisions"] if d["seat"] == 0 and d.get("by") == "bot")
-    return True, (
+    text = (
         f"played a {spec.min_players}-player {spec.name} smoke match against random bots: "
         f"place {outcome.ranking[0]}, score {outcome.scores[0]}, {asked} decisions"
     )
+    return True, text, outcome.log
 
 
 def validate_artifact(artifact: ArtifactToValidate) -> ValidationOutcome:
@@ -67,10 +86,10 @@ def validate_artifact(artifact: ArtifactToValidate) -> ValidationOutcome:
     except ArtifactError as exc:
         return ValidationOutcome(False, str(exc))
     program = BotProgram(directory, tuple(artifact.command), f"version {artifact.version_id}")
-    ok, text = validate_bot(
+    ok, text, log = smoke_match(
         artifact.game,
         program,
         launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
         seed=artifact.version_id,
     )
-    return ValidationOutcome(ok, "" if ok else text)
+    return ValidationOutcome(ok, "" if ok else text, log=dict(log))

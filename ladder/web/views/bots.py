@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
@@ -22,6 +22,7 @@ from ladder.ratings import selectors as rating_selectors
 from ladder.web.bot_stats import summaries
 from ladder.web.charts import ChartPoint, rating_chart
 from ladder.web.forms import BotForm, UploadForm
+from ladder.web.smoke import smoke_replay
 from ladder.web.views.tournaments import bot_tournaments
 
 RECENT_MATCHES = 20
@@ -189,3 +190,31 @@ def version_status(request: HttpRequest, name: str) -> JsonResponse:
     response = JsonResponse({"bot": bot.name, "pending": pending, "versions": versions})
     response["Cache-Control"] = "no-store"
     return response
+
+
+@require_GET
+def smoke_match(request: HttpRequest, name: str, number: int) -> HttpResponse:
+    """The replay of a version's validation smoke match.
+
+    Whoever may see the version may watch it: everyone for an accepted version of a public bot
+    (the log holds only public moves, the bot's and the reference bots', never stderr), the
+    owner and staff alone for a private bot or a rejected version, where it shows why it failed.
+    """
+    bot = get_object_or_404(bot_selectors.visible_bots(request.user), name=name)
+    version = get_object_or_404(bot_selectors.visible_versions(request.user, bot), number=number)
+    if not version.smoke_log:
+        raise Http404("this version has no stored smoke match")
+    replay = smoke_replay(version)
+    return render(
+        request,
+        "web/smoke.html",
+        {
+            "bot": bot,
+            "version": version,
+            "replay": replay,
+            "replay_data": replay.as_data() if not replay.error else None,
+            "private_details": bot_selectors.can_see_private_details(request.user, bot),
+            "game_script": f"web/games/{bot.game}.js",
+            "game_title": all_games()[bot.game].title,
+        },
+    )
