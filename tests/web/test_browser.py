@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
 from ladder.tournaments import services as tournament_services
-from tests.factories import make_bot, make_version
+from tests.factories import GOOD_BOT, make_bot, make_version
 from tests.helpers import present
 from tests.web.conftest import FORFEIT, finished_tournament
 
@@ -575,3 +576,28 @@ def match_decisions(match) -> list[dict]:
 
     log = present(match_selectors.match_log(match), "the match's stored log")
     return log["decisions"]
+
+
+def test_smoke_match_replays_from_the_bot_page(browser, live_server, site_world):
+    """Issue 18: the accepted smoke match is reached from the bot page and plays in the viewer."""
+    from tests.web.test_smoke_match import smoke_log
+
+    bot = make_bot(site_world.bots["alice-packet-row"].owner, "alice-smoke", "packet_row")
+    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=GOOD_BOT)
+    outcome = bot_services.ValidationOutcome(True, log=smoke_log())
+    present(bot_services.validate_version(version.pk, validator=lambda _: outcome))
+    browser.get(live_server.url + reverse("web:bot", args=[bot.name]))
+    by_css(browser, "#smoke a").click()
+    wait_for(browser, lambda d: "Smoke match of alice-smoke v1" in d.title)
+    position = by_css(browser, "#replay-position")
+    total = int(position.text.split("/")[1])
+    assert total > 10 and position.text == f"0 / {total}"
+    by_css(browser, '[data-action="forward"]').click()
+    assert position.text == f"1 / {total}"
+    from selenium.webdriver.common.keys import Keys
+
+    by_css(browser, "#replay-step").send_keys(Keys.END)
+    assert "Game over." in by_css(browser, "#replay-decision").text
+    assert "[object" not in by_css(browser, "#viewer").text
+    screenshot(browser, "smoke-match-end.png")
+    assert script_errors(browser) == []
