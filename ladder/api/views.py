@@ -629,9 +629,14 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         reason = serializer.validated_data.get("reason", "")
         if operation == "resume":
             tournament = tournament_services.resume_tournament(tournament.pk, request.user)
+        elif operation == "pause":
+            tournament = tournament_services.pause_tournament(
+                tournament.pk, request.user, reason=reason
+            )
         else:
-            call = getattr(tournament_services, f"{operation}_tournament")
-            tournament = call(tournament.pk, request.user, reason)
+            tournament = tournament_services.cancel_tournament(
+                tournament.pk, request.user, reason=reason
+            )
         return Response(s.TournamentDetailSerializer(tournament).data)
 
     @extend_schema(request=s.ReasonSerializer, responses=s.TournamentDetailSerializer)
