@@ -42,6 +42,16 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
 
 
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}") from None
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:
@@ -405,6 +415,9 @@ MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS", 6
 # Hard wall-clock limit of one match task (the soft limit is a minute less); a match that
 # overruns is an infrastructure failure and goes back to the queue.
 MONSOON_MATCH_TIME_LIMIT = env_int("MONSOON_MATCH_TIME_LIMIT", 1800)
+# How often a worker publishes a running match's moves for live spectators (0: never). A match
+# shorter than this is never published: its log follows a moment later.
+MONSOON_LIVE_INTERVAL_SECONDS = env_float("MONSOON_LIVE_INTERVAL_SECONDS", 1.0)
 # Where a worker keeps unpacked artifacts (by sha256); must be readable by the seat uids.
 MONSOON_ARTIFACT_CACHE = Path(
     os.environ.get("MONSOON_ARTIFACT_CACHE", BASE_DIR / ".cache" / "artifacts")

@@ -459,3 +459,37 @@ class TournamentMatchSerializer(serializers.Serializer):
     superseded = serializers.BooleanField(help_text="replaced by a re-run after a failure")
     entrants = serializers.ListField(child=serializers.IntegerField())
     match = MatchSerializer()
+
+
+class LiveQuerySerializer(serializers.Serializer):
+    since = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=1_000_000,
+        help_text="decisions you already have: only later ones are returned",
+    )
+
+
+class LiveDecisionSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    action = serializers.JSONField(help_text="the engine's action, as in the game log")
+    ms = serializers.FloatField(required=False, help_text="thinking time, when a bot decided")
+    by = serializers.CharField(required=False, help_text="bot, forced or fallback")
+
+
+class LiveSerializer(serializers.Serializer):
+    """A match being played, as far as its worker has published it (about once a second)."""
+
+    status = serializers.CharField()
+    run = serializers.CharField(
+        help_text="the attempt; when it changes the match restarted: drop what you have"
+    )
+    total = serializers.IntegerField(help_text="decisions played so far")
+    since = serializers.IntegerField()
+    decisions = LiveDecisionSerializer(many=True, help_text="decisions since+1 .. total")
+    forfeits = serializers.ListField(child=serializers.CharField(allow_null=True))
+    updated_at = serializers.DateTimeField(allow_null=True)
+    log = serializers.CharField(
+        allow_blank=True, help_text="the game log's URL once the match is finished"
+    )

@@ -378,6 +378,35 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
         return response
 
+    @extend_schema(parameters=[s.LiveQuerySerializer], responses=s.LiveSerializer)
+    @action(detail=True, methods=["get"])
+    def live(self, request: Request, pk: str | None = None) -> Response:
+        """A running match's moves so far, for spectators: poll with ``?since=`` what you have.
+
+        Workers publish about once a second. Decisions carry the seat, the action, the thinking
+        time and who decided; the seed (and with it the hidden cards) is published with the log
+        when the match is over, and ``log`` then gives its URL.
+        """
+        query = s.LiveQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        since = query.validated_data["since"]
+        match = get_object_or_404(match_selectors.visible_matches(request.user), pk=pk)
+        live = match_selectors.live_progress(match)
+        over = match_selectors.log_is_public(match)
+        body = {
+            "status": live.status,
+            "run": live.run,
+            "total": len(live.decisions),
+            "since": since,
+            "decisions": live.decisions[since:],
+            "forfeits": live.forfeits,
+            "updated_at": live.updated_at,
+            "log": reverse("match-log", args=[match.pk]) if over else "",
+        }
+        response = Response(s.LiveSerializer(body).data)
+        response["Cache-Control"] = "no-cache"
+        return response
+
     @extend_schema(responses=s.SeatStderrSerializer(many=True))
     @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
     def stderr(self, request: Request, pk: str | None = None) -> Response:

@@ -117,3 +117,23 @@ class MatchLog(models.Model):
 
     def __str__(self) -> str:
         return f"log of match {self.match_id} ({self.codec}, {self.stored_size} bytes)"
+
+
+class MatchProgress(models.Model):
+    """A running match as far as it has gone, published by its worker for live spectators.
+
+    Only the public part of each decision (seat, action, thinking time, who decided) and the
+    forfeits so far; the seed stays unpublished until the match is over, so the hidden cards
+    cannot be re-simulated by a spectator. The row exists while the match runs: recording the
+    result, a failure or a cancel deletes it, so it costs nothing once the match is over.
+    """
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="progress", primary_key=True
+    )
+    decisions = models.JSONField(default=list)
+    forfeits = models.JSONField(default=list)
+    updated_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"progress of match {self.match_id} ({len(self.decisions)} decisions)"

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -18,7 +19,7 @@ from django.db.models.sql.compiler import SQLCompiler
 from ladder.accounts.models import User, Visitor
 from ladder.bots.selectors import visible_bots
 from ladder.matches import logstore
-from ladder.matches.models import Match, MatchLog, MatchSeat
+from ladder.matches.models import Match, MatchLog, MatchProgress, MatchSeat
 
 
 def matches(
@@ -248,6 +249,38 @@ def head_to_head_for(user: Visitor, bot_id: int) -> list[dict[str, Any]]:
 def log_is_public(match: Match) -> bool:
     """Logs reveal hidden cards, so they are published only once the match is over."""
     return match.status == Match.Status.FINISHED
+
+
+@dataclass(frozen=True)
+class LiveProgress:
+    """What a spectator may know of a match now: its status and, while it runs, its moves.
+
+    ``run`` names the attempt: a match whose worker died is played again from the start, so a
+    viewer that followed the old attempt must start over when ``run`` changes.
+    """
+
+    status: str
+    run: str
+    decisions: list[dict[str, Any]]
+    forfeits: list[str | None]
+    updated_at: datetime | None
+
+
+def live_progress(match: Match) -> LiveProgress:
+    """The published progress of a running match (empty before its worker's first publish)."""
+    row = (
+        MatchProgress.objects.filter(match=match).first()
+        if match.status == Match.Status.RUNNING
+        else None
+    )
+    started = match.started_at.timestamp() if match.started_at else 0
+    return LiveProgress(
+        status=match.status,
+        run=f"{match.attempts}-{started:.6f}",
+        decisions=list(row.decisions) if row else [],
+        forfeits=list(row.forfeits) if row else [],
+        updated_at=row.updated_at if row else None,
+    )
 
 
 def stored_log(match: Match) -> MatchLog | None:

@@ -41,7 +41,7 @@ from ladder.core.hooks import after_commit
 from ladder.core.resend import stamp_unsent
 from ladder.ladders.models import Ladder
 from ladder.matches import logstore
-from ladder.matches.models import Match, MatchLog, MatchSeat
+from ladder.matches.models import Match, MatchLog, MatchProgress, MatchSeat
 
 Status = Match.Status
 MAX_SEED = 2**63 - 1
@@ -248,6 +248,7 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
                 size=stored.size,
                 stored_size=stored.stored_size,
             )
+        MatchProgress.objects.filter(match=match).delete()  # the log now tells it all
         match.status = Status.FINISHED
         match.finished_at = timezone.now()
         match.lease_expires_at = None
@@ -270,6 +271,7 @@ def record_infrastructure_failure(match_id: int, reason: str) -> str:
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status not in (Status.RUNNING, Status.QUEUED):
             return match.status
+        MatchProgress.objects.filter(match=match).delete()  # the next run starts afresh
         match.attempts += 1
         match.worker = ""
         match.lease_expires_at = None
@@ -308,6 +310,54 @@ def renew_lease(match_id: int, *, worker: str, lease_seconds: int) -> bool:
     )
 
 
+LIVE_DECISION_KEYS = ("seat", "action", "ms", "by")
+"""What a spectator sees of each decision while the match runs (no bot debug output)."""
+
+
+def _check_progress(
+    decisions: object, forfeits: object, n: int
+) -> tuple[list[dict[str, Any]], list[str | None]]:
+    """The published progress, reduced to its public keys; InvalidResult if malformed."""
+    if not isinstance(decisions, list) or not all(
+        isinstance(d, dict) and isinstance(d.get("seat"), int) and 0 <= d["seat"] < n
+        for d in decisions
+    ):
+        raise InvalidResult("'decisions' must be a list of decisions with a seat each")
+    if (
+        not isinstance(forfeits, list)
+        or len(forfeits) != n
+        or not all(f is None or isinstance(f, str) for f in forfeits)
+    ):
+        raise InvalidResult(f"'forfeits' must hold a reason or None for each of {n} seats")
+    public = [{k: d[k] for k in LIVE_DECISION_KEYS if k in d} for d in decisions]
+    return public, forfeits
+
+
+def publish_progress(match_id: int, *, worker: str, decisions: object, forfeits: object) -> bool:
+    """Store how far a running match has got, for live spectators; False if not ours.
+
+    Only the worker holding the match may publish, and only while it runs (the match row is
+    locked for the check, so a result recorded meanwhile cannot be followed by a stale row).
+    Each publish replaces the previous one: spectators ask for what is new since their last
+    step (``selectors.live_progress``).
+    """
+    with transaction.atomic():
+        held = list(
+            Match.objects.select_for_update()
+            .filter(pk=match_id, status=Status.RUNNING, worker=worker[:200])
+            .values_list("pk", flat=True)
+        )
+        if not held:
+            return False
+        seats = MatchSeat.objects.filter(match_id=match_id).count()
+        public, reasons = _check_progress(decisions, forfeits, seats)
+        MatchProgress.objects.update_or_create(
+            match_id=match_id,
+            defaults={"decisions": public, "forfeits": reasons, "updated_at": timezone.now()},
+        )
+    return True
+
+
 def matches_to_resend(*, now: datetime | None = None) -> list[int]:
     """Queued matches whose message may have been lost by the broker, stamped as sent now.
 
@@ -325,14 +375,16 @@ def matches_to_resend(*, now: datetime | None = None) -> list[int]:
 
 def cancel_match(match_id: int, *, reason: str = "cancelled by staff") -> bool:
     """Cancel a match that has no result yet; a finished match keeps its result."""
-    changed = Match.objects.filter(
-        pk=match_id, status__in=[Status.NEW, Status.QUEUED, Status.RUNNING]
-    ).update(
-        status=Status.CANCELLED,
-        status_reason=reason,
-        finished_at=timezone.now(),
-        lease_expires_at=None,
-    )
+    with transaction.atomic():
+        changed = Match.objects.filter(
+            pk=match_id, status__in=[Status.NEW, Status.QUEUED, Status.RUNNING]
+        ).update(
+            status=Status.CANCELLED,
+            status_reason=reason,
+            finished_at=timezone.now(),
+            lease_expires_at=None,
+        )
+        MatchProgress.objects.filter(match_id=match_id).delete()
     return bool(changed)
 
 

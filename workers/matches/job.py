@@ -15,7 +15,7 @@ from pathlib import Path
 
 from workers.artifact_cache import ArtifactCache
 from workers.launch import BotProgram, Launcher, LocalLauncher
-from workers.matches.records import MatchSpec
+from workers.matches.records import MatchSpec, Progress
 from workers.matches.runner import MatchOutcome, run_match
 
 logger = logging.getLogger(__name__)
@@ -55,9 +55,16 @@ def programs(spec: MatchSpec, cache: ArtifactCache, fetch: Fetch) -> list[BotPro
 
 
 def play(
-    spec: MatchSpec, *, launcher: Launcher, cache: ArtifactCache, fetch: Fetch
+    spec: MatchSpec,
+    *,
+    launcher: Launcher,
+    cache: ArtifactCache,
+    fetch: Fetch,
+    watch: Callable[[Callable[[], Progress]], None] | None = None,
 ) -> MatchOutcome:
     """Play the match a spec describes; bot failures are forfeits inside the outcome.
+
+    ``watch`` receives the running match's progress source (see ``run_match``).
 
     Raises for infrastructure only: an artifact that cannot be fetched or unpacked
     (:class:`~workers.artifact_cache.ArtifactError`), a host that cannot sandbox
@@ -70,4 +77,5 @@ def play(
         variant=spec.variant,
         launcher=launcher,
         names=spec.names,
+        watch=watch,
     )

@@ -23,7 +23,7 @@ import os
 import selectors
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -35,7 +35,7 @@ from engine.registry import get_game
 from engine.rng import Rng
 from workers.launch import BotProcess, BotProgram, Launcher, LaunchError, Limits, set_deciding
 from workers.matches import protocol
-from workers.matches.records import GameLog, MatchRecord
+from workers.matches.records import GameLog, MatchRecord, Progress
 
 STDERR_CAP_BYTES = 64 * 1024
 """Captured stderr kept per seat: the first and the last half of this, the middle dropped."""
@@ -236,6 +236,17 @@ class _Match:
         # Determinizations for bots that ask must not be derivable from the match seed (a bot
         # could search small seeds and learn the deck), so they come from the OS.
         self.determinize_rng = Rng(int.from_bytes(os.urandom(8), "big"))
+
+    def progress(self) -> Progress:
+        """The match so far, safe to call from another thread while the runner plays.
+
+        Only reads: a copy of the decision list (entries are complete before they are
+        appended) and each seat's forfeit, so a publisher thread costs the loop nothing.
+        """
+        return Progress(
+            decisions=tuple(self.log["decisions"]),
+            forfeits=tuple(seat.forfeit for seat in self.seats),
+        )
 
     # --- forfeits ---------------------------------------------------------------------------
     def forfeit(self, seat: _Seat, code: str, message: str) -> None:
@@ -707,8 +718,13 @@ def run_match(
     time_controls: TimeControls = DEFAULT_TIME_CONTROLS,
     limits: Limits = DEFAULT_LIMITS,
     names: Sequence[str] | None = None,
+    watch: Callable[[Callable[[], Progress]], None] | None = None,
 ) -> MatchOutcome:
     """Play one match between bot programs and return its outcome.
+
+    ``watch``, when given, is called once before the bots start with a function that returns
+    the match's :class:`~workers.matches.records.Progress`; a worker's publisher thread polls
+    it so spectators can follow the match live without the loop doing anything for them.
 
     Bad arguments (unknown game, wrong player count, bad seed) raise the engine's errors before
     any bot starts; after that, nothing a bot does raises: it forfeits. The one exception is
@@ -716,6 +732,8 @@ def run_match(
     an infrastructure failure, not the bots' (every started bot is killed first).
     """
     match = _Match(game, seed, bots, variant, launcher, time_controls, limits, names)
+    if watch is not None:
+        watch(match.progress)
     try:
         began = time.monotonic()
         match.start()

@@ -2,7 +2,9 @@
 
 ``run_match`` claims its match with a conditional update (only one worker moves it from
 ``queued`` to ``running``), renews its lease while it plays, and records the outcome through
-``ladder.matches.services.record_result``, the one service function for results. A bot's
+``ladder.matches.services.record_result``, the one service function for results. While it
+plays, a :class:`~workers.matches.live.LivePublisher` thread publishes its progress for live
+spectators. A bot's
 failure is a forfeit inside the result; anything else that goes wrong (artifact storage, the
 sandbox, the database, the worker dying) is an infrastructure failure and never a result: the
 match goes back to the queue until it has used its attempts.
@@ -30,6 +32,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from ladder.core.hooks import WorkerLink
 from workers.celery_app import app
 from workers.matches import job
+from workers.matches.live import LivePublisher
 from workers.matches.records import MatchSpec
 
 logger = logging.getLogger(__name__)
@@ -131,7 +134,8 @@ def run_match(self: Task, match_id: int) -> str:
         raise self.retry(exc=exc, countdown=min(2 ** min(self.request.retries, 5), 30)) from exc
     if not claimed:
         return f"match {match_id} was not queued; nothing to do"
-    with LeaseKeeper(match_id, worker, lease):
+    live = LivePublisher(match_id, worker, settings.MONSOON_LIVE_INTERVAL_SECONDS)
+    with LeaseKeeper(match_id, worker, lease), live:
         try:
             spec = MatchSpec.from_json(match_spec(match_id))
             outcome = job.play(
@@ -139,6 +143,7 @@ def run_match(self: Task, match_id: int) -> str:
                 launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
                 cache=job.worker_cache(str(settings.MONSOON_ARTIFACT_CACHE)),
                 fetch=artifact_bytes,
+                watch=live.watch,
             )
         except SoftTimeLimitExceeded:
             return f"match {match_id}: " + _fail(
