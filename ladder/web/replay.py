@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import EngineError
+from engine.core import EngineError, GameState
 from engine.log import ReplayError, replay, start_state
 from ladder.web.narration import changes, narrate, narrator_for, progress
 
@@ -151,13 +151,42 @@ def build_replay(
     except (ReplayError, EngineError) as exc:
         result.error = str(exc)
         return result
+    _add_frames(result, state, log["decisions"])
+    result.forfeit_steps = forfeit_steps(log, forfeits)
+    return result
+
+
+def build_live_replay(
+    header: dict[str, Any], decisions: list[dict[str, Any]], *, seat_names: list[str]
+) -> Replay:
+    """Frames of a match still being played: the public views only, whatever the visitor.
+
+    ``header`` is a game log's header (``engine.log.new_log``) and ``decisions`` what the
+    worker has published so far. Nothing is checked against a result (there is none yet), but
+    every action must still be legal in turn; hidden cards stay out of every frame.
+    """
+    game = str(header.get("game", ""))
+    result = Replay(game=game, seats=seat_names, catalogue=catalogue(game))
+    try:
+        state = start_state({**header, "decisions": decisions})
+        _add_frames(result, state, decisions)
+    except EngineError as exc:
+        result.error = f"the published moves do not replay: {exc}"
+    return result
+
+
+def _add_frames(result: Replay, state: GameState, decisions: list[dict[str, Any]]) -> None:
+    """Step ``state`` through ``decisions``, appending a frame (and a progress point) each."""
+    game = result.game
     seats = range(state.num_players)
-    result.seat_times = seat_times(log, seat_names)
+    result.seat_times = seat_times({"decisions": decisions}, result.seats)
 
     def table() -> dict[str, Any]:
         public = state.public_view()
         private = (
-            [_private_part(state.observation(s), public) for s in seats] if reveal_private else None
+            [_private_part(state.observation(s), public) for s in seats]
+            if result.reveal_private
+            else None
         )
         return {"public": public, "private": private}
 
@@ -168,12 +197,14 @@ def build_replay(
     words = narrator.words if narrator else None
     scores = progress(game, previous["public"])
     series = [scores] if scores is not None else []
-    for entry in log["decisions"]:
+    for entry in decisions:
         state.apply(entry["action"])
         current = table()
         ops: list[list[object]] = []
         diff(previous, current, [], ops)
-        decision = {k: entry[k] for k in ("seat", "action", "ms", "by") if k in entry}
+        decision: dict[str, Any] = {
+            k: entry[k] for k in ("seat", "action", "ms", "by") if k in entry
+        }
         decision["text"] = narrate(
             game, entry["seat"], entry["action"], previous["public"], current["public"]
         )
@@ -188,8 +219,6 @@ def build_replay(
             series.append(scores)
         previous = current
     result.progress = series if len(series) == len(result.frames) else []
-    result.forfeit_steps = forfeit_steps(log, forfeits)
-    return result
 
 
 def forfeit_steps(log: dict[str, Any], forfeits: list[str | None]) -> dict[int, int]:

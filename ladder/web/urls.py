@@ -34,6 +34,7 @@ urlpatterns = [
     path("version-tests/<int:pk>/", versus.version_test_detail, name="version-test"),
     path("version-tests/<int:pk>/cancel/", versus.version_test_cancel, name="version-test-cancel"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),
+    path("matches/<int:pk>/live/", matches.match_live, name="match-live"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournament_setup.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),

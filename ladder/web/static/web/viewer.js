@@ -97,27 +97,31 @@
   /* --- rebuild whole tables from the deltas ------------------------------------------------- */
   var clone = window.structuredClone || function (x) { return JSON.parse(JSON.stringify(x)); };
   var tables = [data.frames[0].table];
-  for (var i = 1; i < data.frames.length; i++) {
-    var next = clone(tables[i - 1]);
-    data.frames[i].ops.forEach(function (op) {
-      var path = op[0], target = next;
-      if (path.length === 0) { next = op[1]; return; }
-      for (var k = 0; k < path.length - 1; k++) { target = target[path[k]]; }
-      target[path[path.length - 1]] = op[1];
-    });
-    tables.push(next);
-  }
-  var last = tables.length - 1;
-
   /* Thinking time each seat has used up to each step (the runner's "ms" per decision). */
   var clocks = [data.seats.map(function () { return 0; })];
-  for (var j = 1; j <= last; j++) {
-    var used = clocks[j - 1].slice();
-    var dj = data.frames[j].decision;
-    if (typeof dj.ms === "number") { used[dj.seat] += dj.ms; }
-    clocks.push(used);
+  var timed = false;
+  /* Rebuild the tables and clocks of frames[from..]: once at load, then per live update. */
+  function extend(from) {
+    for (var i = from; i < data.frames.length; i++) {
+      var next = clone(tables[i - 1]);
+      data.frames[i].ops.forEach(function (op) {
+        var path = op[0], target = next;
+        if (path.length === 0) { next = op[1]; return; }
+        for (var k = 0; k < path.length - 1; k++) { target = target[path[k]]; }
+        target[path[path.length - 1]] = op[1];
+      });
+      tables.push(next);
+      var used = clocks[i - 1].slice();
+      var d = data.frames[i].decision;
+      if (typeof d.ms === "number") { used[d.seat] += d.ms; timed = true; }
+      clocks.push(used);
+    }
+    last = tables.length - 1;
   }
-  var timed = data.frames.some(function (f) { return f.decision && typeof f.decision.ms === "number"; });
+  var last = 0;
+  extend(1);
+  /* A live match is never over in this page: when it ends, the page reloads with the replay. */
+  var live = data.live || null;
 
   var slider = document.getElementById("replay-step");
   var position = document.getElementById("replay-position");
@@ -156,7 +160,7 @@
         parts.push(h("span", { "class": "forfeit" }, " Seat " + s + " forfeited here: " + data.forfeits[s] + "."));
       }
     });
-    if (index === last) { parts.push(" Game over.", forfeitNotes()); }
+    if (index === last && !live) { parts.push(" Game over.", forfeitNotes()); }
     return parts;
   }
 
@@ -196,8 +200,9 @@
       privatePart: seatView !== null && state.private ? state.private[seatView] : null,
       catalogue: data.catalogue || {}, decision: step > 0 ? data.frames[step].decision : null,
       previous: step > 0 ? tables[step - 1].public : null,
-      over: step === last
+      over: step === last && !live
     };
+    slider.max = String(last);
     slider.value = String(step);
     slider.setAttribute("aria-valuetext", "step " + step + " of " + last);
     position.textContent = step + " / " + last;
@@ -267,5 +272,46 @@
     if (action) { event.preventDefault(); actions[action](); }
   });
   root.setAttribute("tabindex", "-1");
-  show(0);
+
+  /* --- live: ask for the frames played since our last one, follow them if at the end -------- */
+  var liveStatus = document.getElementById("live-status");
+  var liveBadge = document.getElementById("live-badge");
+  function say(text) { if (liveStatus) { liveStatus.textContent = text; } }
+  function poll() {
+    var url = live.url + "?since=" + last + "&run=" + encodeURIComponent(live.run);
+    fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("the server answered " + response.status); }
+        return response.json();
+      })
+      .then(function (update) {
+        if (update.over || update.restart) {
+          say(update.over ? "The match is over: loading the full replay…" : "The match was restarted: reloading…");
+          window.location.reload();
+          return;
+        }
+        if (liveBadge) { liveBadge.textContent = "● " + update.status; }
+        var following = step === last;
+        if (update.frames && update.frames.length) {
+          Array.prototype.push.apply(data.frames, update.frames);
+          data.forfeits = update.forfeits || data.forfeits;
+          extend(data.frames.length - update.frames.length);
+          if (following && timer === null) { show(last); } else { show(step); }
+        }
+        if (update.status === "running") {
+          say(last + " moves played so far. " + (following ? "Following the latest move." : "Press End to follow the latest move."));
+        }
+        window.setTimeout(poll, live.poll_ms);
+      })
+      .catch(function (err) {
+        say("Lost touch with the server (" + err.message + "); trying again…");
+        window.setTimeout(poll, live.poll_ms * 5);
+      });
+  }
+  if (live) {
+    show(last);
+    window.setTimeout(poll, live.poll_ms);
+  } else {
+    show(0);
+  }
 })();

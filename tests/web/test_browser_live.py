@@ -1,0 +1,73 @@
+"""Browser test of live watching (headless Chromium, the harness of ``test_browser.py``): a
+spectator opens a running match, the worker publishes more moves, the page shows them without
+a reload and follows the latest; when the result is recorded the page turns into the replay.
+At 1366 px and on a 390 px phone, where the page must not scroll sideways.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from ladder.ladders.services import sync_ladders
+from ladder.matches import services as match_services
+from ladder.web.replay import build_live_replay
+from tests.factories import engine_result, make_user
+from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
+    BROWSER_MARKS,
+    browser,
+    by_css,
+    screenshot,
+    script_errors,
+    wait_for,
+)
+from tests.web.test_live import running_match
+
+pytestmark = BROWSER_MARKS
+
+
+def position(driver) -> tuple[int, int]:
+    step, total = by_css(driver, "#replay-position").text.split("/")
+    return int(step), int(total)
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_a_spectator_watches_a_match_being_played(browser, live_server, width):  # noqa: F811
+    sync_ladders()  # a transactional test starts from an emptied database
+    owners = [make_user(name) for name in ("alice", "bob", "olivia")]
+    live = running_match(owners, game="borneo", seed=7)
+    live.publish(6)
+    browser.delete_all_cookies()
+    browser.set_window_size(width, 900)
+    try:
+        browser.get(live_server.url + reverse("web:match", args=[live.match.pk]))
+        assert "Live" in by_css(browser, "#replay-heading").text
+        assert position(browser) == (6, 6)  # a spectator arrives at the latest move
+        assert "Game over" not in by_css(browser, "#replay-decision").text
+
+        live.publish(20)  # the worker's next publish: the page follows without a reload
+        wait_for(browser, lambda d: position(d) == (20, 20), timeout=10)
+        header = {k: v for k, v in live.log.items() if k not in ("decisions", "result")}
+        frames = build_live_replay(header, live.log["decisions"][:20], seat_names=["x"] * 3)
+        sentence = frames.frames[20]["decision"]["text"]
+        assert sentence in by_css(browser, "#replay-decision").text  # the latest move, narrated
+        assert "20 moves played so far" in by_css(browser, "#live-status").text
+        assert int(browser.execute_script("return document.documentElement.scrollWidth")) <= width
+        screenshot(browser, f"live-match-{width}.png", width=width)
+
+        # Step back: the page keeps the spectator's place while new moves arrive.
+        by_css(browser, '[data-action="back"]').click()
+        live.publish(30)
+        wait_for(browser, lambda d: position(d)[1] == 30, timeout=10)
+        assert position(browser)[0] == 19
+        assert "Press End" in by_css(browser, "#live-status").text
+
+        record = engine_result(live.match)
+        record["log"] = live.log
+        match_services.record_result(live.match.pk, record)
+        wait_for(browser, lambda d: "Replay" in by_css(d, "#replay-heading").text, timeout=10)
+        total = len(live.log["decisions"])
+        assert position(browser) == (0, total)  # the whole replay, hands included, from the start
+        assert script_errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 1000)
