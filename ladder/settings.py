@@ -8,8 +8,10 @@ production deployment can never run on a development secret by accident.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import TypeVar
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -32,24 +34,25 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
 
 
-def env_int(name: str, default: int) -> int:
+_Number = TypeVar("_Number")
+
+
+def _env_number(name: str, default: _Number, parse: Callable[[str], _Number], what: str) -> _Number:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
     try:
-        return int(raw)
+        return parse(raw)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
+        raise ImproperlyConfigured(f"{name} must be {what}, not {raw!r}") from None
+
+
+def env_int(name: str, default: int) -> int:
+    return _env_number(name, default, int, "an integer")
 
 
 def env_float(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}") from None
+    return _env_number(name, default, float, "a number")
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
