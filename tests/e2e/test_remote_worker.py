@@ -74,7 +74,8 @@ def ladder_host_on_s3(worker_env, settings, s3_server, tmp_path) -> Path:
 
 
 @pytest.fixture
-def remote_host(redis_server, s3_server) -> Iterator[RemoteHost]:
+def remote_host(fleet, redis_server, s3_server) -> Iterator[RemoteHost]:
+    """The namespace and its three relays; the fleet's workers stop before the relays do."""
     db = connection.settings_dict
     host = RemoteHost(f"monsoon-remote-{os.getpid()}")
     try:
@@ -87,6 +88,7 @@ def remote_host(redis_server, s3_server) -> Iterator[RemoteHost]:
         )
         yield host
     finally:
+        fleet.stop_all()  # a worker cut off from its broker and database stops slowly
         host.close()
 
 
@@ -127,6 +129,12 @@ def assert_only_relayed_services_reachable(
         assert namespace.probe(host.port(service)) == "connected", service
     for service, port in {**host_ports, "stray": stray_port}.items():
         assert namespace.probe(port) == "ConnectionRefusedError", service
+
+
+def same_namespace(one: str, other: str) -> bool:
+    """Whether two namespace files (``/proc/<pid>/ns/...``, ``/run/netns/...``) are one."""
+    a, b = os.stat(one), os.stat(other)
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 def upload_reference_bots(api) -> list[int]:
@@ -193,6 +201,8 @@ def test_a_worker_on_another_host_plays_ranked_matches_with_nothing_shared_on_di
         env=remote_env(remote_host, remote_disk),
     )
     worker_pid = fleet.procs["remote"].pid
+    assert same_namespace(f"/proc/{worker_pid}/ns/net", remote_host.namespace.path)
+    assert not same_namespace(f"/proc/{worker_pid}/ns/mnt", "/proc/self/ns/mnt")
     assert os.listdir(f"/proc/{worker_pid}/root{hidden}") == []  # the worker's view of it
     assert os.listdir(hidden)  # while the ladder host has its files there
 
@@ -208,6 +218,7 @@ def test_a_worker_on_another_host_plays_ranked_matches_with_nothing_shared_on_di
     assert {m.worker.split("@")[0] for m in matches} == {"remote"}
     assert [w.name.split("@")[0] for w in WorkerNode.objects.all()] == ["remote"]
     log_keys = set(s3_server.keys(LOGS_BUCKET))
+    assert {logstore.smoke_object_name(v.pk) for v in versions} <= log_keys  # validation's
     for match in matches:
         assert logstore.object_name(match.pk) in log_keys
         response = api.get(f"/api/v1/matches/{match.pk}/log/")
