@@ -26,10 +26,13 @@ WHITENOISE_AUTOREFRESH = True  # serve from the apps' static folders, no collect
 WHITENOISE_USE_FINDERS = True
 # A worker process started by the end-to-end tests reads the same folder through MEDIA_ROOT.
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "test-artifacts" / "media"))  # noqa: F405
-STORAGES["match_logs"] = {
-    "BACKEND": "django.core.files.storage.FileSystemStorage",
-    "OPTIONS": {"location": MEDIA_ROOT / "match-logs", "allow_overwrite": True},
-}
+# Game logs beside it, unless a bucket is configured: a worker the end-to-end tests start on a
+# host of its own (tests/e2e/test_remote_worker.py) shares no disk and writes them to S3.
+if not (os.environ.get("MATCH_LOG_BUCKET") or os.environ.get("AWS_STORAGE_BUCKET_NAME")):
+    STORAGES["match_logs"] = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT / "match-logs", "allow_overwrite": True},
+    }
 
 # One test database per checkout: several worktrees (or CI and a developer) on one PostgreSQL
 # server never drop each other's test database.

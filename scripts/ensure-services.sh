@@ -2,7 +2,8 @@
 # Make PostgreSQL and Redis reachable on 127.0.0.1 for the test suite, from nothing if need be:
 # installs them with apt when missing, starts them when stopped, creates the test role/database.
 # Also installs the headless browser the web tests drive (Debian chromium + chromium-driver),
-# and, through ensure-sandbox.sh, what sandboxed bots need (bubblewrap, libseccomp, python3).
+# socat and iproute2 for the remote-worker test's network namespace, and, through
+# ensure-sandbox.sh, what sandboxed bots need (bubblewrap, libseccomp, python3).
 # Its only output on stdout is the DATABASE_URL=... line (progress goes to stderr), so the
 # Makefile can export it; safe to run again and again.
 set -euo pipefail
@@ -76,8 +77,19 @@ ensure_browser() {
     apt_install chromium chromium-driver
 }
 
+ensure_namespace_tools() {
+    # The remote-worker test (tests/e2e/test_remote_worker.py) puts a worker in a network
+    # namespace of its own (ip, nsenter, unshare) reached through socat relays.
+    local missing=()
+    command -v socat >/dev/null 2>&1 || missing+=(socat)
+    command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+    command -v nsenter >/dev/null 2>&1 || missing+=(util-linux)
+    if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
 ensure_postgres
 ensure_redis
+ensure_namespace_tools
 ensure_browser
 # The workers' tests run bots in bubblewrap sandboxes.
 "$(dirname "$0")/ensure-sandbox.sh" >&2

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -198,11 +198,23 @@ class Fleet:
         log.close()
 
     def worker(
-        self, name: str, *, concurrency: int = 2, wait: bool = True, **extra_env: str
+        self,
+        name: str,
+        *,
+        concurrency: int = 2,
+        wait: bool = True,
+        launcher: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        **extra_env: str,
     ) -> None:
+        """A Celery worker with ``env`` and ``extra_env`` over the fleet's environment.
+
+        ``launcher`` is an argv prefix that starts it elsewhere (another namespace, say).
+        """
         self._spawn(
             name,
             [
+                *launcher,
                 CELERY,
                 "-A",
                 "workers.celery_app",
@@ -217,7 +229,7 @@ class Fleet:
                 "--without-mingle",
                 "--loglevel=INFO",
             ],
-            extra_env,
+            {**(env or {}), **extra_env},
         )
         if wait:
             from ladder.fleet.models import WorkerNode
