@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: bots import this module
 if TYPE_CHECKING:  # types only: a bot that imports this module should start fast
     from engine.core import Action, Observation
     from engine.match import Policy

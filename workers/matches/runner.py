@@ -130,6 +130,9 @@ class _Seat:
         self.in_watched = False
         """Whether stdin is in the selector: only while a message is partly written."""
         self.stderr_step: int | None = None  # step to mark before the next stderr bytes
+        self.line_at = 0.0
+        """When the seat's last complete line arrived (monotonic): its start-up ends at its own
+        ``ready``, not when the slowest seat's ``ready`` ends the exchange."""
 
     @property
     def live(self) -> bool:
@@ -385,6 +388,7 @@ class _Match:
                 continue
             if line is not None:
                 lines[seat] = line
+                seat.line_at = time.monotonic()
                 seat.pending = b""
                 continue
             waiting[seat] = deadline
@@ -487,6 +491,7 @@ class _Match:
             self.forfeit(seat, failure.code, str(failure))
         elif line is not None:
             seat.pending = b""  # stdout stays watched for the seat's next decision
+            seat.line_at = time.monotonic()
             lines[seat] = line
 
     # --- the match --------------------------------------------------------------------------
@@ -527,7 +532,7 @@ class _Match:
             waits[seat] = (protocol.encode(message), began + self.tc.startup_ms / 1000)
         lines = self.exchange(waits, "startup_timeout")
         for seat, line in lines.items():
-            self.startup_ms[seat.index] = round((time.monotonic() - started[seat]) * 1000, 1)
+            self.startup_ms[seat.index] = round((seat.line_at - started[seat]) * 1000, 1)
             try:
                 seat.wants_state = protocol.parse_ready(line)
             except protocol.ProtocolError as exc:
@@ -567,6 +572,10 @@ class _Match:
         self._drain_stderr(seat)  # what came before belongs to earlier steps
         seat.stderr_step = len(self.log["decisions"]) + 1
         self._resume_stderr(seat)
+        # Thawed before its request is built, and before its clock starts: the kernel wakes the
+        # seat's tasks (and puts the previous seat's to sleep) on the other core while this one
+        # encodes, instead of after, in the decision's round trip.
+        self._wake(seat)
         sample = None
         if seat.wants_state:
             sample = encode_state(self.state.determinize(seat.index, self.determinize_rng))
@@ -579,7 +588,6 @@ class _Match:
             state=sample,
         )
         payload = protocol.encode(message)
-        self._wake(seat)  # thawed before its clock starts
         began = time.monotonic()
         deadline = began + self.tc.move_ms / 1000 + seat.bank_s
         line = self.exchange({seat: (payload, deadline)}, "timeout").get(seat)
