@@ -83,6 +83,8 @@ class Runs:
     starts: list[float] = field(default_factory=list)
     """The start-up phase: the first launch to the last ``ready``."""
     plays: list[float] = field(default_factory=list)
+    play_cpus: list[float] = field(default_factory=list)
+    """The runner thread's CPU time while playing."""
     cleanups: list[float] = field(default_factory=list)
     """After the phases: killing what is left of the seats, removing their cgroups."""
     finishes: list[float] = field(default_factory=list)
@@ -112,6 +114,7 @@ def _through_runner(bot: BotProgram, launcher: Launcher, matches: int) -> Runs:
         runs.starts.append(outcome.phases_s["startup"])
         runs.cleanups.append(runs.whole[-1] - sum(outcome.phases_s.values()))
         runs.plays.append(outcome.phases_s["play"])
+        runs.play_cpus.append(outcome.play_cpu_s)
         runs.finishes.append(outcome.phases_s["finish"])
         runs.startups += [ms for ms in outcome.startup_ms if ms is not None]
         asked = [d["ms"] / 1000 for d in outcome.log["decisions"] if "ms" in d]
@@ -133,10 +136,12 @@ def main() -> None:
     launcher = _launcher(args.sandbox)
 
     in_process = []  # seconds per decision (the two runs draw different random moves)
+    in_process_cpu = []
     for seed in range(args.matches):
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         _, log = play_match(GAME, seed, [random_policy] * PLAYERS)
         in_process.append((time.perf_counter() - began) / len(log["decisions"]))
+        in_process_cpu.append((time.thread_time() - cpu) / len(log["decisions"]))
     per_decision_s = statistics.median(in_process)
     runs = _through_runner(reference_bot("random"), launcher, args.matches)
     with tempfile.TemporaryDirectory(prefix="protocol-bench-") as directory:
@@ -145,7 +150,8 @@ def main() -> None:
         floor = _through_runner(floor_bot, launcher, args.matches)
 
     kind = "bubblewrap" if args.sandbox else "plain processes (LocalLauncher)"
-    engine_s = per_decision_s * statistics.median(runs.decisions)
+    decisions = statistics.median(runs.decisions)
+    engine_s = per_decision_s * decisions
     runner_s = statistics.median(runs.whole)
     play_s = statistics.median(runs.plays)
     finish_s = statistics.median(runs.finishes)
@@ -187,6 +193,15 @@ def main() -> None:
     print(
         f"added cost per asked decision    {added_us:7.0f} us (playing phase vs in-process)   "
         f"target <= {ADDED_TARGET_US:.0f} us: {_verdict(added_us, ADDED_TARGET_US)}"
+    )
+    runner_cpu_us = (
+        (statistics.median(runs.play_cpus) - statistics.median(in_process_cpu) * decisions)
+        / asked
+        * 1e6
+    )
+    print(
+        f"  of which the runner's own CPU   {runner_cpu_us:7.0f} us (its thread's CPU time while "
+        "playing vs in-process; the rest is the bot's work and waiting for a CPU)"
     )
     fixed_s = statistics.median(floor.starts) + statistics.median(floor.finishes)
     print(

@@ -170,6 +170,9 @@ class MatchOutcome:
     phases_s: dict[str, float] = field(default_factory=dict)
     """Wall time of the match's phases: ``startup``, ``play`` and ``finish`` (end message and
     waiting for the bots to exit), for the workers' metrics and the benchmarks."""
+    play_cpu_s: float = 0.0
+    """The runner thread's own CPU time while playing (engine included): against ``play`` it
+    tells what the runner costs from what it waits for (the bots, a busy machine)."""
 
     def record(self) -> MatchRecord:
         """The typed result record the worker hands to the ladder (as JSON)."""
@@ -746,14 +749,17 @@ def run_match(
         began = time.monotonic()
         match.start()
         started = time.monotonic()
+        cpu = time.thread_time()
         match.play()
         played = time.monotonic()
+        cpu = time.thread_time() - cpu
         outcome = match.finish()
         outcome.phases_s = {
             "startup": started - began,
             "play": played - started,
             "finish": time.monotonic() - played,
         }
+        outcome.play_cpu_s = cpu
         return outcome
     finally:
         match.close()
