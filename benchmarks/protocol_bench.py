@@ -44,6 +44,7 @@ STARTUP_TARGET_MS = 50.0
 MATCH_RATIO_TARGET = 3.0
 ADDED_TARGET_US = 100.0
 CLOCK = TimeControls(move_ms=5_000)
+IN_PROCESS_REPEATS = 5
 FLOOR_BOT = """\
 import sys
 out = sys.stdout.buffer
@@ -137,7 +138,9 @@ def main() -> None:
 
     in_process = []  # seconds per decision (the two runs draw different random moves)
     in_process_cpu = []
-    for seed in range(args.matches):
+    # Each in-process match several times: a 10 ms figure is easily doubled by one preemption
+    # on a busy machine, and it is the denominator of every ratio below.
+    for seed in [*range(args.matches)] * IN_PROCESS_REPEATS:
         began, cpu = time.perf_counter(), time.thread_time()
         _, log = play_match(GAME, seed, [random_policy] * PLAYERS)
         in_process.append((time.perf_counter() - began) / len(log["decisions"]))
