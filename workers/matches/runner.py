@@ -575,10 +575,6 @@ class _Match:
         self._drain_stderr(seat)  # what came before belongs to earlier steps
         seat.stderr_step = len(self.log["decisions"]) + 1
         self._resume_stderr(seat)
-        # Thawed before its request is built, and before its clock starts: the kernel wakes the
-        # seat's tasks (and puts the previous seat's to sleep) on the other core while this one
-        # encodes, instead of after, in the decision's round trip.
-        self._wake(seat)
         sample = None
         if seat.wants_state:
             sample = encode_state(self.state.determinize(seat.index, self.determinize_rng))
@@ -591,6 +587,7 @@ class _Match:
             state=sample,
         )
         payload = protocol.encode(message)
+        self._wake(seat)  # thawed before its clock starts
         began = time.monotonic()
         deadline = began + self.tc.move_ms / 1000 + seat.bank_s
         line = self.exchange({seat: (payload, deadline)}, "timeout").get(seat)
