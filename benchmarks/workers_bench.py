@@ -16,7 +16,9 @@ above, and for matches sent one at a time to an idle worker (the broker's own de
 
     scripts/ensure-services.sh >/dev/null && .venv/bin/python -m benchmarks.workers_bench
 
-Uses the PostgreSQL database ``monsoon_bench`` (dropped and created) and Redis database 14.
+Uses the PostgreSQL database ``monsoon_bench`` (dropped and created) and Redis database 14;
+``MONSOON_BENCH_DB`` and ``MONSOON_BENCH_REDIS_DB`` choose others (two engineers benchmarking on
+one machine must not drop each other's database).
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DB_NAME = "monsoon_bench"
-BROKER = "redis://127.0.0.1:6379/14"
+DB_NAME = os.environ.get("MONSOON_BENCH_DB", "monsoon_bench")
+BROKER = f"redis://127.0.0.1:6379/{int(os.environ.get('MONSOON_BENCH_REDIS_DB', '14'))}"
 GAME, PLAYERS = "batavia", 4
 WORK = Path(tempfile.mkdtemp(prefix="monsoon-bench-"))
 os.environ.update(

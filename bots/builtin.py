@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: bots import this module
 if TYPE_CHECKING:  # types only: a bot that imports this module should start fast
     from engine.core import Action, Observation
     from engine.match import Policy
@@ -15,19 +14,18 @@ def random_policy(observation: Observation, legal_actions: list[Action], rng: Rn
     return rng.choice(legal_actions)
 
 
-def _greedy_policies() -> dict[str, Policy]:
-    # Imported lazily so one game's heuristic never slows down another game's start-up.
-    from bots.greedy.batavia import batavia_greedy
-    from bots.greedy.borneo import borneo_greedy
-    from bots.greedy.east_indiaman import east_indiaman_greedy
-    from bots.greedy.packet_row import packet_row_greedy
+GREEDY_GAMES = ("batavia", "east_indiaman", "borneo", "packet_row")
+"""Games with a greedy heuristic: ``bots.greedy.<game>.<game>_greedy``."""
 
-    return {
-        "batavia": batavia_greedy,
-        "east_indiaman": east_indiaman_greedy,
-        "borneo": borneo_greedy,
-        "packet_row": packet_row_greedy,
-    }
+
+def _greedy_policy(game: str) -> Policy:
+    """Only the one game's heuristic is imported (and with it only that game's engine package):
+    a bot pays for every import at every start, and three other games' rules are not its own."""
+    import importlib
+
+    module = importlib.import_module(f"bots.greedy.{game}")
+    policy: Policy = getattr(module, f"{game}_greedy")
+    return policy
 
 
 class UnknownBot(ValueError):
@@ -43,8 +41,9 @@ def get_policy(name: str, game: str) -> Policy:
     if name == "random":
         return random_policy
     if name == "greedy":
-        greedy = _greedy_policies()
-        if game not in greedy:
-            raise UnknownBot(f"no greedy bot for {game} yet; greedy exists for {', '.join(greedy)}")
-        return greedy[game]
+        if game not in GREEDY_GAMES:
+            raise UnknownBot(
+                f"no greedy bot for {game} yet; greedy exists for {', '.join(GREEDY_GAMES)}"
+            )
+        return _greedy_policy(game)
     raise UnknownBot(f"unknown built-in bot {name!r}; built-in bots: {', '.join(builtin_names())}")

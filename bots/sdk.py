@@ -13,21 +13,27 @@ protocol.
 through the same messages (JSON round trip included), so a bot is testable without a runner.
 
 This module imports only the standard library and ``engine``: it runs inside the sandbox.
+At run time :func:`run` needs ``json`` and ``sys`` alone (the engine is imported only by
+:func:`play_offline` and for search bots' states): every import is paid again by every bot at
+every start, before its ``ready`` (``typing`` and ``engine.core`` with ``dataclasses`` were
+most of a sandboxed bot's start-up).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import IO, TYPE_CHECKING, Any
 
-from engine.core import Action, Observation
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at run time
 if TYPE_CHECKING:
-    from engine.core import GameState
+    from collections.abc import Callable, Sequence
+    from typing import IO, Any
+
+    from engine.core import Action, GameState, Observation
 
 PROTOCOL_VERSION = 1
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+"""One compact encoder for every reply (``json.dumps`` with ``separators`` builds a new one)."""
 
 
 class Reply:
@@ -109,7 +115,7 @@ def run(bot: object, *, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None
         message = json.loads(line)
         answer = handle(bot, message)
         if answer is not None:
-            writer.write(json.dumps(answer, separators=(",", ":")).encode() + b"\n")
+            writer.write(_ENCODER.encode(answer).encode() + b"\n")
             writer.flush()
         if message.get("type") == "end":
             return

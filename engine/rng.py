@@ -8,11 +8,17 @@ Python version: we implement SplitMix64 and our own rejection sampling.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+try:  # the interpreter's own SHA-256 (the same digest): a bot need not load OpenSSL to start
+    from _sha256 import sha256  # type: ignore[import-not-found,unused-ignore]  # Python 3.11
+except ImportError:  # pragma: no cover - other Python versions
+    from hashlib import sha256
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (bots import this module)
+if TYPE_CHECKING:
+    from collections.abc import MutableSequence, Sequence
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -33,7 +39,7 @@ class Rng:
     def derive(cls, seed: int, *labels: str | int) -> Rng:
         """An independent stream for ``seed`` and ``labels`` (e.g. a bot's own dice)."""
         text = ":".join([str(seed), *map(str, labels)]).encode()
-        return cls(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
+        return cls(int.from_bytes(sha256(text).digest()[:8], "big"))
 
     def copy(self) -> Rng:
         return Rng(self.state)

@@ -130,6 +130,9 @@ class _Seat:
         self.in_watched = False
         """Whether stdin is in the selector: only while a message is partly written."""
         self.stderr_step: int | None = None  # step to mark before the next stderr bytes
+        self.line_at = 0.0
+        """When the seat's last complete line arrived (monotonic): its start-up ends at its own
+        ``ready``, not when the slowest seat's ``ready`` ends the exchange."""
 
     @property
     def live(self) -> bool:
@@ -167,6 +170,9 @@ class MatchOutcome:
     phases_s: dict[str, float] = field(default_factory=dict)
     """Wall time of the match's phases: ``startup``, ``play`` and ``finish`` (end message and
     waiting for the bots to exit), for the workers' metrics and the benchmarks."""
+    play_cpu_s: float = 0.0
+    """The runner thread's own CPU time while playing (engine included): against ``play`` it
+    tells what the runner costs from what it waits for (the bots, a busy machine)."""
 
     def record(self) -> MatchRecord:
         """The typed result record the worker hands to the ladder (as JSON)."""
@@ -385,6 +391,7 @@ class _Match:
                 continue
             if line is not None:
                 lines[seat] = line
+                seat.line_at = time.monotonic()
                 seat.pending = b""
                 continue
             waiting[seat] = deadline
@@ -487,6 +494,7 @@ class _Match:
             self.forfeit(seat, failure.code, str(failure))
         elif line is not None:
             seat.pending = b""  # stdout stays watched for the seat's next decision
+            seat.line_at = time.monotonic()
             lines[seat] = line
 
     # --- the match --------------------------------------------------------------------------
@@ -527,7 +535,7 @@ class _Match:
             waits[seat] = (protocol.encode(message), began + self.tc.startup_ms / 1000)
         lines = self.exchange(waits, "startup_timeout")
         for seat, line in lines.items():
-            self.startup_ms[seat.index] = round((time.monotonic() - started[seat]) * 1000, 1)
+            self.startup_ms[seat.index] = round((seat.line_at - started[seat]) * 1000, 1)
             try:
                 seat.wants_state = protocol.parse_ready(line)
             except protocol.ProtocolError as exc:
@@ -738,14 +746,17 @@ def run_match(
         began = time.monotonic()
         match.start()
         started = time.monotonic()
+        cpu = time.thread_time()
         match.play()
         played = time.monotonic()
+        cpu = time.thread_time() - cpu
         outcome = match.finish()
         outcome.phases_s = {
             "startup": started - began,
             "play": played - started,
             "finish": time.monotonic() - played,
         }
+        outcome.play_cpu_s = cpu
         return outcome
     finally:
         match.close()

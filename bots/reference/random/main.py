@@ -1,11 +1,16 @@
 """Reference bot ``random``: a uniformly random legal action (bots.builtin.random_policy)."""
 
-from typing import Any
+from __future__ import annotations
 
 from bots.builtin import random_policy
 from bots.sdk import run
-from engine.core import Action, Observation
 from engine.rng import Rng
+
+TYPE_CHECKING = False  # types only: what a bot imports it pays for at every start
+if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.core import Action, Observation
 
 
 class RandomBot:
