@@ -158,6 +158,10 @@ def test_five_language_kits_from_the_start_page_play_ranked_matches_on_the_worke
             rf"'version {version['id']}: active'",
             worker_log,
         ), version
+    for version in checked.values():  # the smoke match the worker played, kept and linked
+        smoke = api.get(version["smoke_log"]).json()
+        assert replay(smoke).ranking() == smoke["result"]["ranking"]
+        assert smoke["game"] == GAME
 
     fleet.beat()  # from here on the ladder schedules: the beat's matchmaker fills the queue
     ids = [version["id"] for version in versions.values()]
