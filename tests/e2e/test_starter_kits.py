@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
-from rest_framework.test import APIClient
 
 from bots.starters import LANGUAGES, missing_toolchain
 from engine.log import replay
@@ -32,7 +31,7 @@ from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings.models import Rating, RatingPoint
-from tests.e2e.conftest import Fleet, wait_for
+from tests.e2e.conftest import Fleet, api_create_bot, api_upload, wait_for
 from tests.factories import api_client, web_client
 from tests.workers.sandbox_helpers import needs_sandbox
 
@@ -87,20 +86,6 @@ def build_from_site(site: Client, steps: KitSteps, language: str, workdir: Path)
     return (folder / steps.pack[2]).read_bytes()  # tar czf <archive> ...
 
 
-def upload(api: APIClient, name: str, archive: bytes) -> dict:
-    created = api.post("/api/v1/bots/", {"name": name, "game": GAME}, format="json")
-    assert created.status_code == 201, created.content
-    artifact = io.BytesIO(archive)
-    artifact.name = "mybot.tar.gz"
-    uploaded = api.post(
-        f"/api/v1/bots/{created.json()['id']}/upload/", {"artifact": artifact}, format="multipart"
-    )
-    assert uploaded.status_code == 201, uploaded.content
-    body = uploaded.json()
-    assert body["status"] == "pending"  # nothing validated it in this process
-    return body
-
-
 def ranked_finished(version_ids: list[int]) -> list[Match]:
     """Finished ranked ladder matches of the five-seat table."""
     return list(
@@ -133,7 +118,8 @@ def test_five_language_kits_from_the_start_page_play_ranked_matches_on_the_worke
         workdir = tmp_path / "alice" / language
         workdir.mkdir(parents=True)
         archive = build_from_site(site, start_page_steps(page, language), language, workdir)
-        versions[language] = upload(api, f"{language}-starter", archive)
+        bot_id = api_create_bot(api, f"{language}-starter", GAME)
+        versions[language] = api_upload(api, bot_id, archive, "mybot.tar.gz")
 
     def statuses() -> dict[str, str]:
         return {
