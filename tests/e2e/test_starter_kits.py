@@ -113,11 +113,15 @@ def test_five_language_kits_from_the_start_page_play_ranked_matches_on_the_worke
     start = site.get("/start/")
     assert start.status_code == 200
     page = start.content.decode()
+    languages_doc = html.unescape(site.get("/docs/languages/").content.decode())
     versions: dict[str, dict] = {}
     for language in LANGUAGES:
+        steps = start_page_steps(page, language)
+        for command in steps.build:  # the path docs/languages.md documents, not another one
+            assert shlex.join(command) in languages_doc, (language, command)
         workdir = tmp_path / "alice" / language
         workdir.mkdir(parents=True)
-        archive = build_from_site(site, start_page_steps(page, language), language, workdir)
+        archive = build_from_site(site, steps, language, workdir)
         bot_id = api_create_bot(api, f"{language}-starter", GAME)
         versions[language] = api_upload(api, bot_id, archive, "mybot.tar.gz")
 
@@ -156,6 +160,7 @@ def test_five_language_kits_from_the_start_page_play_ranked_matches_on_the_worke
         150,
         f"{RANKED_MATCHES} ranked matches played by the worker",
     )
+    fleet.stop_all()  # the ladder keeps scheduling: stop it so the counts below hold still
     matches = ranked_finished(ids)
     for match in matches:
         seats = MatchSeat.objects.filter(match=match).select_related("bot_version__bot")
