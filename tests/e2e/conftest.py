@@ -46,6 +46,21 @@ def wait_for(
     pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
+def token_client(username: str) -> APIClient:
+    """An API client as a programmer has one: the token from ``auth/token/`` for the persona's
+    password, sent as ``Authorization: Token ...`` (docs/languages.md, "Uploading through the
+    API")."""
+    from tests.factories import password_of
+
+    client = APIClient()
+    answer = client.post(
+        "/api/v1/auth/token/", {"username": username, "password": password_of(username)}
+    )
+    assert answer.status_code == 200, answer.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
+    return client
+
+
 def api_create_bot(api: APIClient, name: str, game: str) -> int:
     """A new bot of the client's user, through the REST API; its id."""
     created = api.post("/api/v1/bots/", {"name": name, "game": game}, format="json")

@@ -31,8 +31,8 @@ from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings.models import Rating, RatingPoint
-from tests.e2e.conftest import Fleet, api_create_bot, api_upload, wait_for
-from tests.factories import api_client, web_client
+from tests.e2e.conftest import Fleet, api_create_bot, api_upload, token_client, wait_for
+from tests.factories import web_client
 from tests.workers.sandbox_helpers import needs_sandbox
 
 pytestmark = [
@@ -109,7 +109,7 @@ def test_five_language_kits_from_the_start_page_play_ranked_matches_on_the_worke
     Ladder.objects.exclude(game=GAME, num_players=TABLE).update(schedule_enabled=False)
     fleet.worker("w1", MONSOON_QUEUE_TARGET="2")  # the worker runs the beat's matchmaker
 
-    site, api = web_client(), api_client(alice)
+    site, api = web_client(), token_client(alice.username)
     start = site.get("/start/")
     assert start.status_code == 200
     page = start.content.decode()

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from rest_framework.test import APIClient
 
 from ladder.accounts.models import User
 from ladder.bots.models import BotVersion
 from ladder.matches.models import Match
 from ladder.ratings.models import Rating
 from ladder.versus.models import VersionTest, VersionTestGame
-from tests.e2e.conftest import Fleet, api_create_bot, api_upload, wait_for
+from tests.e2e.conftest import Fleet, api_create_bot, api_upload, token_client, wait_for
 from tests.factories import api_client, web_client
 from tests.workers.sandbox_helpers import needs_sandbox
 
@@ -30,11 +31,11 @@ pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
-GAME = "east_indiaman"  # two seats: the quickest pairs of the four games
+GAME = "east_indiaman"  # two seats; greedy wins nearly every pair (about 106 games at defaults)
 URL = "/api/v1/version-tests/"
 
 
-def upload_reference(api, bot_id: int, reference: str) -> int:
+def upload_reference(api: APIClient, bot_id: int, reference: str) -> int:
     """Upload a reference bot as a new version and wait for the worker to accept it."""
     version = api_upload(api, bot_id, (REFERENCE / reference / "main.py").read_bytes(), "main.py")
 
@@ -87,7 +88,7 @@ def test_a_version_test_is_played_by_the_worker_until_the_sprt_stops(
     fleet: Fleet, alice: User, bob: User
 ) -> None:
     fleet.worker("w1")
-    api = api_client(alice)
+    api = token_client(alice.username)
     bot_id = api_create_bot(api, "duel", GAME)
     baseline = upload_reference(api, bot_id, "random")
     candidate = upload_reference(api, bot_id, "greedy")  # its acceptance retires the baseline

@@ -158,3 +158,16 @@ def test_a_lost_log_object_is_a_503_with_the_reason(api_clients, cases, tmp_path
     response = api_clients["owner"].get(url(version))
     assert response.status_code == 503
     assert "cannot be read" in response.json()["detail"]
+
+
+def test_a_pending_version_has_no_log_yet_and_only_its_owner_is_told_so(
+    alice: User, api_clients: dict[str, APIClient]
+) -> None:
+    bot = make_bot(alice, "alice-new", GAME)
+    version = bot_services.upload_version(bot, alice, filename="main.py", data=GOOD_BOT)
+    assert version.status == BotVersion.Status.PENDING
+    owner = api_clients["owner"].get(url(version))
+    assert owner.status_code == 404
+    assert owner.json()["detail"] == "this version has no stored smoke match"
+    other = api_clients["other"].get(url(version))
+    assert other.status_code == 404 and other.json()["detail"] != owner.json()["detail"]
