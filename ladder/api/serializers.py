@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -54,6 +55,9 @@ class BotVersionSerializer(serializers.ModelSerializer):
     failure_reason = serializers.SerializerMethodField(
         help_text="why validation rejected the version (owner and staff only)"
     )
+    smoke_log = serializers.SerializerMethodField(
+        help_text="URL of the validation smoke match's game log (null: none was kept)"
+    )
 
     class Meta:
         model = BotVersion
@@ -71,6 +75,7 @@ class BotVersionSerializer(serializers.ModelSerializer):
             "uploaded_at",
             "validated_at",
             "failure_reason",
+            "smoke_log",
         ]
         read_only_fields = fields
 
@@ -81,6 +86,15 @@ class BotVersionSerializer(serializers.ModelSerializer):
         if user is None:  # serialised outside a request: nobody to show private details to
             return None
         return version.failure_reason if can_see_private_details(user, version.bot) else None
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_smoke_log(self, version: BotVersion) -> str | None:
+        """A link, not the storage's object name: where the object lives is the server's own."""
+        if not version.smoke_log:
+            return None
+        path = reverse("version-smoke-log", args=[version.pk])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
 
 
 class UploadSerializer(serializers.Serializer):

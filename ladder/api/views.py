@@ -38,6 +38,7 @@ from ladder.api.caching import public_cache
 from ladder.api.filters import IntegerFilter, IsoDateTimeFilter, StrictFilterSet
 from ladder.api.pagination import IdCursorPagination, StrictLimitOffsetPagination
 from ladder.api.parsers import SafeJSONParser
+from ladder.api.versus_serializers import RefusalSerializer
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
@@ -260,6 +261,34 @@ class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[BotVersion]:
         return bot_selectors.visible_versions(self.request.user)
 
+    @extend_schema(
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The game log of the version's validation smoke match "
+                "(docs/game-log.md): seat 0 is the version, the others the reference random "
+                "bot. zstd- or gzip-encoded when the client accepts it.",
+            ),
+            503: OpenApiResponse(
+                RefusalSerializer, description="the stored log cannot be read (the reason)"
+            ),
+        }
+    )
+    @action(detail=True, methods=["get"], url_path="smoke-log", url_name="smoke-log")
+    def smoke_log(self, request: Request, pk: str | None = None) -> HttpResponse:
+        """The log of the smoke match that validated (or rejected) this version.
+
+        Seen by whoever may see the version, as on the site's smoke page: everyone for a version
+        of a public bot that played, the owner and staff alone for a private bot's or a rejected
+        or pending version. Versions validated before logs were kept have none (404).
+        """
+        version = self.get_object()
+        if not version.smoke_log:
+            raise NotFound("this version has no stored smoke match")
+        return _stored_log_response(
+            request, version.smoke_log, filename=f"smoke-version-{version.pk}.json"
+        )
+
 
 class StandingsPages(StrictLimitOffsetPagination):
     default_limit = 100
@@ -360,23 +389,7 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         stored = match_selectors.stored_log(match)
         if stored is None:
             raise NotFound("this match has no stored log")
-        try:
-            packed = logstore.read_compressed(stored.name)
-            accepted = _accepted_encodings(request.headers.get("Accept-Encoding", ""))
-            if "zstd" in accepted:
-                body, encoding = packed, "zstd"
-            elif "gzip" in accepted:
-                body, encoding = logstore.gzip_for_client(logstore.decompress(packed)), "gzip"
-            else:
-                body, encoding = logstore.decompress(packed), ""
-        except logstore.UnreadableLog as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        response = HttpResponse(body, content_type="application/json")
-        if encoding:
-            response["Content-Encoding"] = encoding
-        patch_vary_headers(response, ["Accept-Encoding"])
-        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
-        return response
+        return _stored_log_response(request, stored.name, filename=f"match-{match.pk}.json")
 
     @extend_schema(parameters=[s.LiveQuerySerializer], responses=s.LiveSerializer)
     @action(detail=True, methods=["get"])
@@ -696,3 +709,29 @@ def _accepted_encodings(header: str) -> set[str]:
         if coding.strip():
             accepted.add(coding.strip().lower())
     return accepted
+
+
+def _stored_log_response(request: Request, name: str, *, filename: str) -> HttpResponse:
+    """A stored game log as JSON, in the best content coding the client accepts.
+
+    Logs are stored zstd-compressed, so a client that accepts zstd gets the stored bytes as they
+    are; one that accepts only gzip gets them recompressed. Shared by match and smoke-match logs
+    so both answer alike (and a lost object is a 503 with the reason, never a crash).
+    """
+    try:
+        packed = logstore.read_compressed(name)
+        accepted = _accepted_encodings(request.headers.get("Accept-Encoding", ""))
+        if "zstd" in accepted:
+            body, encoding = packed, "zstd"
+        elif "gzip" in accepted:
+            body, encoding = logstore.gzip_for_client(logstore.decompress(packed)), "gzip"
+        else:
+            body, encoding = logstore.decompress(packed), ""
+    except logstore.UnreadableLog as exc:
+        return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    response = HttpResponse(body, content_type="application/json")
+    if encoding:
+        response["Content-Encoding"] = encoding
+    patch_vary_headers(response, ["Accept-Encoding"])
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -10,6 +10,7 @@ reading the test database (committed data: these tests use ``transactional_db``)
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import shutil
 import signal
@@ -20,10 +21,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
+from rest_framework.test import APIClient
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -41,6 +44,44 @@ def wait_for(
             return value
         time.sleep(interval)
     pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def token_client(username: str) -> APIClient:
+    """An API client as a programmer has one: the token from ``auth/token/`` for the persona's
+    password, sent as ``Authorization: Token ...`` (docs/languages.md, "Uploading through the
+    API")."""
+    from tests.factories import password_of
+
+    client = APIClient()
+    answer = client.post(
+        "/api/v1/auth/token/", {"username": username, "password": password_of(username)}
+    )
+    assert answer.status_code == 200, answer.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {answer.json()['token']}")
+    return client
+
+
+def api_create_bot(api: APIClient, name: str, game: str) -> int:
+    """A new bot of the client's user, through the REST API; its id."""
+    created = api.post("/api/v1/bots/", {"name": name, "game": game}, format="json")
+    assert created.status_code == 201, created.content
+    return int(created.json()["id"])
+
+
+def api_upload(api: APIClient, bot_id: int, data: bytes, filename: str) -> dict[str, Any]:
+    """Upload a version as a programmer does (multipart ``artifact``); the version's JSON.
+
+    It comes back ``pending``: in these tests only a worker process validates.
+    """
+    artifact = io.BytesIO(data)
+    artifact.name = filename
+    uploaded = api.post(
+        f"/api/v1/bots/{bot_id}/upload/", {"artifact": artifact}, format="multipart"
+    )
+    assert uploaded.status_code == 201, uploaded.content
+    body: dict[str, Any] = uploaded.json()
+    assert body["status"] == "pending", body
+    return body
 
 
 class RedisServer:
