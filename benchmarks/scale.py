@@ -110,8 +110,6 @@ def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
                             "",
                             "",
                             "t",
-                            f"[{', '.join(str(10 - p) for p in row)}]",
-                            f"[{', '.join(str(p) for p in row)}]",
                         ]
                     )
                 )
@@ -134,8 +132,8 @@ def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
                 copy_text(
                     cursor,
                     "copy matches_match (id, ladder_id, game, variant, seed, kind, ranked, "
-                    "status, created_at, finished_at, attempts, worker, status_reason, rated, "
-                    "scores, ranking) from stdin",
+                    "status, created_at, finished_at, attempts, worker, status_reason, rated) "
+                    "from stdin",
                     match_text.getvalue(),
                 )
                 copy_text(
@@ -366,11 +364,16 @@ def main() -> None:
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-refit", action="store_true")
     parser.add_argument("--seed-only", action="store_true", help="fill the database and stop")
+    parser.add_argument(
+        "--database",
+        default=DB_NAME,
+        help="database name, so runs from different checkouts keep their own data",
+    )
     args = parser.parse_args()
-    database_url = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
+    database_url = f"postgres://postgres@127.0.0.1:5432/{args.database}"
     api_load.ENV["DATABASE_URL"] = database_url
     os.environ.update(api_load.ENV)
-    ensure_database(DB_NAME)
+    ensure_database(args.database)
     import django
 
     django.setup()
