@@ -193,10 +193,13 @@ def storage_figures(matches: int) -> None:
             "pg_total_relation_size('matches_matchseat'), pg_database_size(current_database())"
         )
         match_bytes, seat_bytes, database = cursor.fetchone()
-    print("\nstorage", flush=True)
+        # The matches held, not the number asked for: earlier runs' live updates added some.
+        cursor.execute("select count(*) from matches_match")
+        held = cursor.fetchone()[0]
+    print(f"\nstorage ({held:,} matches held)", flush=True)
     report(
         "database: match + 3 seats, rows and indexes",
-        (match_bytes + seat_bytes) / matches,
+        (match_bytes + seat_bytes) / held,
         "B",
         1024,
     )
@@ -253,6 +256,8 @@ def live_update_figures(samples: int) -> None:
     from ladder.matches import services as match_services
     from ladder.matches.models import Match
 
+    if samples <= 0:  # --live-samples 0: leave the seeded matches as they are
+        return
     ladder = Ladder.objects.get(game="batavia", num_players=SEAT_COUNT)
     recent = list(
         Match.objects.filter(ladder=ladder, status="finished")
