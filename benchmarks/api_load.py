@@ -97,10 +97,8 @@ def populate(matches: int, bots: int, seed: int) -> None:
                         status=Match.Status.FINISHED,
                         ranked=True,
                         rated=True,
-                        scores=[int(10 - p) for p in row],
-                        ranking=[int(p) for p in row],
                     )
-                    for row in places
+                    for _ in places
                 ),
                 batch_size=5000,
             )

@@ -110,8 +110,6 @@ def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
                             "",
                             "",
                             "t",
-                            f"[{', '.join(str(10 - p) for p in row)}]",
-                            f"[{', '.join(str(p) for p in row)}]",
                         ]
                     )
                 )
@@ -134,8 +132,8 @@ def populate(matches: int, bots: int, seed: int, *, reseed: bool) -> None:
                 copy_text(
                     cursor,
                     "copy matches_match (id, ladder_id, game, variant, seed, kind, ranked, "
-                    "status, created_at, finished_at, attempts, worker, status_reason, rated, "
-                    "scores, ranking) from stdin",
+                    "status, created_at, finished_at, attempts, worker, status_reason, rated) "
+                    "from stdin",
                     match_text.getvalue(),
                 )
                 copy_text(
@@ -195,10 +193,13 @@ def storage_figures(matches: int) -> None:
             "pg_total_relation_size('matches_matchseat'), pg_database_size(current_database())"
         )
         match_bytes, seat_bytes, database = cursor.fetchone()
-    print("\nstorage", flush=True)
+        # The matches held, not the number asked for: earlier runs' live updates added some.
+        cursor.execute("select count(*) from matches_match")
+        held = cursor.fetchone()[0]
+    print(f"\nstorage ({held:,} matches held)", flush=True)
     report(
         "database: match + 3 seats, rows and indexes",
-        (match_bytes + seat_bytes) / matches,
+        (match_bytes + seat_bytes) / held,
         "B",
         1024,
     )
@@ -255,6 +256,8 @@ def live_update_figures(samples: int) -> None:
     from ladder.matches import services as match_services
     from ladder.matches.models import Match
 
+    if samples <= 0:  # --live-samples 0: leave the seeded matches as they are
+        return
     ladder = Ladder.objects.get(game="batavia", num_players=SEAT_COUNT)
     recent = list(
         Match.objects.filter(ladder=ladder, status="finished")
@@ -366,11 +369,16 @@ def main() -> None:
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-refit", action="store_true")
     parser.add_argument("--seed-only", action="store_true", help="fill the database and stop")
+    parser.add_argument(
+        "--database",
+        default=DB_NAME,
+        help="database name, so runs from different checkouts keep their own data",
+    )
     args = parser.parse_args()
-    database_url = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
+    database_url = f"postgres://postgres@127.0.0.1:5432/{args.database}"
     api_load.ENV["DATABASE_URL"] = database_url
     os.environ.update(api_load.ENV)
-    ensure_database(DB_NAME)
+    ensure_database(args.database)
     import django
 
     django.setup()

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from ladder.bots.models import Bot, BotVersion
 from ladder.bots.selectors import can_see_private_details
 from ladder.ladders.models import Ladder
+from ladder.matches import selectors as match_selectors
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings.models import RatingPoint
 from ladder.tournaments import selectors as tournament_selectors
@@ -182,6 +183,12 @@ class MatchSerializer(serializers.ModelSerializer):
     seed = serializers.SerializerMethodField(
         help_text="published once the match is over (it determines every hidden card)"
     )
+    ranking = serializers.SerializerMethodField(
+        help_text="place per seat (1 = best, forfeits last), once the match has a result"
+    )
+    scores = serializers.SerializerMethodField(
+        help_text="final score per seat, once the match has a result"
+    )
 
     class Meta:
         model = Match
@@ -208,6 +215,14 @@ class MatchSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_seed(self, match: Match) -> int | None:
         return match.seed if match.is_over else None
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), allow_null=True))
+    def get_ranking(self, match: Match) -> list[int] | None:
+        return match_selectors.ranking_of(match)
+
+    @extend_schema_field(serializers.ListField(child=serializers.FloatField(), allow_null=True))
+    def get_scores(self, match: Match) -> list[int | float] | None:
+        return match_selectors.scores_of(match)
 
 
 class MatchDetailSerializer(MatchSerializer):

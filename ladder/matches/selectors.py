@@ -83,8 +83,6 @@ LIST_FIELDS = (
     "queued_at",
     "started_at",
     "finished_at",
-    "ranking",
-    "scores",
     "rated",
 )
 OVER = {Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED}
@@ -114,13 +112,51 @@ def public_matches() -> QuerySet[Match]:
     return visible_matches(AnonymousUser())
 
 
+def result_ranking(places: Sequence[int | None]) -> list[int] | None:
+    """A match's ranking from its seats' places in seat order: None before it has a result.
+
+    The seats are the one record of a result: the match row keeps no copy (it once held the
+    same list as JSON, ``ranking``).
+    """
+    if not places or any(place is None for place in places):
+        return None
+    return [int(place) for place in places if place is not None]
+
+
+def result_scores(scores: Sequence[float | None]) -> list[int | float] | None:
+    """A match's scores from its seats' scores in seat order: None before it has a result.
+
+    Seats store scores as floats; whole ones read back as integers, as the workers report them
+    and as the match row's old ``scores`` JSON showed them.
+    """
+    if not scores or any(score is None for score in scores):
+        return None
+    return [int(s) if s.is_integer() else s for s in scores if s is not None]
+
+
+def _seats_in_order(match: Match) -> list[MatchSeat]:
+    """Prefetched seats when there are some (lists), else one query."""
+    return sorted(match.seats.all(), key=lambda seat: seat.seat)
+
+
+def ranking_of(match: Match) -> list[int] | None:
+    """The place per seat (1 = best, forfeits last), or None before the match has a result."""
+    return result_ranking([seat.place for seat in _seats_in_order(match)])
+
+
+def scores_of(match: Match) -> list[int | float] | None:
+    """The final score per seat, or None before the match has a result."""
+    return result_scores([seat.score for seat in _seats_in_order(match)])
+
+
 def list_rows(qs: QuerySet[Match]) -> QuerySet:
     """Matches as plain rows for lists (no model instances: lists are the hot path)."""
     return qs.values(*LIST_FIELDS, "ladder_id")
 
 
 def attach_seats(rows: list[dict]) -> list[dict]:
-    """Add each row's seats (one query for the page) and hide seeds of unfinished matches."""
+    """Add each row's seats (one query for the page), the ranking and scores read from them,
+    and hide seeds of unfinished matches."""
     by_match: dict[int, list[dict]] = {row["id"]: [] for row in rows}
     seats = (
         MatchSeat.objects.filter(match_id__in=list(by_match))
@@ -140,8 +176,13 @@ def attach_seats(rows: list[dict]) -> list[dict]:
     for seat in seats:
         by_match[seat["match_id"]].append({k: v for k, v in seat.items() if k != "match_id"})
     for row in rows:
-        row["ladder"] = row.pop("ladder_id")
-        row["seats"] = by_match[row["id"]]
+        ladder_id, rated = row.pop("ladder_id"), row.pop("rated")
+        own = by_match[row["id"]]
+        row["ranking"] = result_ranking([seat["place"] for seat in own])
+        row["scores"] = result_scores([seat["score"] for seat in own])
+        row["rated"] = rated
+        row["ladder"] = ladder_id
+        row["seats"] = own
         if row["status"] not in OVER:
             row["seed"] = None
     return rows

@@ -252,9 +252,7 @@ def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
         match.status = Status.FINISHED
         match.finished_at = timezone.now()
         match.lease_expires_at = None
-        match.scores = clean["scores"]
-        match.ranking = places
-        match.save(update_fields=["status", "finished_at", "lease_expires_at", "scores", "ranking"])
+        match.save(update_fields=["status", "finished_at", "lease_expires_at"])
         for handler in _result_handlers:
             handler(match, places)
         after_commit("MONSOON_MATCH_OVER", match.pk)

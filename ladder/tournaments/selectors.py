@@ -17,6 +17,7 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from ladder.accounts.models import User, Visitor
 from ladder.accounts.selectors import is_organiser
 from ladder.matches.models import Match, MatchSeat
+from ladder.matches.selectors import ranking_of
 from ladder.tournaments import pairing
 from ladder.tournaments import standings as st
 from ladder.tournaments.models import Entrant, Round, Tournament, TournamentMatch
@@ -91,7 +92,7 @@ def _results(
     forfeits = Prefetch(
         "match__seats",
         queryset=MatchSeat.objects.order_by("seat").only(
-            "id", "match_id", "seat", "forfeit_reason"
+            "id", "match_id", "seat", "place", "forfeit_reason"
         ),
     )
     games = []
@@ -109,7 +110,7 @@ def _results(
                 round=tm.round.number,
                 table=tm.table,
                 entrants=tuple(tm.entrants),
-                places=tuple(tm.match.ranking or ()),
+                places=tuple(ranking_of(tm.match) or ()),
                 forfeits=tuple(bool(seat.forfeit_reason) for seat in tm.match.seats.all()),
             )
         )
@@ -215,9 +216,14 @@ def rounds(tournament: Tournament) -> list[dict[str, Any]]:
     """Each round with its tables (entrants in seat order of the first game, the live matches
     with status and places) and byes."""
     names = _names(tournament)
+    places = Prefetch(
+        "match__seats",
+        queryset=MatchSeat.objects.order_by("seat").only("id", "match_id", "seat", "place"),
+    )
     live = (
         live_matches(tournament)
         .select_related("match", "round")
+        .prefetch_related(places)
         .order_by("round__number", "table", "game", "rotation")
     )
     tables: dict[tuple[int, int], dict[str, Any]] = {}
@@ -240,7 +246,7 @@ def rounds(tournament: Tournament) -> list[dict[str, Any]]:
                 "attempt": tm.attempt,
                 "status": tm.match.status,
                 "seating": tm.entrants,
-                "places": tm.match.ranking,
+                "places": ranking_of(tm.match),
             }
         )
     out = []

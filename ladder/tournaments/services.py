@@ -30,6 +30,7 @@ from ladder.core.errors import Conflict, NotAllowed, ServiceError
 from ladder.core.seeded import seeded_random
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
+from ladder.matches.selectors import ranking_of
 from ladder.matches.services import (
     MAX_SEED,
     cancel_match,
@@ -484,8 +485,9 @@ def _plan_round(t: Tournament, number: int, order: list[int]) -> pairing.RoundPl
         selectors.live_matches(t)
         .filter(round=previous, match__status=Match.Status.FINISHED)
         .select_related("match")
+        .prefetch_related("match__seats")
     ):
-        for e, p in zip(tm.entrants, placement_points(tm.match.ranking or []), strict=True):
+        for e, p in zip(tm.entrants, placement_points(ranking_of(tm.match) or []), strict=True):
             points[e] += p
     field_ = pairing.elimination_advance(last, order, k, t.advance, points)
     return pairing.elimination_round(field_, k)

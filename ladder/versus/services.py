@@ -34,6 +34,7 @@ from ladder.bots.models import BotVersion
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
+from ladder.matches.selectors import ranking_of
 from ladder.matches.services import cancel_match, create_match, new_seed
 from ladder.versus import sprt
 from ladder.versus.models import VersionTest, VersionTestGame
@@ -290,8 +291,8 @@ def _top_up(test: VersionTest) -> None:
 def _score(game: VersionTestGame) -> None:
     """The candidate's score in one ended match, or void when the match has no result."""
     match = game.match
-    ranking = match.ranking
-    if match.status != Match.Status.FINISHED or not isinstance(ranking, list):
+    ranking = ranking_of(match)
+    if match.status != Match.Status.FINISHED or ranking is None:
         game.void = True
     else:
         game.score = sprt.game_score(ranking[game.candidate_seat], ranking[game.baseline_seat])

@@ -333,8 +333,9 @@ def test_match_log_download(personas, world):
     response = client.get(f"/api/v1/matches/{world['finished'].pk}/log/")
     assert response.status_code == 200
     log = json.loads(response.content)
-    world["finished"].refresh_from_db()
-    assert log["seed"] == 11 and log["result"]["scores"] == world["finished"].scores
+    shown = client.get(f"/api/v1/matches/{world['finished'].pk}/").json()
+    assert log["seed"] == 11 and log["result"]["scores"] == shown["scores"]
+    assert log["result"]["ranking"] == shown["ranking"] == [s["place"] for s in shown["seats"]]
     compressed = client.get(
         f"/api/v1/matches/{world['finished'].pk}/log/", HTTP_ACCEPT_ENCODING="gzip"
     )

@@ -30,13 +30,13 @@ def test_recording_twice_changes_nothing_and_says_so(table):
     record = engine_result(table, ["greedy", "random", "random"])
     first = match_services.record_result(table.pk, record)
     table.refresh_from_db()
-    snapshot = (table.finished_at, table.scores, table.ranking)
+    snapshot = (table.finished_at, selectors.scores_of(table), selectors.ranking_of(table))
     ratings = list(Rating.objects.order_by("pk").values_list("rating", "games"))
     second = match_services.record_result(table.pk, copy.deepcopy(record))
     table.refresh_from_db()
     assert first.recorded and not second.recorded
     assert "already has a result" in second.message
-    assert (table.finished_at, table.scores, table.ranking) == snapshot
+    assert (table.finished_at, selectors.scores_of(table), selectors.ranking_of(table)) == snapshot
     assert list(Rating.objects.order_by("pk").values_list("rating", "games")) == ratings
     assert RatingPoint.objects.count() == 3
 
@@ -178,7 +178,7 @@ def test_a_failing_result_handler_rolls_the_whole_result_back(table, monkeypatch
     with pytest.raises(RuntimeError):
         match_services.record_result(table.pk, engine_result(table))
     table.refresh_from_db()
-    assert table.status != Match.Status.FINISHED and table.scores is None
+    assert table.status != Match.Status.FINISHED and selectors.scores_of(table) is None
     assert not table.seats.exclude(place=None).exists()
     assert not MatchLog.objects.filter(match=table).exists()
     assert not Rating.objects.exists()
