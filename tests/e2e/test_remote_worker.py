@@ -29,6 +29,7 @@ from ladder.fleet.models import WorkerNode
 from ladder.matches import logstore
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
+from ladder.matches.selectors import ranking_of
 from tests.e2e.conftest import Fleet, wait_for
 from tests.e2e.remote_host import RemoteHost, S3Server, namespaces_unavailable
 from tests.e2e.test_workers import REFERENCE, assert_recorded_exactly_once, finished_count
@@ -224,7 +225,7 @@ def test_a_worker_on_another_host_plays_ranked_matches_with_nothing_shared_on_di
         response = api.get(f"/api/v1/matches/{match.pk}/log/")
         assert response.status_code == 200, response.content
         log = response.json()
-        assert replay(log).ranking() == log["result"]["ranking"] == match.ranking
+        assert replay(log).ranking() == log["result"]["ranking"] == ranking_of(match)
 
     cache = remote_disk / "artifact-cache"
     # Both random bots are the same file, so one artifact: fetched once, from S3, into the cache.
