@@ -253,12 +253,17 @@ def test_finished_match_shows_each_seats_hidden_cards(personas, site_world):
     assert all(len(part["hand"]) > 0 for part in private)
 
 
-def test_unfinished_match_shows_no_frames_and_no_hidden_cards(personas, site_world):
+def test_unfinished_match_shows_the_public_table_only(personas, site_world):
+    """A queued match's page waits for it live: the table before the first move as every
+    spectator sees it, even for staff; no hand, no seed, no log."""
     page = personas["staff"].get(reverse("web:match", args=[site_world.queued.pk]))
     assert page.status_code == 200
     html = page.content.decode()
-    assert "replay-data" not in html and '"hand"' not in html
-    assert "published once the match is finished" in html
+    data = replay_data(page)
+    assert data["reveal_private"] is False and len(data["frames"]) == 1
+    assert data["frames"][0]["table"]["private"] is None
+    assert '"hand"' not in html and "Download the game log" not in html
+    assert "waiting for a worker" in html
     assert "seed 9" not in html  # the seed decides every hidden card
 
 
