@@ -6,6 +6,7 @@ page never scrolls sideways at 390 px, and the local start time is stored in UTC
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
 
 from django.urls import reverse
 from django.utils import timezone
@@ -49,7 +50,8 @@ def test_create_a_tournament_on_a_phone(browser, live_server):  # noqa: F811
         by_css(browser, "#id_username").send_keys("olivia")
         by_css(browser, "#id_password").send_keys("olivia-password-1")
         by_css(browser, "main form button[type=submit]").click()
-        wait_for(browser, lambda d: d.current_url.endswith(reverse("web:tournaments")))
+        # The login page's own URL ends with "?next=/tournaments/": wait for the path itself.
+        wait_for(browser, lambda d: urlsplit(d.current_url).path == reverse("web:tournaments"))
         by_css(browser, f'main a[href="{reverse("web:tournament-new")}"]').click()
         wait_for(browser, lambda d: d.current_url.endswith(reverse("web:tournament-new")))
         # No zone chosen yet: the browser's own is offered.
