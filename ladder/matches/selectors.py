@@ -204,7 +204,7 @@ def match_spec(match_id: int) -> dict[str, Any]:
     Each seat names its bot version's artifact by storage name and sha256, so a worker can fetch
     it once and cache it by content (``ladder.bots.selectors.artifact_bytes`` reads it).
     """
-    match = Match.objects.get(pk=match_id)
+    match = Match.objects.select_related("ladder").get(pk=match_id)
     seats = (
         MatchSeat.objects.filter(match=match)
         .order_by("seat")
