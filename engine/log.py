@@ -6,7 +6,7 @@ log and refuses one that does not reproduce its recorded result.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import ENGINE_VERSION
@@ -37,6 +37,16 @@ def new_log(
         "decisions": [],
         "result": None,
     }
+
+
+VIEWER_DECISION_KEYS = ("seat", "action", "ms", "by")
+"""What viewers of a match (replay frames, live spectators) get of each decision; the bot's
+``debug`` note stays in the downloadable log."""
+
+
+def viewer_decision(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A decision cut down to :data:`VIEWER_DECISION_KEYS`."""
+    return {key: entry[key] for key in VIEWER_DECISION_KEYS if key in entry}
 
 
 def record_decision(log: dict[str, Any], seat: int, action: Action, **extra: object) -> None:

@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 
 from bots.builtin import get_policy
 from engine.match import play_match
+from engine.registry import get_game
 from ladder.accounts.models import User
 from ladder.accounts.services import create_user, set_organiser
 from ladder.bots import services as bot_services
@@ -154,3 +155,29 @@ def web_client(user: User | None = None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+def smoke_log(game: str, seed: int) -> dict[str, Any]:
+    """A smoke match's log as the validation keeps it: the new version in seat 0 against random
+    bots at the game's smallest table (played here by the in-process random policy)."""
+    players = get_game(game).min_players
+    _state, log = play_match(game, seed, [get_policy("random", game)] * players)
+    log["seats"] = ["version 0", *(f"random{i}" for i in range(1, players))]
+    return log
+
+
+def validated_with_smoke(
+    bot: Bot, *, ok: bool = True, log: bool = True, seed: int = 3, source: bytes | None = None
+) -> BotVersion:
+    """A new version through the real ``validate_version`` with a stand-in smoke match outcome
+    (accepted or rejected, with the :func:`smoke_log` of ``seed`` kept unless ``log`` is off)."""
+    data = source if source is not None else GOOD_BOT + f"# {bot.versions.count()}\n".encode()
+    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=data)
+    outcome = bot_services.ValidationOutcome(
+        ok,
+        "" if ok else "the smoke match against random bots failed: crash",
+        log=smoke_log(bot.game, seed) if log else None,
+    )
+    validated = bot_services.validate_version(version.pk, validator=lambda _: outcome)
+    assert validated is not None, "a fresh upload is pending, so it is validated"
+    return validated

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -19,3 +20,15 @@ def present(value: T | None, what: str = "the value") -> T:
     """``value``, failing the test when it is None (a query's ``.first()``, a JSON field)."""
     assert value is not None, f"{what} is missing"
     return value
+
+
+def use_match_log_folder(settings: Any, folder: Path) -> None:
+    """Game logs written under ``settings`` go to ``folder``, overwritable like a bucket's
+    objects (a re-recorded match rewrites its log)."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "match_logs": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": folder, "allow_overwrite": True},
+        },
+    }

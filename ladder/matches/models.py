@@ -28,7 +28,7 @@ class Match(models.Model):
         TOURNAMENT = "tournament", "tournament"
         VERSUS = "versus", "version test"
 
-    # No index of its own: the (ladder, -id) index below leads with it.
+    # No index of its own: the (ladder, id) index below leads with it.
     ladder = models.ForeignKey(
         "ladders.Ladder", on_delete=models.PROTECT, related_name="matches", db_index=False
     )

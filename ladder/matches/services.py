@@ -32,6 +32,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from engine.log import viewer_decision
 from engine.registry import get_game
 from ladder.accounts.models import User, Visitor
 from ladder.bots.models import BotVersion
@@ -308,10 +309,6 @@ def renew_lease(match_id: int, *, worker: str, lease_seconds: int) -> bool:
     )
 
 
-LIVE_DECISION_KEYS = ("seat", "action", "ms", "by")
-"""What a spectator sees of each decision while the match runs (no bot debug output)."""
-
-
 def _check_progress(
     decisions: object, forfeits: object, n: int
 ) -> tuple[list[dict[str, Any]], list[str | None]]:
@@ -327,7 +324,7 @@ def _check_progress(
         or not all(f is None or isinstance(f, str) for f in forfeits)
     ):
         raise InvalidResult(f"'forfeits' must hold a reason or None for each of {n} seats")
-    public = [{k: d[k] for k in LIVE_DECISION_KEYS if k in d} for d in decisions]
+    public = [viewer_decision(d) for d in decisions]
     return public, forfeits
 
 

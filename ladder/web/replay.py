@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import EngineError, GameState
-from engine.log import ReplayError, replay, start_state
+from engine.log import ReplayError, replay, start_state, viewer_decision
 from ladder.web.narration import changes, narrate, narrator_for, progress
 
 PUBLIC_ONLY_KEYS = ("seat",)
@@ -202,9 +202,7 @@ def _add_frames(result: Replay, state: GameState, decisions: list[dict[str, Any]
         current = table()
         ops: list[list[object]] = []
         diff(previous, current, [], ops)
-        decision: dict[str, Any] = {
-            k: entry[k] for k in ("seat", "action", "ms", "by") if k in entry
-        }
+        decision = viewer_decision(entry)
         decision["text"] = narrate(
             game, entry["seat"], entry["action"], previous["public"], current["public"]
         )

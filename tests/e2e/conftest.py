@@ -28,6 +28,8 @@ from django.conf import settings as django_settings
 from django.db import connection
 from rest_framework.test import APIClient
 
+from tests.helpers import use_match_log_folder
+
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = str(Path(sys.executable).with_name("celery"))
 BOTS = Path(__file__).parent / "bots"
@@ -350,13 +352,7 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> Iterator[d
     media = tmp_path / "media"
     settings.MEDIA_ROOT = media
     # The workers store game logs under their MEDIA_ROOT (ladder.settings_test): read them there.
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "match_logs": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": media / "match-logs", "allow_overwrite": True},
-        },
-    }
+    use_match_log_folder(settings, media / "match-logs")
     settings.CELERY_BROKER_URL = redis_server.url
     from ladder.core.hooks import connect_workers
     from workers.celery_app import app

@@ -11,7 +11,6 @@ game log to S3, where the API reads it back.
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import socket
@@ -30,7 +29,7 @@ from ladder.matches import logstore
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.matches.selectors import ranking_of
-from tests.e2e.conftest import Fleet, wait_for
+from tests.e2e.conftest import Fleet, api_create_bot, api_upload, wait_for
 from tests.e2e.remote_host import RemoteHost, S3Server, namespaces_unavailable
 from tests.e2e.test_workers import REFERENCE, assert_recorded_exactly_once, finished_count
 from tests.ladder.conftest import client_for, ladder_for
@@ -142,15 +141,8 @@ def upload_reference_bots(api) -> list[int]:
     """alice's uploads through the API: the ladder host stores each artifact in S3."""
     ids = []
     for name, reference in BOTS.items():
-        response = api.post("/api/v1/bots/", {"name": name, "game": "packet_row"}, format="json")
-        assert response.status_code == 201, response.content
-        ids.append(response.json()["id"])
-        upload = io.BytesIO((REFERENCE / reference / "main.py").read_bytes())
-        upload.name = "main.py"
-        response = api.post(
-            f"/api/v1/bots/{ids[-1]}/upload/", {"artifact": upload}, format="multipart"
-        )
-        assert response.status_code == 201, response.content
+        ids.append(api_create_bot(api, name, "packet_row"))
+        api_upload(api, ids[-1], (REFERENCE / reference / "main.py").read_bytes(), "main.py")
     return ids
 
 

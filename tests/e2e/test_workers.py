@@ -8,7 +8,6 @@ seats rated once (one rating point per seat, ``games`` equal to the matches play
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from ladder.ladders.models import Ladder
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.ratings.models import Rating, RatingPoint
-from tests.e2e.conftest import BOTS, wait_for
+from tests.e2e.conftest import BOTS, api_create_bot, api_upload, wait_for
 from tests.ladder.conftest import accept, client_for, ladder_for, make_bot
 from tests.workers.sandbox_helpers import needs_sandbox
 
@@ -85,21 +84,11 @@ def test_upload_validation_matchmaking_results_and_standings(fleet):
         ("pr-greedy", "greedy"),
         ("pr-random-b", "random"),
     ):
-        response = api.post("/api/v1/bots/", {"name": name, "game": "packet_row"}, format="json")
-        assert response.status_code == 201, response.content
-        bot_ids.append(response.json()["id"])
-        upload = io.BytesIO((REFERENCE / reference / "main.py").read_bytes())
-        upload.name = "main.py"
-        response = api.post(
-            f"/api/v1/bots/{bot_ids[-1]}/upload/", {"artifact": upload}, format="multipart"
-        )
-        assert response.status_code == 201, response.content
-    crasher = api.post(
-        "/api/v1/bots/", {"name": "pr-crasher", "game": "packet_row"}, format="json"
-    ).json()
-    upload = io.BytesIO(b"raise SystemExit('I was never going to work')\n")
-    upload.name = "main.py"
-    api.post(f"/api/v1/bots/{crasher['id']}/upload/", {"artifact": upload}, format="multipart")
+        bot_ids.append(api_create_bot(api, name, "packet_row"))
+        source = (REFERENCE / reference / "main.py").read_bytes()
+        api_upload(api, bot_ids[-1], source, "main.py")
+    crasher_id = api_create_bot(api, "pr-crasher", "packet_row")
+    api_upload(api, crasher_id, b"raise SystemExit('I was never going to work')\n", "main.py")
 
     def versions_settled():
         statuses = dict(BotVersion.objects.values_list("bot__name", "status"))
@@ -113,7 +102,7 @@ def test_upload_validation_matchmaking_results_and_standings(fleet):
         "pr-random-b": "active",
         "pr-crasher": "rejected",
     }
-    rejected = api.get(f"/api/v1/bots/{crasher['id']}/versions/").json()
+    rejected = api.get(f"/api/v1/bots/{crasher_id}/versions/").json()
     assert "never going to work" in rejected[0]["failure_reason"]
 
     wait_for(lambda: finished_count() >= 6, 120, "six ranked matches played by the workers")

@@ -23,7 +23,7 @@ from ladder.bots.models import Bot, BotVersion
 from ladder.ladders.models import Ladder
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
-from tests.helpers import present
+from tests.helpers import present, use_match_log_folder
 
 GOOD_BOT = b"import sys\nfor line in sys.stdin:\n    print(line.strip())\n"
 
@@ -121,10 +121,4 @@ def play_and_record(match: Match, bots: list[str] | None = None):
 @pytest.fixture(autouse=True)
 def _isolated_media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "match_logs": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": tmp_path / "match-logs", "allow_overwrite": True},
-        },
-    }
+    use_match_log_folder(settings, tmp_path / "match-logs")

@@ -10,56 +10,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 import zstandard
 from django.test import Client
 from django.urls import reverse
-from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
-from bots.builtin import get_policy
 from engine.log import replay
-from engine.match import play_match
-from engine.registry import get_game
 from ladder.accounts.models import User
 from ladder.bots import services as bot_services
-from ladder.bots.models import Bot, BotVersion
-from tests.factories import GOOD_BOT, make_bot
-from tests.helpers import present
+from ladder.bots.models import BotVersion
+from tests.factories import GOOD_BOT, make_bot, smoke_log, validated_with_smoke
 
 GAME = "packet_row"
-
-
-@pytest.fixture(autouse=True)
-def _log_storage(settings: Settings, tmp_path: Path) -> None:
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "match_logs": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": tmp_path / "match-logs", "allow_overwrite": True},
-        },
-    }
-
-
-def smoke_log(seed: int) -> dict[str, Any]:
-    players = get_game(GAME).min_players
-    _state, log = play_match(GAME, seed, [get_policy("random", GAME)] * players)
-    log["seats"] = ["version 0", *(f"random{i}" for i in range(1, players))]
-    return log
-
-
-def validated(bot: Bot, *, ok: bool = True, log: bool = True, seed: int = 3) -> BotVersion:
-    """A version through the real ``validate_version`` with a stand-in smoke match outcome."""
-    data = GOOD_BOT + f"# {bot.versions.count()}\n".encode()
-    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=data)
-    outcome = bot_services.ValidationOutcome(
-        ok,
-        "" if ok else "the smoke match against random bots failed: crash",
-        log=smoke_log(seed) if log else None,
-    )
-    return present(bot_services.validate_version(version.pk, validator=lambda _: outcome))
 
 
 def url(version: BotVersion) -> str:
@@ -72,9 +36,9 @@ def cases(alice: User) -> dict[str, BotVersion]:
     public = make_bot(alice, "alice-row", GAME)
     hidden = make_bot(alice, "alice-hidden", GAME, public=False)
     return {
-        "public": validated(public, seed=3),
-        "rejected": validated(public, ok=False, seed=4),
-        "private": validated(hidden, seed=5),
+        "public": validated_with_smoke(public, seed=3),
+        "rejected": validated_with_smoke(public, ok=False, seed=4),
+        "private": validated_with_smoke(hidden, seed=5),
     }
 
 
@@ -85,7 +49,7 @@ def test_the_owner_reads_the_log_and_it_replays(api_clients: dict[str, APIClient
     assert response["Content-Type"] == "application/json"
     assert f'filename="smoke-version-{version.pk}.json"' in response["Content-Disposition"]
     log = json.loads(response.content)
-    assert log == smoke_log(3)
+    assert log == smoke_log(GAME, 3)
     assert replay(log).ranking() == log["result"]["ranking"]
 
 
@@ -102,7 +66,9 @@ def test_a_client_accepting_zstd_gets_the_stored_bytes(
 ) -> None:
     response = api_clients["other"].get(url(cases["public"]), HTTP_ACCEPT_ENCODING="zstd")
     assert response.status_code == 200 and response["Content-Encoding"] == "zstd"
-    assert json.loads(zstandard.ZstdDecompressor().decompress(response.content)) == smoke_log(3)
+    assert json.loads(zstandard.ZstdDecompressor().decompress(response.content)) == smoke_log(
+        GAME, 3
+    )
 
 
 @pytest.mark.parametrize(
@@ -142,7 +108,7 @@ def test_who_may_read_it_is_who_may_watch_the_smoke_page(
 
 def test_a_version_without_a_smoke_log_is_404(alice: User, api_clients, web_clients) -> None:
     bot = make_bot(alice, "alice-old", GAME)
-    version = validated(bot, log=False)
+    version = validated_with_smoke(bot, log=False)
     assert version.status == BotVersion.Status.ACTIVE and not version.smoke_log
     response = api_clients["owner"].get(url(version))
     assert response.status_code == 404

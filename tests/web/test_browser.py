@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
 from ladder.tournaments import services as tournament_services
-from tests.factories import GOOD_BOT, make_bot, make_version
+from tests.factories import make_bot, make_version, validated_with_smoke
 from tests.helpers import present
 from tests.web.conftest import FORFEIT, finished_tournament
 
@@ -580,12 +579,8 @@ def match_decisions(match) -> list[dict]:
 
 def test_smoke_match_replays_from_the_bot_page(browser, live_server, site_world):
     """Issue 18: the accepted smoke match is reached from the bot page and plays in the viewer."""
-    from tests.web.test_smoke_match import smoke_log
-
     bot = make_bot(site_world.bots["alice-packet-row"].owner, "alice-smoke", "packet_row")
-    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=GOOD_BOT)
-    outcome = bot_services.ValidationOutcome(True, log=smoke_log())
-    present(bot_services.validate_version(version.pk, validator=lambda _: outcome))
+    validated_with_smoke(bot)
     browser.get(live_server.url + reverse("web:bot", args=[bot.name]))
     by_css(browser, "#smoke a").click()
     wait_for(browser, lambda d: "Smoke match of alice-smoke v1" in d.title)

@@ -3,49 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 from pytest_django.fixtures import Settings
 
-from bots.builtin import get_policy
-from engine.match import play_match
-from engine.registry import get_game
 from ladder.accounts.models import User
-from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
-from tests.factories import GOOD_BOT, make_bot, make_user, web_client
-from tests.helpers import present
+from tests.factories import make_bot, make_user, validated_with_smoke, web_client
+from tests.helpers import use_match_log_folder
 
 GAME = "packet_row"
 
 
 @pytest.fixture(autouse=True)
 def _log_storage(settings: Settings, tmp_path: Path) -> None:
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "match_logs": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": tmp_path / "match-logs", "allow_overwrite": True},
-        },
-    }
-
-
-def smoke_log(seed: int = 3) -> dict[str, Any]:
-    players = get_game(GAME).min_players
-    _state, log = play_match(GAME, seed, [get_policy("random", GAME)] * players)
-    log["seats"] = ["version 0", *(f"random{i}" for i in range(1, players))]
-    return log
-
-
-def validated(bot: Bot, *, ok: bool, source: bytes = GOOD_BOT) -> BotVersion:
-    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=source)
-    outcome = bot_services.ValidationOutcome(
-        ok, "" if ok else "the smoke match against random bots failed: crash", log=smoke_log()
-    )
-    return present(bot_services.validate_version(version.pk, validator=lambda _: outcome))
+    use_match_log_folder(settings, tmp_path / "match-logs")
 
 
 @pytest.fixture
@@ -68,7 +42,7 @@ def smoke_url(bot: Bot, version: BotVersion) -> str:
 
 def test_owner_sees_the_link_and_the_smoke_page_replays_it(owner: User, clients) -> None:
     bot = make_bot(owner, "alice-row", GAME)
-    version = validated(bot, ok=True)
+    version = validated_with_smoke(bot)
     page = clients["owner"].get(reverse("web:bot", args=[bot.name])).content.decode()
     record = page.split('id="record"')[1].split("</section>")[0]
     assert f'href="{smoke_url(bot, version)}"' in record and "Watch the smoke match" in record
@@ -82,14 +56,14 @@ def test_owner_sees_the_link_and_the_smoke_page_replays_it(owner: User, clients)
 
 def test_an_accepted_public_smoke_match_is_public(owner: User, clients) -> None:
     bot = make_bot(owner, "alice-row", GAME)
-    version = validated(bot, ok=True)
+    version = validated_with_smoke(bot)
     assert clients["anonymous"].get(smoke_url(bot, version)).status_code == 200
     assert clients["other"].get(smoke_url(bot, version)).status_code == 200
 
 
 def test_a_private_bots_smoke_match_is_the_owners_only(owner: User, clients) -> None:
     bot = make_bot(owner, "alice-hidden", GAME, public=False)
-    version = validated(bot, ok=True)
+    version = validated_with_smoke(bot)
     assert clients["owner"].get(smoke_url(bot, version)).status_code == 200
     assert clients["other"].get(smoke_url(bot, version)).status_code == 404
     assert clients["anonymous"].get(smoke_url(bot, version)).status_code == 404
@@ -97,8 +71,8 @@ def test_a_private_bots_smoke_match_is_the_owners_only(owner: User, clients) -> 
 
 def test_a_rejected_versions_smoke_match_is_the_owners_only(owner: User, clients) -> None:
     bot = make_bot(owner, "alice-row", GAME)
-    validated(bot, ok=True)
-    rejected = validated(bot, ok=False, source=GOOD_BOT + b"# v2\n")
+    validated_with_smoke(bot)
+    rejected = validated_with_smoke(bot, ok=False)
     assert rejected.status == BotVersion.Status.REJECTED
     url = smoke_url(bot, rejected)
     owner_page = clients["owner"].get(reverse("web:bot", args=[bot.name])).content.decode()
@@ -117,10 +91,7 @@ def test_a_rejected_versions_smoke_match_is_the_owners_only(owner: User, clients
 
 def test_a_version_validated_without_a_log_has_no_smoke_page(owner: User, clients) -> None:
     bot = make_bot(owner, "alice-row", GAME)
-    version = bot_services.upload_version(bot, owner, filename="main.py", data=GOOD_BOT)
-    bot_services.validate_version(
-        version.pk, validator=lambda _: bot_services.ValidationOutcome(True)
-    )
+    version = validated_with_smoke(bot, log=False)
     assert clients["owner"].get(smoke_url(bot, version)).status_code == 404
     page = clients["owner"].get(reverse("web:bot", args=[bot.name])).content.decode()
     assert "no replay of its smoke match" in page

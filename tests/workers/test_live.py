@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from engine.log import viewer_decision
 from ladder.ladders.services import sync_ladders
 from ladder.matches import logstore
 from ladder.matches import services as match_services
@@ -20,7 +21,7 @@ from tests.workers.sandbox_helpers import needs_sandbox
 from tests.workers.test_tasks import upload_reference, validated
 from workers.matches import tasks as match_tasks
 from workers.matches.live import LivePublisher
-from workers.matches.records import PUBLIC_DECISION_KEYS, Progress
+from workers.matches.records import Progress
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,7 +67,7 @@ def test_a_running_match_publishes_prefixes_of_its_final_log(two_active, setting
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.status_reason
     log = json.loads(logstore.read_json(MatchLog.objects.get(match=match).name))
-    public = [{k: d[k] for k in PUBLIC_DECISION_KEYS if k in d} for d in log["decisions"]]
+    public = [viewer_decision(d) for d in log["decisions"]]
     stored = [p["decisions"] for p in publishes if p["ours"]]
     assert stored, "nothing was published during a match of several hundred decisions"
     lengths = [len(s) for s in stored]

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from engine.log import viewer_decision
+
 T = TypeVar("T")
 
 GameLog = dict[str, Any]
@@ -189,16 +191,12 @@ class MatchRecord:
         )
 
 
-PUBLIC_DECISION_KEYS = ("seat", "action", "ms", "by")
-"""What spectators of a running match see of each decision (no bot debug output)."""
-
-
 @dataclass(frozen=True)
 class Progress:
     """A match as far as it has been played: what a worker publishes for live spectators.
 
-    The decisions carry only :data:`PUBLIC_DECISION_KEYS`; the seed is not here, so nobody can
-    re-simulate hidden cards before the match is over (the ladder draws public views itself).
+    The decisions carry only ``engine.log.VIEWER_DECISION_KEYS``; the seed is not here, so nobody
+    can re-simulate hidden cards before the match is over (the ladder draws public views itself).
     """
 
     decisions: tuple[Mapping[str, object], ...]
@@ -207,9 +205,6 @@ class Progress:
     def to_json(self) -> dict[str, Any]:
         """The form ``ladder.matches.services.publish_progress`` takes."""
         return {
-            "decisions": [
-                {key: entry[key] for key in PUBLIC_DECISION_KEYS if key in entry}
-                for entry in self.decisions
-            ],
+            "decisions": [viewer_decision(entry) for entry in self.decisions],
             "forfeits": list(self.forfeits),
         }
