@@ -61,6 +61,33 @@ def namespaces_unavailable() -> str | None:
     return f"missing {', '.join(missing)}" if missing else None
 
 
+# The relays' ports inside the namespace. The namespace's loopback is empty, so any number is
+# free there; these are fixed, below 1024 and so outside the host's ephemeral range
+# (/proc/sys/net/ipv4/ip_local_port_range), from which every host port the test probes comes
+# (the stray socket's, the test Redis', the S3 server's) -- and never PostgreSQL's 5432. A
+# number picked on the host instead (free there, then released) could be handed to the stray
+# socket later, and then the probe from inside reached a relay: a chance failure.
+FIRST_INSIDE_PORT = 901
+
+
+def inside_ports(services: Sequence[str], host_ports: Sequence[int]) -> dict[str, int]:
+    """A relay port inside the namespace for each service, none of them a host port in use."""
+    ports: dict[str, int] = {}
+    candidate = FIRST_INSIDE_PORT
+    for service in services:
+        while candidate in host_ports:
+            candidate += 1
+        ports[service] = candidate
+        candidate += 1
+    return ports
+
+
+def ephemeral_range() -> tuple[int, int]:
+    """The host's range of ports handed out for port 0 binds."""
+    low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+    return int(low), int(high)
+
+
 def free_port() -> int:
     """A loopback port nothing listens on now (the kernel's pick)."""
     with socket.socket() as sock:
@@ -206,11 +233,17 @@ class Relay:
     """One host service reachable on the namespace's 127.0.0.1:``inside_port``, nothing more."""
 
     def __init__(
-        self, namespace: NetworkNamespace, folder: Path, name: str, target_port: int
+        self,
+        namespace: NetworkNamespace,
+        folder: Path,
+        name: str,
+        *,
+        target_port: int,
+        inside_port: int,
     ) -> None:
         self.namespace, self.name = namespace, name
         self.target_port = target_port
-        self.inside_port = free_port()  # any port: the namespace's loopback is empty
+        self.inside_port = inside_port
         self.socket = folder / f"{name}.sock"
         self.procs: list[subprocess.Popen[bytes]] = []
 
@@ -264,8 +297,11 @@ class RemoteHost:
         if shutil.which("socat") is None:
             pytest.fail("socat is not installed (scripts/ensure-services.sh installs it)")
         self.namespace.create()
+        inside = inside_ports(list(services), list(services.values()))
         for name, port in services.items():
-            relay = Relay(self.namespace, self.folder, name, port)
+            relay = Relay(
+                self.namespace, self.folder, name, target_port=port, inside_port=inside[name]
+            )
             self.relays[name] = relay
             relay.start()
 
