@@ -87,6 +87,12 @@
       return [name].concat(companies.map(function (c) { return u.seat(view.warehouses[name][c]); }));
     })));
 
+  /* A ship's place in words: it starts in Europe (position -1) and ends at Batavia. */
+  function where(position) {
+    if (position < 0) { return "Europe"; }
+    if (position >= view.board.length) { return "Batavia"; }
+    return "post " + (position + 1);
+  }
   var hand = ctx.privatePart && ctx.privatePart.hand;
   out.push(u.table("Players", ["Seat", "Hand", "Laid", "Seals", "Position", "Counters", "Gold", "Notes", "Crates", "Score"],
     view.players.map(function (p, s) {
@@ -94,7 +100,7 @@
       return { attrs: view.current_player === s ? { "class": "to-move" } : null, cells: [
         [u.seat(s), " " + ctx.seats[s]],
         ctx.viewAs === s && hand ? u.hand(s, byCompany(hand, "hand"), p.hand_size) : p.hand_size + " cards",
-        byCompany(p.laid), p.seals.map(co), p.position, byCompany(p.counters), p.gold, p.notes,
+        byCompany(p.laid), p.seals.map(co), where(p.position), byCompany(p.counters), p.gold, p.notes,
         p.crates_left, final ? h("strong", null, String(final.total)) : "–"] };
     })));
   if (view.final) {
