@@ -507,6 +507,7 @@ def test_replay_on_desktop_and_phone(browser, live_server, site_world, game):
                 "s.dispatchEvent(new Event('input'));",
                 total // 3,
             )
+            assert_above_the_fold(browser)
             sentence = by_css(browser, "#replay-decision .sentence").text
             assert any(sentence.startswith(n) for n in seat_names(match)), sentence
             assert "plays '" not in sentence
@@ -572,6 +573,17 @@ def test_owner_sees_stderr_of_each_step_and_the_forfeit_on_the_chart(
     assert all_css(browser, "#replay-stderr") == []
     assert "ALICE thinks" not in browser.page_source
     assert script_errors(browser) == []
+
+
+def assert_above_the_fold(driver) -> None:
+    """The step's sentence and the top of the drawn board (150 px of it at least) show on
+    the first screen of the page, without scrolling."""
+    fold, board_top, sentence_bottom = driver.execute_script(
+        "window.scrollTo(0, 0); return [window.innerHeight,"
+        " document.querySelector('#replay-drawing svg.board-svg').getBoundingClientRect().top,"
+        " document.getElementById('replay-decision').getBoundingClientRect().bottom]"
+    )
+    assert sentence_bottom < fold and board_top < fold - 150, (sentence_bottom, board_top, fold)
 
 
 def seat_names(match) -> list[str]:
