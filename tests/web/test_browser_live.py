@@ -92,7 +92,7 @@ def test_a_spectator_watches_a_match_being_played(browser, live_server, width): 
             by_css(browser, '[data-action="back"]').click()
             live.publish(30)
             wait_for(browser, lambda d: (position(d) or (0, 0))[1] == 30, timeout=10)
-            assert position(browser)[0] == 19
+            assert (position(browser) or (-1, 0))[0] == 19
             assert "Press End" in by_css(browser, "#live-status").text
 
         record = engine_result(live.match)

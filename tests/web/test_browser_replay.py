@@ -37,6 +37,12 @@ def position(driver) -> tuple[int, int] | None:
         return None
 
 
+def here(driver) -> tuple[int, int]:
+    found = position(driver)
+    assert found is not None, "the viewer shows no position"
+    return found
+
+
 def at_step(step: int):
     return lambda d: (p := position(d)) is not None and p[0] == step
 
@@ -70,7 +76,7 @@ def test_a_spectator_reads_the_replay(browser, live_server, site_world, width): 
         wait_for(browser, lambda d: all_css(d, "#replay-moves li"))
         assert_above_the_fold(browser)
         browser.save_screenshot(str(ARTIFACTS / f"match-top-{width}.png"))
-        total = position(browser)[1]
+        total = here(browser)[1]
 
         # A URL per step: a fresh page load at #step=40 opens there, its move marked.
         browser.get("about:blank")
@@ -95,7 +101,7 @@ def test_a_spectator_reads_the_replay(browser, live_server, site_world, width): 
             "document.querySelector('main').prepend(i); i.focus();"
         )
         by_css(browser, "#typing").send_keys(Keys.ARROW_LEFT, "a", Keys.ARROW_RIGHT, Keys.END)
-        assert position(browser)[0] == 39 and by_css(browser, "#typing").get_attribute("value")
+        assert here(browser)[0] == 39 and by_css(browser, "#typing").get_attribute("value")
         browser.execute_script("document.getElementById('typing').remove()")
 
         # The move list: a click goes to its step.
@@ -105,11 +111,11 @@ def test_a_spectator_reads_the_replay(browser, live_server, site_world, width): 
         # Jumps: the chosen seat's next turn, the next round.
         Select(by_css(browser, "#replay-jump-seat")).select_by_value("1")
         click(browser, by_css(browser, '[data-jump="turn-next"]'))
-        wait_for(browser, lambda d: position(d)[0] > 10)
+        wait_for(browser, lambda d: (position(d) or (-1, 0))[0] > 10)
         assert by_css(browser, "#replay-decision .sentence").text.startswith(names[1])
-        before = position(browser)[0]
+        before = here(browser)[0]
         click(browser, by_css(browser, '[data-jump="round-next"]'))
-        wait_for(browser, lambda d: position(d)[0] > before)
+        wait_for(browser, lambda d: (position(d) or (-1, 0))[0] > before)
         assert "Round" in by_css(browser, "#replay-decision .sentence").text  # "Round N begins."
 
         # The end: the result, ranked, with scores and what made them, and names in colour.

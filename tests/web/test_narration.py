@@ -306,6 +306,12 @@ def tie(view: dict, a: int, b: int) -> dict:
     return view
 
 
+def result_of(game: str, view: dict, ranking: list[int]) -> str:
+    line = result(game, view, ranking)
+    assert line is not None, "no result line for a scored view"
+    return line
+
+
 def test_the_result_line_says_the_tie_break_that_applied():
     # Borneo: equal scores go to the player with more missions.
     _, view, _ = finished_view("borneo")
@@ -313,7 +319,7 @@ def test_the_result_line_says_the_tie_break_that_applied():
     view["players"][0]["missions"] = ["one_of_each"]
     view["players"][1]["missions"] = ["one_of_each", "four_same"]
     total = view["final"][0]["total"]
-    line = result("borneo", view, [2, 1, 3, 4])
+    line = result_of("borneo", view, [2, 1, 3, 4])
     assert (
         f"Seat 1 and Seat 0 tie on {total} points; the tie-break, missions done "
         "(Seat 1 2, Seat 0 1), puts Seat 1, then Seat 0." in line
@@ -323,7 +329,7 @@ def test_the_result_line_says_the_tie_break_that_applied():
     _, view, _ = finished_view("packet_row")
     view = tie(view, 2, 0)
     view["final"][0]["money"], view["final"][2]["money"] = 12, 30
-    line = result("packet_row", view, [2, 3, 1])
+    line = result_of("packet_row", view, [2, 3, 1])
     assert "the tie-break, money left in $ (Seat 2 30, Seat 0 12), puts Seat 2, then Seat 0" in line
 
     # East Indiaman: arms level first; equal arms go on to influence points.
@@ -331,7 +337,7 @@ def test_the_result_line_says_the_tie_break_that_applied():
     view = tie(view, 0, 1)
     view["players"][0]["arms"] = view["players"][1]["arms"] = 2
     view["final"][0]["influence"], view["final"][1]["influence"] = 4, 9
-    line = result("east_indiaman", view, [2, 1, 3])
+    line = result_of("east_indiaman", view, [2, 1, 3])
     assert (
         "the tie-break, arms level (Seat 1 2, Seat 0 2) then influence points "
         "(Seat 1 9, Seat 0 4), puts Seat 1, then Seat 0." in line
@@ -342,7 +348,7 @@ def test_the_result_line_says_the_tie_break_that_applied():
     view = tie(view, 0, 1)
     for seat in (2,):
         view["final"][seat]["total"] = view["final"][0]["total"] + 5
-    line = result("batavia", view, [2, 2, 1, 4])
+    line = result_of("batavia", view, [2, 2, 1, 4])
     total = view["final"][0]["total"]
     assert line.startswith(f"Result: 1st Seat 2 with {total + 5} (")
     assert f"2nd= Seat 0 with {total} (" in line and f"2nd= Seat 1 with {total} (" in line

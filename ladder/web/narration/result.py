@@ -61,7 +61,7 @@ def result_line(view: View, ranking: list[int] | None, narrator: Narrator) -> st
     final = view.get("final")
     if not isinstance(final, list) or not final or not all(isinstance(r, dict) for r in final):
         return None
-    totals = [float(row.get("total", 0)) for row in final]  # type: ignore[arg-type]
+    totals = [float(row.get("total", 0)) for row in final]
     if ranking is None or len(ranking) != len(totals):
         ranking = [1 + sum(t > mine for t in totals) for mine in totals]
     order = sorted(range(len(totals)), key=lambda s: (ranking[s], s))
