@@ -612,7 +612,7 @@ def test_smoke_match_replays_from_the_bot_page(browser, live_server, site_world)
     from selenium.webdriver.common.keys import Keys
 
     by_css(browser, "#replay-step").send_keys(Keys.END)
-    assert "Game over." in by_css(browser, "#replay-decision").text
+    assert "Result: 1st " in by_css(browser, "#replay-decision").text
     assert "[object" not in by_css(browser, "#viewer").text
     screenshot(browser, "smoke-match-end.png")
     assert script_errors(browser) == []

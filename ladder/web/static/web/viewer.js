@@ -243,7 +243,7 @@
     }
     drawing.replaceChildren(picture);
     markMove(step);
-    if (timer === null) { remember(); }
+    if (timer === null && started) { remember(); }
   }
 
   /* --- the move list: one button per step, the current one marked ------------------------ */
@@ -425,6 +425,9 @@
       });
   }
   addMoves(0);
+  /* The first drawing leaves the address alone: a plain match URL stays plain until the
+   * visitor moves. */
+  var started = false;
   var opening = stepFromHash();
   if (live) {
     show(opening === null ? last : opening);
@@ -432,4 +435,5 @@
   } else {
     show(opening === null ? 0 : opening);
   }
+  started = true;
 })();
