@@ -60,8 +60,28 @@ def _match(pattern: tuple[str, ...], path: list[Any]) -> list[Any] | None:
     return wild
 
 
-def _find(things: Things, path: list[Any]) -> tuple[Thing, list[Any]] | None:
+Index = dict[tuple[int, str], list[tuple[tuple[str, ...], Thing]]]
+_INDEXES: dict[int, tuple[Things, Index]] = {}
+
+
+def _index(things: Things) -> Index:
+    """The patterns by length and first key, so a path is tried against a few, not all (a
+    Batavia replay asks for about 1,500 paths).  Narrators' tables are module constants,
+    so the index is kept per table (the table itself is kept with it, so its id stays its)."""
+    found = _INDEXES.get(id(things))
+    if found is not None and found[0] is things:
+        return found[1]
+    index: Index = {}
     for pattern, thing in things.items():
+        index.setdefault((len(pattern), pattern[0]), []).append((pattern, thing))
+    _INDEXES[id(things)] = (things, index)
+    return index
+
+
+def _find(things: Things, path: list[Any]) -> tuple[Thing, list[Any]] | None:
+    index = _index(things)
+    candidates = index.get((len(path), str(path[0])), []) + index.get((len(path), "*"), [])
+    for pattern, thing in candidates:
         wild = _match(pattern, path)
         if wild is not None:
             return thing, wild
