@@ -76,6 +76,15 @@ def test_a_spectator_reads_the_replay(browser, live_server, site_world, width): 
         wait_for(browser, lambda d: all_css(d, "#replay-moves li"))
         assert_above_the_fold(browser)
         browser.save_screenshot(str(ARTIFACTS / f"match-top-{width}.png"))
+        # Batavia's ships start in Europe, said so (not "position -1").
+        where = browser.execute_script(
+            "var table = Array.from(document.querySelectorAll('#replay-drawing table'))"
+            ".find(t => t.caption && t.caption.textContent === 'Players');"
+            "var col = Array.from(table.tHead.rows[0].cells)"
+            ".findIndex(c => c.textContent === 'Position');"
+            "return Array.from(table.tBodies[0].rows).map(r => r.cells[col].textContent);"
+        )
+        assert where == ["Europe"] * len(names), where
         total = here(browser)[1]
 
         # A URL per step: a fresh page load at #step=40 opens there, its move marked.
