@@ -151,6 +151,7 @@
     out.push(text.slice(at));
     return out;
   }
+  function nameOf(s) { return h("span", { "class": "seat-name seat-" + s, title: "seat " + s }, data.seats[s]); }
   function sentenceOf(index) {
     var d = data.frames[index].decision;
     if (d.text) { return named(d.text, d.spans); }
@@ -159,7 +160,7 @@
 
   function forfeitNotes() {
     return data.forfeits.map(function (reason, s) {
-      return reason ? h("span", { "class": "forfeit" }, " Seat " + s + " (" + data.seats[s] + ") forfeited: " + reason + ".") : null;
+      return reason ? h("span", { "class": "forfeit" }, " ", nameOf(s), " (seat " + s + ") forfeited: " + reason + ".") : null;
     });
   }
 
@@ -173,7 +174,7 @@
       h("span", { "class": "decision-meta" }, "(" + meta.join(", ") + "; ", h("code", null, typeof d.action === "string" ? d.action : JSON.stringify(d.action)), ")")];
     Object.keys(forfeitSteps).forEach(function (s) {
       if (forfeitSteps[s] === index && index !== last) {
-        parts.push(h("span", { "class": "forfeit" }, " Seat " + s + " forfeited here: " + data.forfeits[s] + "."));
+        parts.push(h("span", { "class": "forfeit" }, " ", nameOf(+s), " (seat " + s + ") forfeited here: " + data.forfeits[s] + "."));
       }
     });
     if (index === last && !live) {
