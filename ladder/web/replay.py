@@ -17,7 +17,8 @@ from typing import Any
 
 from engine.core import EngineError, GameState
 from engine.log import ReplayError, replay, start_state, viewer_decision
-from ladder.web.narration import changes, narrate, narrator_for, progress
+from ladder.web.narration import changes, name_seats, narrate, narrator_for, progress
+from ladder.web.narration import result as result_line
 
 PUBLIC_ONLY_KEYS = ("seat",)
 
@@ -65,6 +66,7 @@ class Replay:
     progress: list[list[float]] = field(default_factory=list)  # per frame, per seat
     progress_label: str = ""
     forfeit_steps: dict[int, int] = field(default_factory=dict)  # seat -> frame index
+    result: dict[str, Any] | None = None  # the result line and its seat names' spans
     error: str = ""
 
     def as_data(self) -> dict[str, Any]:
@@ -76,6 +78,7 @@ class Replay:
             "reveal_private": self.reveal_private,
             "catalogue": self.catalogue,
             "forfeit_steps": {str(k): v for k, v in self.forfeit_steps.items()},
+            "result": self.result,
         }
 
 
@@ -195,6 +198,8 @@ def _add_frames(result: Replay, state: GameState, decisions: list[dict[str, Any]
     narrator = narrator_for(game)
     result.progress_label = narrator.progress_label if narrator else ""
     words = narrator.words if narrator else None
+    things = narrator.things if narrator else None
+    names = result.seats
     scores = progress(game, previous["public"])
     series = [scores] if scores is not None else []
     for entry in decisions:
@@ -203,20 +208,31 @@ def _add_frames(result: Replay, state: GameState, decisions: list[dict[str, Any]
         ops: list[list[object]] = []
         diff(previous, current, [], ops)
         decision = viewer_decision(entry)
-        decision["text"] = narrate(
+        sentence = narrate(
             game, entry["seat"], entry["action"], previous["public"], current["public"]
         )
+        decision["text"], decision["spans"] = name_seats(sentence, names)
+        lines = changes(previous["public"], current["public"], words, things)
         result.frames.append(
             {
                 "decision": decision,
                 "ops": ops,
-                "changes": changes(previous["public"], current["public"], words),
+                "changes": [name_seats(line, names)[0] for line in lines],
             }
         )
         if series and (scores := progress(game, current["public"])) is not None:
             series.append(scores)
         previous = current
     result.progress = series if len(series) == len(result.frames) else []
+    if state.is_terminal():
+        try:
+            ranking: list[int] | None = state.ranking()
+        except EngineError:
+            ranking = None
+        line = result_line(game, previous["public"], ranking)
+        if line is not None:
+            text, spans = name_seats(line, names)
+            result.result = {"text": text, "spans": spans}
 
 
 def forfeit_steps(log: dict[str, Any], forfeits: list[str | None]) -> dict[int, int]:

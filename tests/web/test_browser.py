@@ -7,7 +7,6 @@ look at; the assertions check what the viewer does (steps, keyboard, play/pause,
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
@@ -142,7 +141,8 @@ def test_replay_viewer(browser, live_server, site_world, game):
     decision = by_css(browser, "#replay-decision").text
     first_seat = match_decisions(match)[0]["seat"]
     sentence = by_css(browser, "#replay-decision .sentence").text
-    assert re.match(rf"Seat {first_seat}\b", sentence) and "plays '" not in sentence
+    names = seat_names(match)
+    assert sentence.startswith(names[first_seat]) and "plays '" not in sentence
     assert "ms" in decision
     assert "Time used so far:" in by_css(browser, "#replay-clock").text
     assert "[object" not in by_css(browser, "#viewer").text
@@ -156,7 +156,7 @@ def test_replay_viewer(browser, live_server, site_world, game):
     slider.send_keys(Keys.END)
     assert position.text == f"{total} / {total}"
     final_line = by_css(browser, "#replay-decision").text
-    assert "Game over." in final_line
+    assert "Result: 1st " in final_line and "Game over." not in final_line
     if game == "batavia":
         assert FORFEIT in final_line
     assert "Final scoring" in by_css(browser, "#replay-drawing").text
@@ -507,16 +507,21 @@ def test_replay_on_desktop_and_phone(browser, live_server, site_world, game):
                 "s.dispatchEvent(new Event('input'));",
                 total // 3,
             )
+            assert_above_the_fold(browser)
             sentence = by_css(browser, "#replay-decision .sentence").text
-            assert sentence.startswith("Seat ") and "plays '" not in sentence
+            assert any(sentence.startswith(n) for n in seat_names(match)), sentence
+            assert "plays '" not in sentence
             assert all_css(browser, "#replay-changes li")
             board = by_css(browser, "#replay-drawing svg.board-svg")
             assert 0 < board.size["width"] <= width
             assert browser.execute_script("return document.documentElement.scrollWidth") <= width
             browser.execute_script("document.getElementById('viewer').scrollIntoView()")
             browser.save_screenshot(str(ARTIFACTS / f"replay-{game}-{width}-top.png"))
-            # Scroll the board under the controls: the bar stays pinned to the top.
-            browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", board)
+            # Scroll down to the viewer's end (the board now starts near the top of the page,
+            # so scrolling to the board alone may not move the page): the bar stays pinned.
+            browser.execute_script(
+                "document.getElementById('replay-clock').scrollIntoView({block: 'end'})"
+            )
             top = browser.execute_script(
                 "return document.querySelector('.viewer-bar').getBoundingClientRect().top"
             )
@@ -570,6 +575,21 @@ def test_owner_sees_stderr_of_each_step_and_the_forfeit_on_the_chart(
     assert script_errors(browser) == []
 
 
+def assert_above_the_fold(driver) -> None:
+    """The step's sentence and the top of the drawn board (150 px of it at least) show on
+    the first screen of the page, without scrolling."""
+    fold, board_top, sentence_bottom = driver.execute_script(
+        "window.scrollTo(0, 0); return [window.innerHeight,"
+        " document.querySelector('#replay-drawing svg.board-svg').getBoundingClientRect().top,"
+        " document.getElementById('replay-decision').getBoundingClientRect().bottom]"
+    )
+    assert sentence_bottom < fold and board_top < fold - 150, (sentence_bottom, board_top, fold)
+
+
+def seat_names(match) -> list[str]:
+    return [s.bot_version.label for s in match.seats.order_by("seat")]
+
+
 def match_decisions(match) -> list[dict]:
     from ladder.matches import selectors as match_selectors
 
@@ -592,7 +612,7 @@ def test_smoke_match_replays_from_the_bot_page(browser, live_server, site_world)
     from selenium.webdriver.common.keys import Keys
 
     by_css(browser, "#replay-step").send_keys(Keys.END)
-    assert "Game over." in by_css(browser, "#replay-decision").text
+    assert "Result: 1st " in by_css(browser, "#replay-decision").text
     assert "[object" not in by_css(browser, "#viewer").text
     screenshot(browser, "smoke-match-end.png")
     assert script_errors(browser) == []

@@ -125,6 +125,21 @@ def test_the_match_page_follows_a_running_match(alice, bob, olivia, personas):
     assert "Replay" in page.content.decode() and "live" not in viewer_data(page.content.decode())
 
 
+def test_the_home_page_lists_running_matches_to_watch(alice, bob, olivia, personas):
+    live = running_match([alice, bob, olivia])
+    link = reverse("web:match", args=[live.match.pk])
+    html = personas["anonymous"].get("/").content.decode()
+    section = html.split('id="running-matches"', 1)[1].split("</section>", 1)[0]
+    assert f'href="{link}"' in section and "watch live" in section
+    # Once it is over it leaves the list (and shows among the latest finished matches).
+    record = engine_result(live.match)
+    record["log"] = live.log
+    match_services.record_result(live.match.pk, record)
+    html = personas["anonymous"].get("/").content.decode()
+    section = html.split('id="running-matches"', 1)[1].split("</section>", 1)[0]
+    assert link not in section and "No match is being played right now." in section
+
+
 def test_a_restarted_match_or_a_bad_step_is_answered_not_guessed(alice, bob, olivia, personas):
     live = running_match([alice, bob, olivia])
     live.publish(12)

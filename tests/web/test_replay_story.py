@@ -27,8 +27,9 @@ def test_frames_carry_a_sentence_and_the_changes():
     log = played("east_indiaman", 3)
     replay = build_replay(log, seat_names=["a", "b", "c"], forfeits=[None] * 3, reveal_private=True)
     decisions = replay.frames[1:]
+    names = ["a", "b", "c"]
     assert all(
-        f["decision"]["text"].startswith(f"Seat {f['decision']['seat']} ") for f in decisions
+        f["decision"]["text"].startswith(f"{names[f['decision']['seat']]} ") for f in decisions
     )
     assert all(f["changes"] for f in decisions if f["decision"]["action"].startswith("buy:"))
     assert len(replay.progress) == len(replay.frames)
@@ -75,4 +76,6 @@ def test_match_page_shows_the_chart_and_stderr_by_step_to_the_owner_only(site_wo
     assert b'class="forfeit-mark"' in owner.content
     data = embedded(owner, "replay-data")
     assert data["forfeit_steps"] == {"1": len(data["frames"]) - 1}
-    assert data["frames"][1]["decision"]["text"].startswith("Seat ")
+    first = data["frames"][1]["decision"]
+    assert first["text"].startswith(data["seats"][first["seat"]] + " ")
+    assert data["result"]["text"].startswith("Result: 1st ")

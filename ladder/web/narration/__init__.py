@@ -9,10 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from ladder.web.narration import batavia, borneo, east_indiaman, packet_row
-from ladder.web.narration.base import Narrator, View, kind_of, raw
+from ladder.web.narration.base import Narrator, View, kind_of, name_seats, raw
 from ladder.web.narration.changes import changes
+from ladder.web.narration.result import result_line
 
-__all__ = ["NARRATORS", "Narrator", "changes", "narrate", "narrator_for", "progress"]
+__all__ = [
+    "NARRATORS",
+    "Narrator",
+    "changes",
+    "name_seats",
+    "narrate",
+    "narrator_for",
+    "progress",
+    "result",
+]
 
 NARRATORS: dict[str, Narrator] = {
     n.game: n
@@ -34,6 +44,18 @@ def narrate(game: str, seat: int, action: Any, before: View, after: View) -> str
     except (KeyError, IndexError, ValueError, TypeError):
         return raw(seat, action)  # a view that does not look as expected: say what was played
     return text + consequences(before, after)
+
+
+def result(game: str, view: View, ranking: list[int] | None) -> str | None:
+    """The result line once the view is scored ("Result: 1st Seat 2 with 47 (...)..."),
+    with seats as "Seat N" for :func:`name_seats`; None before the end or for another game."""
+    narrator = NARRATORS.get(game)
+    if narrator is None:
+        return None
+    try:
+        return result_line(view, ranking, narrator)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
 
 
 def consequences(before: View, after: View) -> str:

@@ -9,7 +9,7 @@ exchanged for gold, and the Target Counter ends the game.
 from __future__ import annotations
 
 from engine.games.batavia import components as K
-from ladder.web.narration.base import Narrator, View, final_scores, plural, who
+from ladder.web.narration.base import Narrator, Thing, View, final_scores, plural, who
 
 COMPANY = {"GB": "English", "DK": "Danish", "FR": "French", "NL": "Dutch", "SE": "Swedish"}
 
@@ -102,10 +102,69 @@ def progress(view: View) -> list[float]:
     return score
 
 
+def _company(key: object) -> str:
+    return COMPANY.get(str(key), str(key))
+
+
+def _spot(spot: object) -> str:
+    if isinstance(spot, list) and len(spot) == 2:
+        return f"the {_company(spot[0])} {spot[1]} counter"
+    return "a face-down counter"
+
+
+def _seat(seat: object) -> str:
+    return f"Seat {seat}"
+
+
+def _position(post: object) -> str:
+    return "in Europe" if isinstance(post, int) and post < 0 else f"at trading post {post + 1}"  # type: ignore[operator]
+
+
+THINGS = {
+    ("auction",): Thing(skip=True),
+    ("auction", "passed"): Thing(skip=True),
+    ("auction", "high_bid"): Thing("the high bid"),
+    ("auction", "high_bidder"): Thing("the high bidder", value=_seat),
+    ("auctioneer",): Thing("the auctioneer", value=_seat),
+    ("starter",): Thing("the starting player", value=_seat),
+    ("round",): Thing(skip=True),
+    ("board", "*"): Thing("trading post {0}", value=_spot, key=lambda k: str(k + 1)),
+    ("cannon",): Thing("the cannon count"),
+    ("deck_size",): Thing("ship cards in the stack"),
+    ("stack_from_discards",): Thing("the stack rebuilt from the discards"),
+    ("die",): Thing("the die"),
+    ("discards", "*"): Thing("discarded {0} ship cards", key=_company),
+    ("laid_total",): Thing("ship cards laid out in all"),
+    ("package", "*"): Thing("{0} ship cards in the package", key=_company),
+    ("players", "*", "counters", "*"): Thing("{owner}'s {1} trading counters", key=_company),
+    ("players", "*", "crates_left"): Thing("{owner}'s crates left"),
+    ("players", "*", "gold"): Thing("{owner}'s gold"),
+    ("players", "*", "hand_size"): Thing("{owner}'s ship cards in hand"),
+    ("players", "*", "known_cards", "*"): Thing("{owner}'s known {1} cards in hand", key=_company),
+    ("players", "*", "laid", "*"): Thing("{owner}'s laid-out {1} ship cards", key=_company),
+    ("players", "*", "notes"): Thing("{owner}'s promissory notes"),
+    ("players", "*", "position"): Thing("{owner}'s ship", value=_position),
+    ("players", "*", "seals"): Thing("{owner}'s seals", value=_company),
+    ("seals", "*"): Thing("the {0} seal", key=_company, value=lambda s: f"with Seat {s}"),
+    ("target_holder",): Thing("the Target Counter", value=lambda s: f"with Seat {s}"),
+    ("warehouses", "*", "*"): Thing(
+        "the {0} warehouse's {1} space", key=_company, value=lambda s: f"Seat {s}'s crate"
+    ),
+}
+SCORE_PARTS = {
+    "warehouses": "warehouses",
+    "exchanges": "gold from exchanges",
+    "notes": "most notes",
+    "target": "Target Counter",
+    "seals": "seals",
+}
+
 NARRATOR = Narrator(
     game="batavia",
     kinds=frozenset({"bid", "pass", "draw", "lay", "stop", "move", "exchange", "keep"}),
     sentence=sentence,
     progress=progress,
     progress_label="score if the game ended now (hands not laid out)",
+    things=THINGS,
+    score_parts=SCORE_PARTS,
 )

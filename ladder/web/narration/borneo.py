@@ -8,8 +8,10 @@ points, minus the pirate ship's penalty.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.games.borneo import components as K
-from ladder.web.narration.base import Narrator, View, final_scores, who
+from ladder.web.narration.base import Narrator, Thing, TieBreak, View, final_scores, who
 
 CARDS = {card_id: (spice, count) for card_id, _top, _bottom, spice, count in K.SHIPMENT_CARDS}
 HARBOR_NAMES = tuple(h[0] for h in K.HARBORS)
@@ -102,6 +104,88 @@ def progress(view: View) -> list[float]:
     ]
 
 
+def _seat(seat: object) -> str:
+    return f"Seat {seat}"
+
+
+def _card(card_id: object) -> str:
+    try:
+        return card(card_id)  # type: ignore[arg-type]
+    except (KeyError, ValueError, TypeError):
+        return f"card {card_id}"
+
+
+def _harbor(slot: object, view: View) -> str:
+    harbors = view.get("harbors") or []
+    spot = harbors[slot] if isinstance(slot, int) and slot < len(harbors) else None
+    return spot["name"] if isinstance(spot, dict) else f"harbor slot {slot}"
+
+
+def _at_harbor(what: str) -> Any:
+    return lambda wild, view: what.format(*wild[1:], harbor=_harbor(wild[0], view))
+
+
+def _distribution(d: object) -> str:
+    if not isinstance(d, dict):
+        return str(d)
+    company = f" of the {d['company']} company" if d.get("company") else ""
+    return f"a {str(d.get('kind', '')).replace('_', ' ')} share{company}"
+
+
+def _fight(f: object) -> str:
+    if not isinstance(f, dict):
+        return str(f)
+    return f"Seat {f.get('attacker')} attacking in the {f.get('company')} company"
+
+
+def _payment(p: object) -> str:
+    if not isinstance(p, dict):
+        return str(p)
+    return f"paying for {MISSION_NAMES.get(p.get('mission', ''), 'a mission')}"
+
+
+THINGS = {
+    ("turn_player",): Thing(skip=True),
+    ("last_round_order",): Thing(skip=True),
+    ("companies", "*"): Thing("the {0} company's merchants", value=lambda s: f"Seat {s}'s"),
+    ("deck_size",): Thing("shipment cards in the deck"),
+    ("harbor_deck_size",): Thing("harbor cards in the deck"),
+    ("discards",): Thing("the discard pile", value=_card),
+    ("distribution",): Thing("the distribution", value=_distribution),
+    ("distribution", "cards"): Thing("cards left to share out", value=_card),
+    ("distribution", "pickers"): Thing("players still to pick a card", value=_seat),
+    ("fight",): Thing("the fight", value=_fight),
+    ("fight", "attacker_cards"): Thing("the attacker's cards", value=_card),
+    ("fight", "defender_cards"): Thing("the defender's cards", value=_card),
+    ("fight", "winner"): Thing("the fight's winner"),
+    ("harbors",): Thing("the open harbors", value=lambda h: h["name"] if h else "none"),
+    ("harbors", "*"): Thing(
+        "harbor slot {0}", key=lambda k: str(k + 1), value=lambda h: f"{h['name']} ({h['spice']})"
+    ),
+    ("harbors", "*", "cards"): Thing(_at_harbor("the cards shipped to {harbor}"), value=_card),
+    ("harbors", "*", "card_limit"): Thing(_at_harbor("{harbor}'s card limit")),
+    ("harbors", "*", "flags", "*"): Thing(_at_harbor("the {0} flags at {harbor}")),
+    ("harbors", "*", "monopoly"): Thing(_at_harbor("{harbor}'s monopoly mark")),
+    ("harbors", "*", "name"): Thing(_at_harbor("the harbor in slot {harbor}"), skip=True),
+    ("harbors", "*", "spice"): Thing(_at_harbor("{harbor}'s spice")),
+    ("missions_on_board", "*"): Thing(
+        "missions of {0} left", key=lambda k: MISSION_NAMES.get(str(k), str(k))
+    ),
+    ("payment",): Thing("the mission payment", value=_payment),
+    ("payment", "cards_paid"): Thing("cards paid towards the mission", value=_card),
+    ("payment", "harbors_paid"): Thing("harbor cards paid towards the mission"),
+    ("payment", "still_needed", "*"): Thing("{0} still needed for the mission"),
+    ("payment", "wild_paid"): Thing("spices paid with the pirates' help"),
+    ("pirate_ship",): Thing("the pirate ship", value=lambda s: f"with Seat {s}"),
+    ("players", "*", "hand_size"): Thing("{owner}'s cards in hand"),
+    ("players", "*", "mission_points"): Thing("{owner}'s mission points"),
+    ("players", "*", "missions"): Thing(
+        "{owner}'s missions", value=lambda m: MISSION_NAMES.get(str(m), str(m))
+    ),
+    ("players", "*", "warehouse_cards"): Thing("{owner}'s warehouse", value=_card),
+    ("players", "*", "warehouse_harbors"): Thing("{owner}'s harbor cards"),
+}
+
 NARRATOR = Narrator(
     game="borneo",
     kinds=frozenset(
@@ -129,4 +213,12 @@ NARRATOR = Narrator(
     sentence=sentence,
     progress=progress,
     progress_label="score if the game ended now",
+    things=THINGS,
+    score_parts={
+        "shipment_cards": "shipment cards",
+        "harbors": "harbor cards",
+        "missions": "missions",
+        "pirate_ship": "pirate ship",
+    },
+    tie_breaks=(TieBreak("missions done", lambda view, p: len(view["players"][p]["missions"])),),
 )

@@ -7,7 +7,15 @@ investment levels, trade-post influence, arms), from the same engine functions t
 from __future__ import annotations
 
 from engine.games.east_indiaman.state import arms_points, influence_points, order_points
-from ladder.web.narration.base import Narrator, View, final_scores, plural, who
+from ladder.web.narration.base import (
+    Narrator,
+    Thing,
+    TieBreak,
+    View,
+    final_scores,
+    plural,
+    who,
+)
 
 TRADE_GOODS = ("spice", "silk", "tea", "china")
 
@@ -70,10 +78,53 @@ def progress(view: View) -> list[float]:
     ]
 
 
+def _seat(seat: object) -> str:
+    return f"Seat {seat}"
+
+
+def _order(card: object) -> str:
+    return f"order card {card}"
+
+
+THINGS = {
+    ("actions_done",): Thing(skip=True),
+    ("round",): Thing(skip=True),
+    ("deck_cards",): Thing(skip=True),
+    ("alert", "*", "ships"): Thing(
+        "ships on pirate alert space {0}", key=lambda k: str(k + 1), value=_seat
+    ),
+    ("alert", "*", "token"): Thing("the token on pirate alert space {0}", key=lambda k: str(k + 1)),
+    ("areas", "*"): Thing("the {0} coast's trade-post spots", value=lambda s: f"Seat {s}'s post"),
+    ("deck_size",): Thing("order cards in the deck"),
+    ("discards",): Thing("the discarded orders", value=_order),
+    ("display",): Thing("the order display", value=_order),
+    ("first_player",): Thing("the first player", value=_seat),
+    ("raised",): Thing("the price raised this round"),
+    ("prices", "*"): Thing("the {0} price"),
+    ("players", "*", "arms"): Thing("{owner}'s arms level"),
+    ("players", "*", "completed"): Thing("{owner}'s completed orders", value=_order),
+    ("players", "*", "harbor", "*"): Thing("{owner}'s ships at the {1} harbor"),
+    ("players", "*", "hold", "*"): Thing("{owner}'s {1} in the hold"),
+    ("players", "*", "levels", "*"): Thing("{owner}'s {1} investment level"),
+    ("players", "*", "opium_ships"): Thing("{owner}'s opium ships"),
+    ("players", "*", "passed"): Thing(skip=True),
+    ("players", "*", "raid"): Thing("{owner}'s raid token"),
+    ("players", "*", "reserve"): Thing("{owner}'s ships in reserve"),
+    ("players", "*", "supply"): Thing("{owner}'s ships in supply"),
+    ("players", "*", "spots_taken"): Thing("{owner}'s harbor spots taken"),
+    ("players", "*", "posts", "*"): Thing("{owner}'s trade posts on the {1} coast"),
+}
+
 NARRATOR = Narrator(
     game="east_indiaman",
     kinds=frozenset({"buy", "exchange", "order", "invest", "post", "lower", "smuggle", "pass"}),
     sentence=sentence,
     progress=progress,
     progress_label="score if the game ended now",
+    things=THINGS,
+    score_parts={"orders": "orders", "influence": "influence", "arms": "arms"},
+    tie_breaks=(
+        TieBreak("arms level", lambda view, p: view["players"][p]["arms"]),
+        TieBreak("influence points", lambda view, p: view["final"][p]["influence"]),
+    ),
 )

@@ -8,7 +8,7 @@ the final score replaces it at the end.
 
 from __future__ import annotations
 
-from ladder.web.narration.base import Narrator, View, final_scores, plural, who
+from ladder.web.narration.base import Narrator, Thing, TieBreak, View, plural, who
 
 DESTINATION = {
     "GB": "England",
@@ -116,7 +116,60 @@ def sentence(seat: int, action: str, before: View, after: View) -> str:
 
 
 def progress(view: View) -> list[float]:
-    return final_scores(view) or [float(p["money"]) for p in view["players"]]
+    """Money in $ throughout, the final step included: victory points are hidden in hands
+    until the end, and one chart must keep one unit (the result line gives the VP)."""
+    final = view.get("final")
+    if isinstance(final, list) and len(final) == len(view["players"]):
+        return [float(row.get("money", 0)) for row in final]
+    return [float(p["money"]) for p in view["players"]]
+
+
+def _piece(piece: object) -> str:
+    if not isinstance(piece, dict):
+        return str(piece)
+    slot = piece.get("slot")
+    space = f", space {slot + 1}" if isinstance(slot, int) else ""
+    return f"on the {piece.get('board')}'s {piece.get('supply')} supply{space}"
+
+
+def _seat(seat: object) -> str:
+    return f"Seat {seat}"
+
+
+THINGS = {
+    ("round",): Thing(skip=True),
+    ("harbour_master_must_take",): Thing(skip=True),
+    ("boards", "*", "chosen"): Thing(skip=True),
+    ("boards", "*", "not_properly_refilled"): Thing(skip=True),
+    ("area",): Thing("the chosen board"),
+    ("boards", "*", "current"): Thing("the {0}'s current supply"),
+    ("boards", "*", "future"): Thing("the {0}'s future supply"),
+    ("boards", "*", "deck_size"): Thing("cards in the {0}'s deck"),
+    ("boards", "*", "discards"): Thing("the {0}'s discards"),
+    ("fulfilment",): Thing(
+        "the fulfilment", value=lambda f: "under way" if isinstance(f, dict) else str(f)
+    ),
+    ("fulfilment", "contracts"): Thing("contracts being fulfilled"),
+    ("fulfilment", "ships"): Thing(
+        "ships sailing", value=lambda s: f"to {DESTINATION.get(s.get('destination'), '?')}"
+    ),
+    ("fulfilment", "goods"): Thing(
+        "goods loaded", value=lambda g: short_card(g.get("card", "")) if isinstance(g, dict) else g
+    ),
+    ("fulfilment", "destinations_waiting"): Thing(
+        "destinations still to sail to", value=lambda d: DESTINATION.get(d, d)
+    ),
+    ("fulfilment", "still_owed", "*"): Thing("{0} still owed"),
+    ("game_ending",): Thing("the game's end", value=lambda b: "triggered" if b else "not yet"),
+    ("harbour_master",): Thing("the harbour master", value=_seat),
+    ("players", "*", "hand_size"): Thing("{owner}'s cards in hand"),
+    ("players", "*", "hidden_cards"): Thing("{owner}'s hidden cards"),
+    ("players", "*", "known_hand"): Thing("{owner}'s known cards"),
+    ("players", "*", "money"): Thing("{owner}'s money in $"),
+    ("players", "*", "piece"): Thing("{owner}'s piece", value=_piece),
+    ("players", "*", "ships"): Thing("{owner}'s ships"),
+    ("supply_money",): Thing("money in the bank in $"),
+}
 
 
 NARRATOR = Narrator(
@@ -141,6 +194,9 @@ NARRATOR = Narrator(
     ),
     sentence=sentence,
     progress=progress,
-    progress_label="money in $ (final VP at the end)",
+    progress_label="money in $ (victory points are hidden until the end: see the result)",
     words=short_card,
+    things=THINGS,
+    score_parts={"vp_cards": "VP cards", "banker_vp": "bankers", "money_vp": "money"},
+    tie_breaks=(TieBreak("money left in $", lambda view, p: view["final"][p]["money"]),),
 )

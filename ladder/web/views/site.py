@@ -47,11 +47,16 @@ def home(request: HttpRequest) -> HttpResponse:
     latest = match_selectors.recent_matches(
         request.user, status=Match.Status.FINISHED, limit=LATEST_MATCHES
     )
+    # Matches being played now, to watch live (the match page follows them move by move).
+    running = match_selectors.recent_matches(
+        request.user, status=Match.Status.RUNNING, limit=LATEST_MATCHES
+    )
     return render(
         request,
         "web/home.html",
         {
             "games": games,
+            "running": running,
             "active_count": sum(s.active for group in by_game.values() for s in group),
             "ladder_count": sum(len(group) for group in by_game.values()),
             "latest": latest,

@@ -140,27 +140,48 @@
   var step = 0;
   var timer = null;
 
+  /* A sentence with each bot's name in its seat's colour: spans are [start, end, seat]. */
+  function named(text, spans) {
+    var out = [], at = 0;
+    (spans || []).forEach(function (span) {
+      out.push(text.slice(at, span[0]));
+      out.push(h("span", { "class": "seat-name seat-" + span[2], title: "seat " + span[2] }, text.slice(span[0], span[1])));
+      at = span[1];
+    });
+    out.push(text.slice(at));
+    return out;
+  }
+  function nameOf(s) { return h("span", { "class": "seat-name seat-" + s, title: "seat " + s }, data.seats[s]); }
+  function sentenceOf(index) {
+    var d = data.frames[index].decision;
+    if (d.text) { return named(d.text, d.spans); }
+    return [seat(d.seat), " " + data.seats[d.seat] + " plays " + (typeof d.action === "string" ? d.action : JSON.stringify(d.action)) + "."];
+  }
+
   function forfeitNotes() {
     return data.forfeits.map(function (reason, s) {
-      return reason ? h("span", { "class": "forfeit" }, " Seat " + s + " (" + data.seats[s] + ") forfeited: " + reason + ".") : null;
+      return reason ? h("span", { "class": "forfeit" }, " ", nameOf(s), " (seat " + s + ") forfeited: " + reason + ".") : null;
     });
   }
 
   function describe(index) {
     if (index === 0) { return ["Start of the game. ", data.seats.map(function (name, s) { return [seat(s), " " + name + " "]; })]; }
     var d = data.frames[index].decision;
-    var sentence = d.text || ("Seat " + d.seat + " plays " + (typeof d.action === "string" ? d.action : JSON.stringify(d.action)) + ".");
-    var meta = [data.seats[d.seat]];
+    var meta = ["seat " + d.seat];
     if (typeof d.ms === "number") { meta.push((d.ms >= 100 ? Math.round(d.ms) : d.ms.toFixed(1)) + " ms"); }
     if (d.by && d.by !== "bot") { meta.push(d.by === "fallback" ? "played for the forfeited seat" : d.by); }
-    var parts = [seat(d.seat), " ", h("span", { "class": "sentence" }, sentence), " ",
+    var parts = [h("span", { "class": "sentence" }, sentenceOf(index)), " ",
       h("span", { "class": "decision-meta" }, "(" + meta.join(", ") + "; ", h("code", null, typeof d.action === "string" ? d.action : JSON.stringify(d.action)), ")")];
     Object.keys(forfeitSteps).forEach(function (s) {
       if (forfeitSteps[s] === index && index !== last) {
-        parts.push(h("span", { "class": "forfeit" }, " Seat " + s + " forfeited here: " + data.forfeits[s] + "."));
+        parts.push(h("span", { "class": "forfeit" }, " ", nameOf(+s), " (seat " + s + ") forfeited here: " + data.forfeits[s] + "."));
       }
     });
-    if (index === last && !live) { parts.push(" Game over.", forfeitNotes()); }
+    if (index === last && !live) {
+      parts.push(data.result
+        ? h("span", { "class": "result", id: "replay-result" }, " ", named(data.result.text, data.result.spans))
+        : " Game over.", forfeitNotes());
+    }
     return parts;
   }
 
@@ -222,10 +243,98 @@
       picture = h("p", { "class": "notice" }, "This step could not be drawn: " + err.message);
     }
     drawing.replaceChildren(picture);
+    markMove(step);
+    if (timer === null && started) { remember(); }
   }
 
+  /* --- the move list: one button per step, the current one marked ------------------------ */
+  var moves = document.getElementById("replay-moves");
+  var movesBox = moves ? moves.parentNode : null;
+  var moveItems = [];
+  function addMoves(from) {
+    if (!moves) { return; }
+    for (var i = from; i <= last; i++) {
+      var label = i === 0 ? ["Start of the game."] : sentenceOf(i);
+      var button = h("button", { type: "button", "class": "move", "data-step": String(i) },
+        h("span", { "class": "move-number" }, String(i)), " ", label);
+      var item = h("li", null, button);
+      moves.appendChild(item);
+      moveItems.push(item);
+    }
+  }
+  if (moves) {
+    moves.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-step]");
+      if (button) { pause(); show(parseInt(button.getAttribute("data-step"), 10)); }
+    });
+  }
+  var marked = null;
+  function markMove(index) {
+    if (!moveItems.length) { return; }
+    if (marked) { marked.removeAttribute("aria-current"); }
+    marked = moveItems[index] ? moveItems[index].firstChild : null;
+    if (!marked) { return; }
+    marked.setAttribute("aria-current", "step");
+    /* Scroll the list only (never the page) so the current move is in view. */
+    var top = marked.offsetTop - movesBox.offsetTop;
+    if (top < movesBox.scrollTop || top > movesBox.scrollTop + movesBox.clientHeight - marked.offsetHeight) {
+      movesBox.scrollTop = Math.max(0, top - movesBox.clientHeight / 3);
+    }
+  }
+
+  /* --- a URL per step: #step=N (or #step=end) opens there; the address follows the step --- */
+  function stepFromHash() {
+    var found = /(?:^#|&)step=(end|\d+)/.exec(window.location.hash);
+    if (!found) { return null; }
+    return found[1] === "end" ? last : Math.min(last, parseInt(found[1], 10));
+  }
+  function remember() {
+    var wanted = "#step=" + step;
+    if (window.location.hash !== wanted && window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", wanted);
+    }
+  }
+  window.addEventListener("hashchange", function () {
+    var target = stepFromHash();
+    if (target !== null && target !== step) { pause(); show(target); }
+  });
+
+  /* --- jumps: the next or previous round, the chosen seat's next or previous turn ---------- */
+  var jumpSeat = document.getElementById("replay-jump-seat");
+  function roundOf(index) { return tables[index].public.round; }
+  function roundStart(index) {
+    var i = index;
+    while (i > 0 && roundOf(i - 1) === roundOf(index)) { i--; }
+    return i;
+  }
+  var jumps = {
+    "round-back": function () {
+      var start = roundStart(step);
+      return start < step ? start : (start > 0 ? roundStart(start - 1) : 0);
+    },
+    "round-next": function () {
+      for (var i = step + 1; i <= last; i++) { if (roundOf(i) !== roundOf(step)) { return i; } }
+      return last;
+    },
+    "turn-back": function () {
+      var s = parseInt(jumpSeat.value, 10);
+      for (var i = step - 1; i >= 1; i--) { if (data.frames[i].decision.seat === s) { return i; } }
+      return step;
+    },
+    "turn-next": function () {
+      var s = parseInt(jumpSeat.value, 10);
+      for (var i = step + 1; i <= last; i++) { if (data.frames[i].decision.seat === s) { return i; } }
+      return step;
+    }
+  };
+  root.querySelectorAll("[data-jump]").forEach(function (button) {
+    var name = button.getAttribute("data-jump");
+    if (name.indexOf("round") === 0 && roundOf(0) === undefined) { button.hidden = true; return; }
+    button.addEventListener("click", function () { pause(); show(jumps[name]()); });
+  });
+
   function pause() {
-    if (timer !== null) { window.clearInterval(timer); timer = null; }
+    if (timer !== null) { window.clearInterval(timer); timer = null; remember(); }
     playButton.replaceChildren(h("span", { "aria-hidden": "true" }, "▶"), " Play");
     playButton.setAttribute("aria-pressed", "false");
   }
@@ -263,11 +372,14 @@
   if (speed) {
     speed.addEventListener("change", function () { if (timer !== null) { pause(); play(); } });
   }
-  root.addEventListener("keydown", function (event) {
-    var tag = event.target.tagName;
-    if (tag === "INPUT" || tag === "SELECT") { return; } // the slider has its own arrow keys
+  /* Keys work anywhere on the page, except while typing in a field (the slider and menus
+   * have their own arrow keys) or with a modifier held (the browser's own shortcuts). */
+  document.addEventListener("keydown", function (event) {
+    var target = event.target, tag = target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || target.isContentEditable) { return; }
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
     var map = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
-    if (event.key === " " && tag !== "BUTTON") { map[" "] = "play"; }
+    if (event.key === " " && tag !== "BUTTON" && tag !== "A") { map[" "] = "play"; }
     var action = map[event.key];
     if (action) { event.preventDefault(); actions[action](); }
   });
@@ -287,6 +399,10 @@
       .then(function (update) {
         if (update.over || update.restart) {
           say(update.over ? "The match is over: loading the full replay…" : "The match was restarted: reloading…");
+          /* Keep the spectator's step through the reload; one following the latest move
+           * goes on to the end, where the result is. */
+          var keep = step === last && timer === null ? "end" : String(step);
+          if (window.history && window.history.replaceState) { window.history.replaceState(null, "", "#step=" + keep); }
           window.location.reload();
           return;
         }
@@ -296,6 +412,7 @@
           Array.prototype.push.apply(data.frames, update.frames);
           data.forfeits = update.forfeits || data.forfeits;
           extend(data.frames.length - update.frames.length);
+          addMoves(data.frames.length - update.frames.length);
           if (following && timer === null) { show(last); } else { show(step); }
         }
         if (update.status === "running") {
@@ -308,10 +425,16 @@
         window.setTimeout(poll, live.poll_ms * 5);
       });
   }
+  addMoves(0);
+  /* The first drawing leaves the address alone: a plain match URL stays plain until the
+   * visitor moves. */
+  var started = false;
+  var opening = stepFromHash();
   if (live) {
-    show(last);
+    show(opening === null ? last : opening);
     window.setTimeout(poll, live.poll_ms);
   } else {
-    show(0);
+    show(opening === null ? 0 : opening);
   }
+  started = true;
 })();

@@ -10,20 +10,21 @@
       .map(function (c) { return h("span", { "class": "card" + (cls ? " " + cls : "") }, co(c), " ×" + counts[c]); }));
   }
   var auction = view.auction;
-  var out = [u.facts([
+  /* The drawn route first: on a phone it is what shows under the step's sentence. */
+  var out = [h("h3", { "class": "visually-hidden" }, "The route to Batavia"), route()];
+  out.push(u.facts([
     ["Round", view.round], ["Phase", view.phase],
     ["To move", view.current_player === null ? "nobody (game over)" : u.seat(view.current_player)],
     ["Auctioneer", u.seat(view.auctioneer)], ["Die", view.die],
     ["Deck", view.deck_size + " cards"], ["Cannon", view.laid_total + " / " + view.pirate_threshold],
     ["Target", view.target + (view.target_holder !== null ? " (held by seat " + view.target_holder + ")" : "")]
-  ])];
+  ]));
   out.push(h("h3", null, "Package on offer"), byCompany(view.package),
     auction ? h("p", null, "High bid ", h("strong", null, String(auction.high_bid || 0)),
       auction.high_bidder !== null ? [" by ", u.seat(auction.high_bidder)] : "",
       "; passed: ", auction.passed.some(Boolean)
         ? auction.passed.map(function (p, i) { return p ? u.seat(i) : null; }) : "nobody") : null);
 
-  out.push(h("h3", null, "The route to Batavia"), route());
 
   /* The 35 trading posts in blocks of five, drawn as a winding route from Europe to Batavia,
    * with each player's ship; what the step changed is ringed in gold. */
@@ -87,6 +88,12 @@
       return [name].concat(companies.map(function (c) { return u.seat(view.warehouses[name][c]); }));
     })));
 
+  /* A ship's place in words: it starts in Europe (position -1) and ends at Batavia. */
+  function where(position) {
+    if (position < 0) { return "Europe"; }
+    if (position >= view.board.length) { return "Batavia"; }
+    return "post " + (position + 1);
+  }
   var hand = ctx.privatePart && ctx.privatePart.hand;
   out.push(u.table("Players", ["Seat", "Hand", "Laid", "Seals", "Position", "Counters", "Gold", "Notes", "Crates", "Score"],
     view.players.map(function (p, s) {
@@ -94,7 +101,7 @@
       return { attrs: view.current_player === s ? { "class": "to-move" } : null, cells: [
         [u.seat(s), " " + ctx.seats[s]],
         ctx.viewAs === s && hand ? u.hand(s, byCompany(hand, "hand"), p.hand_size) : p.hand_size + " cards",
-        byCompany(p.laid), p.seals.map(co), p.position, byCompany(p.counters), p.gold, p.notes,
+        byCompany(p.laid), p.seals.map(co), where(p.position), byCompany(p.counters), p.gold, p.notes,
         p.crates_left, final ? h("strong", null, String(final.total)) : "–"] };
     })));
   if (view.final) {

@@ -22,7 +22,8 @@
     ["Harbour deck", view.harbor_deck_size], ["Pirate ship", u.seat(view.pirate_ship)]
   ])];
   var companies = Object.keys(view.companies);
-  out.push(h("h3", null, "The board"), drawBoard());
+  /* The drawn board first: on a phone it is what shows under the step's sentence. */
+  out.unshift(h("h3", { "class": "visually-hidden" }, "The board"), drawBoard());
 
   /* The four companies' five merchant places (rank 1, the captain, on top) and the three open
    * harbours with their flag counts against the monopoly mark; changes ringed in gold. */

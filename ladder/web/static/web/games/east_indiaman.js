@@ -23,7 +23,8 @@
     ["First player", u.seat(view.first_player)], ["Actions this turn", view.actions_done],
     ["Raised", view.raised || "–"], ["Order deck", view.deck_size + " cards"]
   ])];
-  out.push(h("h3", null, "The board"), drawBoard());
+  /* The drawn board first: on a phone it is what shows under the step's sentence. */
+  out.unshift(h("h3", { "class": "visually-hidden" }, "The board"), drawBoard());
 
   /* Price tracks (1 to 5), the four coastal areas' trade-post spots and the pirate alert
    * track; a price, spot or alert space the step changed is ringed in gold. */

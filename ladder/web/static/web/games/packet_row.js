@@ -36,7 +36,8 @@
       return h("span", null, u.card(label(c)), who !== undefined ? u.seat(who) : null);
     }));
   }
-  out.push(h("h3", null, "Boards"), drawBoards());
+  /* The drawn boards first: on a phone they are what shows under the step's sentence. */
+  out.unshift(h("h3", { "class": "visually-hidden" }, "Boards"), drawBoards());
 
   /* The four boards, each with its current supply (top row) and future supply, the players'
    * pieces on the cards they placed on, and the deck; changed cards are ringed in gold. */
