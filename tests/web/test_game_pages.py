@@ -126,3 +126,18 @@ def test_other_fenced_blocks_stay_code_and_example_data_cannot_close_the_script(
     assert "<pre><code" in doc.html and "&lt;/script&gt;" in doc.html
     html = render_example("game: borneo\nplayers: 3\nseed: 1\ntitle: </script><b>x</b>\n")
     assert "</script><b>" not in html and "&lt;/script&gt;&lt;b&gt;" in html
+
+
+def test_the_east_indiaman_page_lists_every_order_as_the_engine_has_it():
+    """Bots outside Python learn the orders from the page: its table must be the engine's."""
+    from engine.games.east_indiaman import components as indiaman
+
+    rows = re.findall(
+        r"^\| (\d+) \| ([a-z ]+) \| ([a-z0-9, ]+) \| ([a-z, ]+) \|$", page("east_indiaman"), re.M
+    )
+    assert len(rows) == len(indiaman.ORDER_CARDS)
+    for (number, colours, cargo, icons), card in zip(rows, indiaman.ORDER_CARDS, strict=True):
+        asked = {name: int(n) for n, name in (part.split() for part in cargo.split(", "))}
+        assert colours.split(" and ") == [indiaman.CARGOES[c] for c in card.colours], number
+        assert asked == {indiaman.CARGOES[i]: n for i, n in enumerate(card.req) if n}, number
+        assert icons.split(", ") == (list(card.icons) or ["none"]), number
