@@ -386,7 +386,7 @@ def test_attack_needs_a_matching_card_and_two_cards_in_hand():
 
 
 def test_the_attacker_must_keep_a_card_of_the_attacked_company():
-    """Ruling of 2026-11-28: the card kept must show the attacked company's flag."""
+    """Ruling of 2026-11-26 (issue 27): the card kept must show the attacked company's flag."""
     columns = [[1, 0], [2], [2], [1]]
     one_yellow = _fight_table([1, 40], [2, 3], columns)  # 1: yellow; 40: red/green only
     assert "attack:yellow:2:1" not in one_yellow.legal_actions()

@@ -21,8 +21,8 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
 * Fights: the attacker must always keep in hand at least one card showing the attacked
   company's flag ("you can never play all the cards you have in hand that match the
   company in question"), so an attack needs two such cards; cards are played one at a time
-  (``fight:ID``) and ``fight-done`` ends (ruling of 2026-11-28: before, any one card kept
-  was enough).  The defender must keep one card of any kind (he needs one for his next
+  (``fight:ID``) and ``fight-done`` ends (ruling of 2026-11-26, played since 2026-11-28;
+  before, any one card kept was enough).  The defender must keep one card of any kind (he needs one for his next
   shipment).  The defender (now the player to move) plays up to as many matching cards as
   the attacker (``defend:ID`` / ``defend-done``).  All four flags of a played card count.
   The defender adds one per merchant between the two.  Ties go to the attacker.  A beaten
