@@ -31,6 +31,7 @@ from markdown_it.utils import OptionsDict
 from ladder.web.examples import render_example
 
 COMMENT = re.compile(r"<!--.*?-->\s*", re.DOTALL)
+SITE_PATH = re.compile(r"^/(?:api|games|docs|start)/")  # the site's own pages, kept as links
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", re.IGNORECASE)
 
 
@@ -70,7 +71,7 @@ def _rewrite_links(tokens: list[Token]) -> None:
             if token.type != "link_open":
                 continue
             href = str(token.attrGet("href") or "")
-            if not href or EXTERNAL.match(href):
+            if not href or EXTERNAL.match(href) or SITE_PATH.match(href):
                 continue
             url = _site_url(href)
             if url is not None:

@@ -80,6 +80,14 @@ def test_every_example_on_a_game_page_sets_up_and_lists_legal_actions(game):
             assert f"<code>{item.action}</code>" in html
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_page_links_the_schemas_a_bot_author_needs(game):
+    html = render_markdown(page(game)).html
+    assert f'href="/api/v1/games/{game}/schema/"' in html
+    assert 'href="/api/schema/"' in html and 'href="/api/docs/"' in html
+    assert 'href="/docs/protocol/"' in html
+
+
 def test_the_inspector_would_catch_engine_internals():
     """The patterns above match what the old pages showed (so the check can fail)."""
     old = "See `engine/games/batavia/state.py`, `BataviaState._refusal` and `TARGET_COUNTER`."
