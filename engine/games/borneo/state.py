@@ -19,16 +19,16 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
   counts once, and the player then takes the pirate ship.  Not allowed to the ship's
   holder nor in the last mission round.  The holder loses 2 points at the end.
 * Fights: the attacker must always keep in hand at least one card showing the attacked
-  company's flag ("you can never play all the cards you have in hand that match the
-  company in question"), so an attack needs two such cards; cards are played one at a time
+  company's flag ("you can never play all the cards you have in hand that match the company
+  in question"), so an attack needs two such cards; cards are played one at a time
   (``fight:ID``) and ``fight-done`` ends (ruling of 2026-11-26, played since 2026-11-28;
-  before, any one card kept was enough).  The defender must keep one card of any kind (he needs one for his next
-  shipment).  The defender (now the player to move) plays up to as many matching cards as
-  the attacker (``defend:ID`` / ``defend-done``).  All four flags of a played card count.
-  The defender adds one per merchant between the two.  Ties go to the attacker.  A beaten
-  defender chooses ``retreat:stay`` (the attacker's old slot) or ``retreat:COMPANY`` (first
-  free slot of another company); a winning defender may keep one of his played cards
-  (``reward:ID`` or ``no-reward``).  Other fight cards are discarded.
+  before, any one card kept was enough).  The defender must keep one card of any kind (he
+  needs one for his next shipment).  The defender (now the player to move) plays up to as
+  many matching cards as the attacker (``defend:ID`` / ``defend-done``).  All four flags of
+  a played card count. The defender adds one per merchant between the two.  Ties go to the
+  attacker.  A beaten defender chooses ``retreat:stay`` (the attacker's old slot) or
+  ``retreat:COMPANY`` (first free slot of another company); a winning defender may keep one
+  of his played cards (``reward:ID`` or ``no-reward``).  Other fight cards are discarded.
 * A step whose only legal action is to finish (``fight-done`` with no playable card left,
   ``defend-done`` with nothing to play, ``retreat:stay`` with no other free company) is
   taken automatically, as is a spice pick when one card is left or when every remaining
