@@ -145,11 +145,12 @@ def render_section(document: dict[str, Any], game: str) -> str:
     private = [path for path, _type, _text in observed if path not in public]
     _state, _seat, source = example_point(game)
     intro = (
-        f"Machine-readable: `engine/games/{game}/{SCHEMA_FILE}` (JSON Schema draft 2020-12; "
-        f"entry points `$defs/{'`, `$defs/'.join(ENTRY_POINTS)}`), also served by the API "
-        f"at `/api/v1/games/{game}/schema/`. The conformance suite (`tests/schemas/`) "
-        "validates every observation, public view and legal action of seeded games at every "
-        "player count against it, and fails on a key the schema does not describe."
+        # No source paths here: this text is on the players' page (tests/web/test_game_pages.py).
+        "Machine-readable: the game's JSON Schema (draft 2020-12; entry points "
+        f"`$defs/{'`, `$defs/'.join(ENTRY_POINTS)}`), served by the API at "
+        f"`/api/v1/games/{game}/schema/`. The project's conformance tests check every "
+        "observation, public view and legal action of seeded games at every player count "
+        "against it, and fail on a key the schema does not describe."
     )
     keys = (
         f"{defs['observation']['description']} The public view has the same keys except "

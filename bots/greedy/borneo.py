@@ -108,7 +108,7 @@ def _attack_plan(obs: Observation, action: str) -> float:
     r, d = int(rank) - 1, int(target) - 1
     hand = obs["hand"]
     flags = sorted((FLAGS[card][c] for card in hand if FLAGS[card][c]), reverse=True)
-    playable = flags[: max(0, len(hand) - 1)][:2]
+    playable = flags[: max(0, len(flags) - 1)][:2]  # one card of the company is kept
     strength = sum(playable)
     defender = obs["companies"][company][d]
     defender_cards = min(len(playable), obs["players"][defender]["hand_size"] - 1)

@@ -4,14 +4,16 @@ The pages are the files in ``docs/`` themselves, so the site never drifts from w
 repository documents.  Raw HTML in the Markdown is escaped, not passed through (markdown-it's
 ``html`` option off, and its link validation refuses ``javascript:`` and similar URLs), which is
 the sanitising; HTML comments (the generated schema's BEGIN/END markers) are dropped before
-rendering.  Links between docs point at the site's own pages; links to other repository files
-become plain text, since the site does not serve them.  A rendering is cached per file and
+rendering.  A fenced ``example`` block becomes a worked example (``ladder.web.examples``).
+Links between docs point at the site's own pages; links to other repository files become plain
+text, since the site does not serve them.  A rendering is cached per file and
 modification time, so an edited doc shows without a restart.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,9 +24,14 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+
+from ladder.web.examples import render_example
 
 COMMENT = re.compile(r"<!--.*?-->\s*", re.DOTALL)
+SITE_PATH = re.compile(r"^/(?:api|games|docs|start)/")  # the site's own pages, kept as links
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#)", re.IGNORECASE)
 
 
@@ -64,7 +71,7 @@ def _rewrite_links(tokens: list[Token]) -> None:
             if token.type != "link_open":
                 continue
             href = str(token.attrGet("href") or "")
-            if not href or EXTERNAL.match(href):
+            if not href or EXTERNAL.match(href) or SITE_PATH.match(href):
                 continue
             url = _site_url(href)
             if url is not None:
@@ -101,8 +108,24 @@ def _anchor_headings(tokens: list[Token]) -> list[tuple[int, str, str]]:
     return found
 
 
+def _fence(
+    renderer: RendererHTML,
+    tokens: Sequence[Token],
+    idx: int,
+    options: OptionsDict,
+    env: dict[str, Any],
+) -> str:
+    """An ``example`` block becomes a drawn position (``ladder.web.examples``); others stay code."""
+    token = tokens[idx]
+    if token.info.strip().split(" ")[0] == "example":
+        return render_example(token.content)
+    return str(RendererHTML.fence(renderer, tokens, idx, options, env))
+
+
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    parser.add_render_rule("fence", _fence)
+    return parser
 
 
 def render_markdown(text: str) -> RenderedDoc:

@@ -385,6 +385,36 @@ def test_attack_needs_a_matching_card_and_two_cards_in_hand():
     assert "attack:yellow:2:1" not in blue_only.legal_actions()
 
 
+def test_the_attacker_must_keep_a_card_of_the_attacked_company():
+    """Ruling of 2026-11-26 (issue 27): the card kept must show the attacked company's flag."""
+    columns = [[1, 0], [2], [2], [1]]
+    one_yellow = _fight_table([1, 40], [2, 3], columns)  # 1: yellow; 40: red/green only
+    assert "attack:yellow:2:1" not in one_yellow.legal_actions()
+    with pytest.raises(IllegalAction, match="keep one showing a yellow flag"):
+        one_yellow.apply("attack:yellow:2:1")
+    two_yellow = _fight_table([1, 2, 40], [2, 3], columns)
+    two_yellow.apply("attack:yellow:2:1")
+    two_yellow.apply("fight:1")
+    # card 2 is the last yellow card: playing it would keep only the green card 40
+    assert two_yellow.phase == "defend" and two_yellow.att_cards == [1]
+    three_yellow = _fight_table([1, 2, 5, 40], [2, 3], columns)
+    three_yellow.apply("attack:yellow:2:1")
+    three_yellow.apply("fight:1")
+    assert three_yellow.legal_actions() == ["fight:2", "fight:5", "fight-done"]
+    three_yellow.apply("fight:2")
+    assert three_yellow.phase == "defend" and three_yellow.hands[0] == [5, 40]
+
+
+def test_the_attacker_cannot_play_the_last_matching_card():
+    state = _fight_table([1, 2, 40], [11, 12, 3], [[1, 0], [2], [2], [1]])
+    state.apply("attack:yellow:2:1")
+    state.phase = "fight"
+    state.att_cards = []
+    state.hands[0] = [1, 40]  # as if the hand changed: one yellow card left
+    with pytest.raises(IllegalAction, match="keep one showing a yellow flag"):
+        state.apply("fight:1")
+
+
 def test_attacks_target_only_higher_merchants_of_other_players():
     state = _fight_table([1, 2], [3, 4], [[0, 1, 0, 2], [2], [2], [1]])
     attacks = [a for a in state.legal_actions() if a.startswith("attack")]
@@ -410,14 +440,14 @@ def test_attacker_keeps_one_card_defender_capped_and_tie_goes_to_attacker():
 
 def test_the_defender_bonus_counts_merchants_between():
     # defender seat 1 first, two merchants between, attacker fourth with 3 yellow flags
-    state = _fight_table([1, 40], [2, 3], [[1, 2, 2, 0], [2], [2], [1]])
+    state = _fight_table([1, 2, 40], [2, 3], [[1, 2, 2, 0], [2], [2], [1]])
     state.apply("attack:yellow:4:1")
-    assert state.legal_actions() == ["fight:1"]  # at least one card must be played
+    assert state.legal_actions() == ["fight:1", "fight:2"]  # at least one card must be played
     state.apply("fight:1")
-    assert state.phase == "defend"  # one card left: the attacker's play ended
+    assert state.phase == "defend"  # one yellow card left: the attacker's play ended
     state.apply("defend-done")  # no cards, bonus 2 < 3 flags
     assert state.columns[Y][0] == 0
-    state = _fight_table([9, 40], [2, 3], [[1, 2, 2, 0], [2], [2], [1]])  # YGY/Y: 3 yellow
+    state = _fight_table([9, 5, 40], [2, 3], [[1, 2, 2, 0], [2], [2], [1]])  # YGY/Y: 3 yellow
     state.apply("attack:yellow:4:1")
     state.apply("fight:9")
     state.apply("defend:3")  # R Y Y / Y: 3 yellow + bonus 2 = 5 > 3
@@ -430,7 +460,7 @@ def test_the_defender_bonus_counts_merchants_between():
 
 
 def test_a_beaten_defender_may_leave_for_another_company():
-    state = _fight_table([1, 40], [2, 3], [[1, 0], [2], [2], [1]])
+    state = _fight_table([1, 5, 40], [2, 3], [[1, 0], [2], [2], [1]])
     state.apply("attack:yellow:2:1")
     state.apply("fight:1")
     state.apply("defend-done")

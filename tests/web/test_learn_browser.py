@@ -54,6 +54,13 @@ def test_new_pages_fit_a_phone_screen(browser, live_server, site_world):  # noqa
         for url in new_pages():
             browser.get(live_server.url + url)
             assert by_css(browser, "h1").text, url
+            if url.startswith("/games/"):
+                # Each worked example is drawn by the replay's drawing of the game.
+                boards = all_css(browser, "figure.rule-example .rule-example-board")
+                assert boards, url
+                for board in boards:
+                    assert board.find_elements("css selector", "svg, table"), url
+                    assert "could not be drawn" not in board.text, url
             scroll, client = browser.execute_script(
                 "var e = document.documentElement; return [e.scrollWidth, e.clientWidth]"
             )

@@ -53,6 +53,9 @@ def test_rules_page_renders_the_doc_with_its_schema_tables(personas, db, game):
     assert "<th>key</th>" in html and "<td><code>game</code></td>" in html
     assert "| --- |" not in html
     assert "BEGIN schema" not in html and "&lt;!--" not in html
+    # Worked examples: drawn by the replay's drawing of this game, through examples.js.
+    assert 'class="rule-example"' in html and "rule-example-error" not in html
+    assert f"web/games/{game}.js" in html and "web/examples.js" in html
 
 
 def test_schema_link_on_the_rules_page_serves_the_schema(personas, db):

@@ -18,15 +18,17 @@ Rulings (also in ``docs/games/borneo.md``; the rulebook wins where it is clear):
   any type; only an item whose own type is no longer needed may be traded, a double traded
   counts once, and the player then takes the pirate ship.  Not allowed to the ship's
   holder nor in the last mission round.  The holder loses 2 points at the end.
-* Fights: the attacker needs a matching card and at least two cards in hand; cards are
-  played one at a time (``fight:ID``) and ``fight-done`` ends; a player must always keep
-  one card in hand, attacker and defender alike (the defender needs one for his next
-  shipment).  The defender (now the player to move) plays up to as many matching cards as
-  the attacker (``defend:ID`` / ``defend-done``).  All four flags of a played card count.
-  The defender adds one per merchant between the two.  Ties go to the attacker.  A beaten
-  defender chooses ``retreat:stay`` (the attacker's old slot) or ``retreat:COMPANY`` (first
-  free slot of another company); a winning defender may keep one of his played cards
-  (``reward:ID`` or ``no-reward``).  Other fight cards are discarded.
+* Fights: the attacker must always keep in hand at least one card showing the attacked
+  company's flag ("you can never play all the cards you have in hand that match the company
+  in question"), so an attack needs two such cards; cards are played one at a time
+  (``fight:ID``) and ``fight-done`` ends (ruling of 2026-11-26, played since 2026-11-28;
+  before, any one card kept was enough).  The defender must keep one card of any kind (he
+  needs one for his next shipment).  The defender (now the player to move) plays up to as
+  many matching cards as the attacker (``defend:ID`` / ``defend-done``).  All four flags of
+  a played card count. The defender adds one per merchant between the two.  Ties go to the
+  attacker.  A beaten defender chooses ``retreat:stay`` (the attacker's old slot) or
+  ``retreat:COMPANY`` (first free slot of another company); a winning defender may keep one
+  of his played cards (``reward:ID`` or ``no-reward``).  Other fight cards are discarded.
 * A step whose only legal action is to finish (``fight-done`` with no playable card left,
   ``defend-done`` with nothing to play, ``retreat:stay`` with no other free company) is
   taken automatically, as is a spice pick when one card is left or when every remaining
@@ -199,8 +201,12 @@ CANNOT_USE_ITEM = (
 NO_FREE_SLOT_IN = "{} has no free slot (five merchants per company)"
 OWN_MERCHANT = "{} rank {} is your own merchant"
 DEFENDER_ABOVE = "the defender must be above your merchant: a rank from 1 to {}"
-FIGHT_NEEDS_TWO = "you need at least two cards in hand to fight (you must keep one)"
 NO_FLAG_IN_HAND = "no card in your hand shows a {} flag"
+ATTACK_NEEDS_TWO = (
+    "you need two cards showing a {0} flag to attack: you play at least one and must "
+    "keep one showing a {0} flag"
+)
+KEEP_MATCHING_CARD = "you must keep one showing a {} flag in hand: this is your last one"
 KEEP_ONE_CARD = "you must keep at least one card in hand"
 DEFENDER_LIMIT = "the defender may play no more cards than the attacker"
 CARD_WITHOUT_FLAG = "card {} shows no {} flag"
@@ -807,14 +813,14 @@ class BorneoState(GameState):
                             (MOVE_ACT[c][r][t],),
                             None if free[t] else (NO_FREE_SLOT_IN, K.COMPANIES[t]),
                         )
-                flag = any(FLAGS[card][c] for card in hand)
+                matching = _matching(hand, c)
                 for d in range(r):
                     if col[d] == p:
                         refusal: Refusal | None = (OWN_MERCHANT, K.COMPANIES[c], d + 1)
-                    elif len(hand) < 2:
-                        refusal = (FIGHT_NEEDS_TWO,)
-                    elif not flag:
+                    elif not matching:
                         refusal = (NO_FLAG_IN_HAND, K.COMPANIES[c])
+                    elif matching < 2:
+                        refusal = (ATTACK_NEEDS_TWO, K.COMPANIES[c])
                     else:
                         refusal = None
                     yield (ATTACK_ACT[c][r][d],), refusal
@@ -824,15 +830,18 @@ class BorneoState(GameState):
     def _fight_verdicts(
         self, player: int, limit: int | None
     ) -> Iterator[tuple[int, Refusal | None]]:
-        """Each card in ``player``'s hand: may it join the fight (matching, one card kept)?
+        """Each card in ``player``'s hand: may it join the fight (matching, a card kept)?
 
         ``limit`` is the attacker's card count when the defender plays, ``None`` for the
-        attacker.
+        attacker.  The attacker keeps a card of the fight's company, the defender any card.
         """
         hand = self.hands[player]
         c = self.fight_company
+        matching = _matching(hand, c)
         for card in hand:
-            if len(hand) < 2:
+            if limit is None and FLAGS[card][c] and matching < 2:
+                yield card, (KEEP_MATCHING_CARD, K.COMPANIES[c])
+            elif limit is not None and len(hand) < 2:
                 yield card, (KEEP_ONE_CARD,)
             elif limit is not None and len(self.def_cards) >= limit:
                 yield card, (DEFENDER_LIMIT,)
@@ -1249,6 +1258,11 @@ STEP_OPTIONS: dict[str, Callable[[BorneoState], Iterator[Verdict]]] = {
     DISCARD: BorneoState._discard_verdicts,
 }
 """The rules of each step (:meth:`BorneoState._options`); the game's end has none."""
+
+
+def _matching(hand: list[int], company: int) -> int:
+    """How many cards of ``hand`` show ``company``'s flag (any of the four positions)."""
+    return sum(1 for card in hand if FLAGS[card][company])
 
 
 def _card_of(action: str) -> int:

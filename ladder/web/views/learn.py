@@ -45,6 +45,7 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
         rendered(f"games/{spec.name}.md"),
         game=spec,
         schema_url=f"{reverse('game-detail', args=[spec.name])}schema/",
+        game_script=f"web/games/{spec.name}.js",  # draws the page's worked examples
     )
 
 

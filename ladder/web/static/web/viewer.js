@@ -3,96 +3,103 @@
  * Frame 0 holds the whole table; later frames hold their decision and [path, value] changes. */
 (function () {
   "use strict";
+  /* --- small DOM helpers shared with the game drawings ------------------------------------- */
+  /* Built per page for its seat names (``data.seats``); also handed to the rules pages' worked
+   * examples (examples.js) through window.MonsoonViewerHelpers, so they draw with the same code. */
+  function makeHelpers(data) {
+    function h(tag, attrs) {
+      var node = document.createElement(tag);
+      var children = Array.prototype.slice.call(arguments, 2);
+      if (attrs) {
+        Object.keys(attrs).forEach(function (key) {
+          var value = attrs[key];
+          if (value === null || value === undefined || value === false) { return; }
+          if (key === "class") { node.className = value; } else { node.setAttribute(key, value); }
+        });
+      }
+      children.forEach(function append(child) {
+        if (child === null || child === undefined || child === false) { return; }
+        if (Array.isArray(child)) { child.forEach(append); return; }
+        node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+      });
+      return node;
+    }
+    function table(caption, headers, rows) {
+      return h("div", { "class": "table-wrap" }, h("table", null,
+        caption ? h("caption", null, caption) : null,
+        h("thead", null, h("tr", null, headers.map(function (x) { return h("th", { scope: "col" }, x); }))),
+        h("tbody", null, rows.map(function (row) {
+          return h("tr", row.attrs || null, (row.cells || row).map(function (x, i) {
+            return i === 0 ? h("th", { scope: "row" }, x) : h("td", null, x);
+          }));
+        }))));
+    }
+    function seat(index) {
+      if (index === null || index === undefined) { return "–"; }
+      return h("span", { "class": "seat seat-" + index, title: data.seats[index] }, String(index));
+    }
+    function facts(pairs) {
+      return h("ul", { "class": "facts" }, pairs.filter(Boolean).map(function (p) {
+        return h("li", null, h("strong", null, p[0] + ": "), p[1]);
+      }));
+    }
+    function card(label, cls) { return h("span", { "class": "card" + (cls ? " " + cls : "") }, label); }
+    /* A seat's hidden cards, shown when the visitor views the finished game as that seat. */
+    function hand(s, cards, count) {
+      return h("div", { "class": "hand-cards", "aria-label": "hand of seat " + s },
+        count ? h("div", { "class": "cards" }, cards) : h("span", { "class": "empty" }, "empty hand"));
+    }
+    /* SVG elements for the drawn boards: svg("rect", {x: 1, ...}, children...). */
+    var SVGNS = "http://www.w3.org/2000/svg";
+    function svg(tag, attrs) {
+      var node = document.createElementNS(SVGNS, tag);
+      Object.keys(attrs || {}).forEach(function (key) {
+        var value = attrs[key];
+        if (value !== null && value !== undefined && value !== false) { node.setAttribute(key, String(value)); }
+      });
+      Array.prototype.slice.call(arguments, 2).forEach(function append(child) {
+        if (child === null || child === undefined || child === false) { return; }
+        if (Array.isArray(child)) { child.forEach(append); return; }
+        node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+      });
+      return node;
+    }
+    /* A board: an <svg> that scales to the drawing's width, with a title for screen readers. */
+    function board(width, height, label, children) {
+      return svg("svg", { "class": "board-svg", viewBox: "0 0 " + width + " " + height, role: "img",
+        "aria-label": label, preserveAspectRatio: "xMidYMin meet" }, svg("title", null, label), children);
+    }
+    var SEAT_COLOURS = ["#0b5cad", "#a4161a", "#1a6b32", "#6b3fa0", "#8a5300"];
+    /* A seat's round token; ``changed`` rings it in gold (what the step changed). */
+    function token(x, y, s, r, changed) {
+      return svg("g", { "class": "token" + (changed ? " changed" : "") },
+        changed ? svg("circle", { cx: x, cy: y, r: r + 3, fill: "none", stroke: "#f0b400", "stroke-width": 3 }) : null,
+        svg("circle", { cx: x, cy: y, r: r, fill: SEAT_COLOURS[s % 5], stroke: "#fff", "stroke-width": 1.5 }),
+        svg("text", { x: x, y: y + r * 0.42, "text-anchor": "middle", "font-size": r * 1.2, "font-weight": 700, fill: "#fff" }, String(s)),
+        svg("title", null, "seat " + s + ": " + data.seats[s]));
+    }
+    /* Whether the value at ``path`` differs between the previous step's view and this one. */
+    function changed(ctx, view, path) {
+      if (!ctx.previous) { return false; }
+      var a = ctx.previous, b = view;
+      for (var i = 0; i < path.length; i++) {
+        a = a === null || a === undefined ? undefined : a[path[i]];
+        b = b === null || b === undefined ? undefined : b[path[i]];
+      }
+      return JSON.stringify(a) !== JSON.stringify(b);
+    }
+    return { h: h, table: table, seat: seat, facts: facts, card: card, hand: hand,
+      svg: svg, board: board, token: token, changed: changed, seatColours: SEAT_COLOURS };
+  }
+  window.MonsoonViewerHelpers = makeHelpers;
+
   var root = document.getElementById("viewer");
   var dataNode = document.getElementById("replay-data");
   if (!root || !dataNode) { return; }
   var data = JSON.parse(dataNode.textContent);
   var draw = (window.MonsoonGames || {})[data.game];
-
-  /* --- small DOM helpers shared with the game drawings ------------------------------------- */
-  function h(tag, attrs) {
-    var node = document.createElement(tag);
-    var children = Array.prototype.slice.call(arguments, 2);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (key) {
-        var value = attrs[key];
-        if (value === null || value === undefined || value === false) { return; }
-        if (key === "class") { node.className = value; } else { node.setAttribute(key, value); }
-      });
-    }
-    children.forEach(function append(child) {
-      if (child === null || child === undefined || child === false) { return; }
-      if (Array.isArray(child)) { child.forEach(append); return; }
-      node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
-    });
-    return node;
-  }
-  function table(caption, headers, rows) {
-    return h("div", { "class": "table-wrap" }, h("table", null,
-      caption ? h("caption", null, caption) : null,
-      h("thead", null, h("tr", null, headers.map(function (x) { return h("th", { scope: "col" }, x); }))),
-      h("tbody", null, rows.map(function (row) {
-        return h("tr", row.attrs || null, (row.cells || row).map(function (x, i) {
-          return i === 0 ? h("th", { scope: "row" }, x) : h("td", null, x);
-        }));
-      }))));
-  }
-  function seat(index) {
-    if (index === null || index === undefined) { return "–"; }
-    return h("span", { "class": "seat seat-" + index, title: data.seats[index] }, String(index));
-  }
-  function facts(pairs) {
-    return h("ul", { "class": "facts" }, pairs.filter(Boolean).map(function (p) {
-      return h("li", null, h("strong", null, p[0] + ": "), p[1]);
-    }));
-  }
-  function card(label, cls) { return h("span", { "class": "card" + (cls ? " " + cls : "") }, label); }
-  /* A seat's hidden cards, shown when the visitor views the finished game as that seat. */
-  function hand(s, cards, count) {
-    return h("div", { "class": "hand-cards", "aria-label": "hand of seat " + s },
-      count ? h("div", { "class": "cards" }, cards) : h("span", { "class": "empty" }, "empty hand"));
-  }
-  /* SVG elements for the drawn boards: svg("rect", {x: 1, ...}, children...). */
-  var SVGNS = "http://www.w3.org/2000/svg";
-  function svg(tag, attrs) {
-    var node = document.createElementNS(SVGNS, tag);
-    Object.keys(attrs || {}).forEach(function (key) {
-      var value = attrs[key];
-      if (value !== null && value !== undefined && value !== false) { node.setAttribute(key, String(value)); }
-    });
-    Array.prototype.slice.call(arguments, 2).forEach(function append(child) {
-      if (child === null || child === undefined || child === false) { return; }
-      if (Array.isArray(child)) { child.forEach(append); return; }
-      node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
-    });
-    return node;
-  }
-  /* A board: an <svg> that scales to the drawing's width, with a title for screen readers. */
-  function board(width, height, label, children) {
-    return svg("svg", { "class": "board-svg", viewBox: "0 0 " + width + " " + height, role: "img",
-      "aria-label": label, preserveAspectRatio: "xMidYMin meet" }, svg("title", null, label), children);
-  }
-  var SEAT_COLOURS = ["#0b5cad", "#a4161a", "#1a6b32", "#6b3fa0", "#8a5300"];
-  /* A seat's round token; ``changed`` rings it in gold (what the step changed). */
-  function token(x, y, s, r, changed) {
-    return svg("g", { "class": "token" + (changed ? " changed" : "") },
-      changed ? svg("circle", { cx: x, cy: y, r: r + 3, fill: "none", stroke: "#f0b400", "stroke-width": 3 }) : null,
-      svg("circle", { cx: x, cy: y, r: r, fill: SEAT_COLOURS[s % 5], stroke: "#fff", "stroke-width": 1.5 }),
-      svg("text", { x: x, y: y + r * 0.42, "text-anchor": "middle", "font-size": r * 1.2, "font-weight": 700, fill: "#fff" }, String(s)),
-      svg("title", null, "seat " + s + ": " + data.seats[s]));
-  }
-  /* Whether the value at ``path`` differs between the previous step's view and this one. */
-  function changed(ctx, view, path) {
-    if (!ctx.previous) { return false; }
-    var a = ctx.previous, b = view;
-    for (var i = 0; i < path.length; i++) {
-      a = a === null || a === undefined ? undefined : a[path[i]];
-      b = b === null || b === undefined ? undefined : b[path[i]];
-    }
-    return JSON.stringify(a) !== JSON.stringify(b);
-  }
-  var helpers = { h: h, table: table, seat: seat, facts: facts, card: card, hand: hand,
-    svg: svg, board: board, token: token, changed: changed, seatColours: SEAT_COLOURS };
+  var helpers = makeHelpers(data);
+  var h = helpers.h, seat = helpers.seat;
 
   /* --- rebuild whole tables from the deltas ------------------------------------------------- */
   var clone = window.structuredClone || function (x) { return JSON.parse(JSON.stringify(x)); };
