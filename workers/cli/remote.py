@@ -257,11 +257,11 @@ def find_or_create_bot(api: Api, username: str, name: str, game: str | None) -> 
         raise RemoteError(
             f'no bot {name!r} yet: say its game with --game (or "game" in {MANIFEST_NAME})'
         )
-    bot: dict[str, Any] = api.json(
+    created: dict[str, Any] = api.json(
         "POST", "bots/", body={"name": name, "game": game, "is_public": True}
     )
-    print(f"created bot {name} ({game}, id {bot['id']})")
-    return bot
+    print(f"created bot {name} ({game}, id {created['id']})")
+    return created
 
 
 def wait_for_verdict(
