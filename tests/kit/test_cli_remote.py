@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
@@ -31,6 +32,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def validate_now(version_id: int) -> None:
     """The validation hook of these tests: every upload passes at once (after its commit)."""
     bot_services.validate_version(version_id, validator=accept)
+
+
+def reject_now(version_id: int) -> None:
+    """A validation hook that rejects every upload, as a forfeited smoke match would."""
+    bot_services.validate_version(
+        version_id,
+        validator=lambda artifact: bot_services.ValidationOutcome(
+            ok=False, reason="crash: closed its output: exited with status 1"
+        ),
+    )
 
 
 @pytest.fixture
@@ -153,3 +164,20 @@ def test_play_into_a_closed_pipe_stops_quietly(tmp_path):
     err = child.stderr.read().decode()
     assert child.wait(timeout=120) == 1
     assert "BrokenPipe" not in err and "Traceback" not in err, err
+
+
+def test_submit_wait_reports_a_rejection_and_fails(site, alice, capsys, settings, tmp_path):
+    settings.MONSOON_ENQUEUE_VALIDATION = "tests.kit.test_cli_remote:reject_now"
+    monsoon(capsys, "login", "--site", site, "--token", alice.auth_token.key)
+    folder = tmp_path / "bot"
+    monsoon(capsys, "new-bot", "borneo", str(folder), "--lang", "python")  # game in monsoon.json
+    code, out, _ = monsoon(capsys, "submit", str(folder), "--bot", "crashes", "--wait")
+    assert code == 1
+    assert "created bot crashes (borneo" in out
+    assert "version 1 rejected: crash: closed its output: exited with status 1" in out
+
+
+def test_login_without_answers_says_what_to_give(site, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, _, err = monsoon(capsys, "login", "--site", site)
+    assert code == 2 and "--username" in err and "Traceback" not in err

@@ -339,7 +339,7 @@ def cmd_login(args: argparse.Namespace) -> None:
     print(f"logged in to {site} as {name}; token stored in {path}")
 
 
-def cmd_submit(args: argparse.Namespace) -> None:
+def cmd_submit(args: argparse.Namespace) -> int:
     api = remote.signed_in()
     folder = Path(args.folder)
     archive = remote.pack_folder(folder)
@@ -352,12 +352,13 @@ def cmd_submit(args: argparse.Namespace) -> None:
         f"{len(archive)} bytes): {version['status']}"
     )
     if not args.wait:
-        return
+        return 0
     version = remote.wait_for_verdict(api, version["id"], args.timeout)
     if version["status"] == "rejected":
         print(f"version {version['number']} rejected: {version.get('failure_reason') or ''}")
-        raise SystemExit(1)
+        return 1
     print(f"version {version['number']} {version['status']}: it plays ranked matches now")
+    return 0
 
 
 def _ranks(api: remote.Api, ladder: int, cache: dict[int, dict[int, int]]) -> dict[int, int]:
@@ -518,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
+        code = args.func(args)
         sys.stdout.flush()
     except (CommandError, EngineError, BotNotFound, remote.RemoteError) as exc:
         print(f"monsoon {args.command}: {exc}", file=sys.stderr)
@@ -528,7 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Python would report the pipe again when flushing stdout at exit: point it at nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

@@ -281,4 +281,10 @@ def wait_for_verdict(
 
 
 def prompt(text: str, secret: bool = False) -> str:
-    return getpass.getpass(text) if secret else input(text)
+    """Ask on the terminal; no answer (end of input) is a clear refusal, not a traceback."""
+    try:
+        return getpass.getpass(text) if secret else input(text)
+    except EOFError:
+        raise RemoteError(
+            f"no answer to {text.strip()!r}: give --username (and MONSOON_PASSWORD) or --token"
+        ) from None
