@@ -57,6 +57,9 @@ def test_the_kit_from_the_start_page_takes_a_bot_to_a_ranked_match(
 ) -> None:
     Ladder.objects.exclude(game=GAME, num_players=TABLE).update(schedule_enabled=False)
     fleet.worker("w1", MONSOON_QUEUE_TARGET="2")
+    # The beat's matchmaker from the start (it starts while alice installs): the ladder has no
+    # table to fill until her bot is active beside bob's, the only other bot of the game.
+    fleet.beat()
     # bob's bot, uploaded the plain way: the opponent the matchmaker will find.
     bob_api = token_client(bob.username)
     rival = api_upload(
@@ -104,7 +107,6 @@ def test_the_kit_from_the_start_page_takes_a_bot_to_a_ranked_match(
         "bob's bot to be validated",
     )
 
-    fleet.beat()  # the matchmaker seats kitbot against bob's bot on the ranked ladder
     ranked = Match.objects.filter(
         status=Match.Status.FINISHED, ranked=True, seats__bot_version=version
     )
