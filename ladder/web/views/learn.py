@@ -3,6 +3,8 @@
 The rules, protocol and language pages render the repository's own Markdown (``docs/``) through
 ``ladder.web.docs``; the starter kits are packed on request from ``bots/starters`` with the
 same exclusions as ``monsoon new-bot`` (``copy_kit``), so a download is what the CLI would copy.
+The bot authors' kit (``bots.kit``: engine, SDK, runner and the ``monsoon`` command as one wheel)
+is served beside them.
 """
 
 from __future__ import annotations
