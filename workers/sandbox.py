@@ -606,6 +606,11 @@ def sandbox_problem() -> str | None:
         )
     try:
         seccomp_fd = filter_fd()
+    except ImportError:
+        return (
+            "the seccomp filter needs the pyseccomp package (pip install pyseccomp, and "
+            "apt-get install libseccomp2)"
+        )
     except (RuntimeError, OSError) as exc:
         return f"cannot build the seccomp filter (apt-get install libseccomp2): {exc}"
     as_root = os.geteuid() == 0

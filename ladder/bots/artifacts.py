@@ -21,9 +21,11 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from bots.manifest import MANIFEST_NAME, UploadRejected, manifest_command
 from ladder.bots.source_check import first_syntax_problem
 
-MANIFEST_NAME = "monsoon.json"
+__all__ = ["MANIFEST_NAME", "UploadRejected", "manifest_command"]
+
 DEFAULT_ENTRY = "main.py"
 # What every file system a worker may unpack onto accepts: a name component of at most 255
 # bytes (NAME_MAX on ext4, xfs, tmpfs), a path well under PATH_MAX once the cache's own
@@ -31,13 +33,7 @@ DEFAULT_ENTRY = "main.py"
 MAX_NAME_BYTES = 255
 MAX_PATH_BYTES = 1024
 MAX_DEPTH = 32
-MAX_COMMAND_ARGS = 32
-MAX_ARG_CHARS = 1024
 EXECUTABLE_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
-
-
-class UploadRejected(ValueError):
-    """The upload is refused; the message tells the user exactly why."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +185,11 @@ def _safe_member_name(raw: str) -> str:
     return name
 
 
+def _is_top_folder(raw: str) -> bool:
+    """Whether an archive's folder entry names the archive's own top (``.`` or ``./``)."""
+    return raw not in ("", "/") and all(part == "." for part in PurePosixPath(raw).parts)
+
+
 class _Tree:
     """The paths an archive has laid out so far, to refuse members that cannot coexist.
 
@@ -320,6 +321,8 @@ def _tar_members(data: bytes, limits: UploadLimits) -> dict[str, Member]:
     try:
         with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as archive:
             for info in archive:
+                if info.isdir() and _is_top_folder(info.name):
+                    continue  # `tar czf mybot.tar.gz .` records the folder itself as "."
                 name = _safe_member_name(info.name)
                 if info.issym() or info.islnk():
                     raise UploadRejected(f"archive member {name!r} is a link")
@@ -337,53 +340,6 @@ def _tar_members(data: bytes, limits: UploadLimits) -> dict[str, Member]:
             f"the file is not a readable .tar.gz archive: {printable(str(exc))}"
         ) from None
     return members
-
-
-def manifest_command(manifest: object) -> list[str]:
-    """The command a manifest names, or :class:`UploadRejected` saying what is wrong.
-
-    One check for the upload, ``monsoon play`` and the worker: an argument the kernel cannot
-    pass (a NUL byte) or a terminal could misread (control characters) is refused here, not
-    found out as a crash when the bot is started.
-    """
-    if not isinstance(manifest, dict):
-        raise UploadRejected(f"{MANIFEST_NAME} must be a JSON object")
-    command = manifest.get("command")
-    if isinstance(command, str):
-        command = command.split()
-    if (
-        not isinstance(command, list)
-        or not command
-        or not all(isinstance(arg, str) and arg for arg in command)
-    ):
-        raise UploadRejected(
-            f'{MANIFEST_NAME} must name the command, e.g. {{"command": ["python3", "main.py"]}}'
-        )
-    if len(command) > MAX_COMMAND_ARGS:
-        raise UploadRejected(
-            f"{MANIFEST_NAME}: the command has {len(command)} arguments; the limit is "
-            f"{MAX_COMMAND_ARGS}"
-        )
-    for index, arg in enumerate(command):
-        if len(arg) > MAX_ARG_CHARS:
-            raise UploadRejected(
-                f"{MANIFEST_NAME}: command argument {index} is longer than {MAX_ARG_CHARS} "
-                "characters"
-            )
-        bad = next((char for char in arg if ord(char) < 32 or char == "\x7f"), None)
-        if bad is not None:
-            raise UploadRejected(
-                f"{MANIFEST_NAME}: command argument {index} contains the control character "
-                f"U+{ord(bad):04X}"
-                + (" (a NUL byte cannot be passed to a program)" if bad == "\x00" else "")
-            )
-        try:
-            arg.encode("utf-8")
-        except UnicodeEncodeError:
-            raise UploadRejected(
-                f"{MANIFEST_NAME}: command argument {index} is not valid Unicode"
-            ) from None
-    return command
 
 
 def _read_manifest(members: dict[str, Member]) -> tuple[list[str], str | None]:

@@ -21,6 +21,7 @@ urlpatterns = [
     path("ladders/<slug:game>/<int:players>/table/", site.standings_table, name="standings-table"),
     path("start/", learn.start, name="start"),
     path("start/kits/<slug:language>.tar.gz", learn.kit, name="kit"),
+    path("start/<str:filename>", learn.kit_wheel, name="kit-wheel"),
     path("games/<slug:game>/", learn.rules, name="rules"),
     path("docs/protocol/", learn.protocol, name="protocol"),
     path("docs/languages/", learn.languages, name="languages"),

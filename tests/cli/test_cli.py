@@ -265,3 +265,18 @@ def test_play_refuses_a_manifest_command_with_a_nul_byte(capsys, tmp_path):
     )
     assert code == 2
     assert "NUL byte cannot be passed to a program" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("language", ["python", "javascript", "cpp", "rust", "java"])
+def test_a_starter_kits_readme_stands_alone_and_plays_its_bots_game(capsys, tmp_path, language):
+    """Copied out of the repository, a README has no relative links to docs/, and its play
+    command is the new bot's game with that game's smallest table (Borneo: three seats)."""
+    folder = tmp_path / "mybot"
+    code, _, _ = run(capsys, "new-bot", "borneo", str(folder), "--lang", language)
+    assert code == 0
+    readme = (folder / "README.md").read_text()
+    assert "](../" not in readme and "docs/" not in readme.replace("/docs/", "")
+    plays = [line for line in readme.splitlines() if line.startswith("monsoon play")]
+    assert plays == [f"monsoon play borneo --bot {folder} --bot random --bot random"]
+    for game in ("batavia", "east_indiaman", "packet_row"):
+        assert game not in readme

@@ -53,11 +53,16 @@ NOT_FOR_PRODUCTION = {
 }
 
 
+# The ``monsoon`` command's ladder client (the bot authors' kit) runs on a bot author's machine
+# and reads its own variables there (docs/languages.md), none of the server's.
+CLIENT_SOURCES = ROOT / "workers" / "cli"
+
+
 def code_env_names() -> set[str]:
     names: set[str] = set()
     sources = [
         *ROOT.joinpath("ladder").rglob("*.py"),
-        *ROOT.joinpath("workers").rglob("*.py"),
+        *(p for p in ROOT.joinpath("workers").rglob("*.py") if CLIENT_SOURCES not in p.parents),
         DEPLOY / "gunicorn.conf.py",
     ]
     for path in sources:

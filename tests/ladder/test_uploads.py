@@ -6,6 +6,7 @@ import io
 import json
 import os
 import stat
+import subprocess
 import tarfile
 import zipfile
 
@@ -397,3 +398,23 @@ def test_syntax_errors_are_still_found_in_every_source():
     files = {"main.py": GOOD_BOT, "lib/a.py": b"X = 1\n", "lib/b.py": b"def f(:\n"}
     with pytest.raises(UploadRejected, match=r"lib/b\.py has a syntax error on line 1"):
         inspect_upload("bot.zip", zip_bytes(files), LIMITS)
+
+
+def test_an_archive_of_the_current_folder_made_by_tar_is_accepted(tmp_path):
+    """`tar czf mybot.tar.gz .` names the folder itself "./" and every file "./main.py"."""
+    (tmp_path / "main.py").write_bytes(GOOD_BOT)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helper.py").write_text("X = 1\n")
+    subprocess.run(["tar", "czf", "mybot.tar.gz", "."], cwd=tmp_path, check=False)
+    data = (tmp_path / "mybot.tar.gz").read_bytes()
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        assert "./main.py" in archive.getnames()
+    info = inspect_upload("mybot.tar.gz", data, LIMITS)
+    assert info.command == ["python3", "main.py"]
+    assert set(info.files) >= {"main.py", "lib/helper.py"}
+
+
+@pytest.mark.parametrize("name", [".", "./"])
+def test_only_a_folder_entry_may_name_the_archive_top(name):
+    with pytest.raises(UploadRejected, match="no file name"):
+        inspect_upload("bot.tar.gz", tar_gz([regular(name, b"x")[0]], {name: b"x"}), LIMITS)

@@ -8,8 +8,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from bots.manifest import UploadRejected, manifest_command
 from engine.registry import get_game
-from ladder.bots.artifacts import UploadRejected, manifest_command
 from workers.launch import BotProgram
 from workers.matches.reference import REFERENCE_BOTS, reference_bot
 

@@ -1,4 +1,4 @@
-"""``monsoon``: list games, play and replay matches, measure the engines.
+"""``monsoon``: list games, play and replay matches, measure the engines, submit to the ladder.
 
 Errors a user can cause (unknown game or bot, unreadable or non-reproducing log)
 print one clear line on stderr and exit with status 2, never a traceback.
@@ -7,17 +7,22 @@ print one clear line on stderr and exit with status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
+import re
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bots.kit import kit_version
 from bots.starters import KITS, LANGUAGES, MANIFEST, copy_kit
 from engine.core import EngineError
 from engine.log import replay
 from engine.registry import all_games, get_game
+from workers.cli import remote
 from workers.cli.bots import BotNotFound, resolve_bot
 from workers.launch import Launcher, LocalLauncher
 from workers.matches.reference import REFERENCE_BOTS
@@ -208,6 +213,10 @@ if __name__ == "__main__":
 '''
 
 
+README_PLAY = re.compile(r"monsoon play [a-z_]+ --bot path/to/this/folder(?: --bot random)+")
+"""The example play command of every starter kit's README."""
+
+
 def _write_starter_kit(game: str, players: int, directory: Path, language: str) -> None:
     """``new-bot --lang``: copy ``bots/starters/<language>/``, declaring ``game`` in its manifest
     (an upload to a bot of another game is then refused with a clear reason)."""
@@ -215,13 +224,16 @@ def _write_starter_kit(game: str, players: int, directory: Path, language: str) 
     copy_kit(language, directory)
     manifest = json.loads((directory / MANIFEST).read_text())
     (directory / MANIFEST).write_text(json.dumps({**manifest, "game": game}) + "\n")
+    play = f"monsoon play {game} " + " ".join(
+        [f"--bot {shlex.quote(str(directory))}"] + ["--bot random"] * (players - 1)
+    )
+    readme = directory / "README.md"
+    if readme.is_file():  # the kit's example plays some game: make it this bot's own
+        readme.write_text(README_PLAY.sub(play, readme.read_text()))
     print(f"wrote a {language} starter bot for {game} to {directory.resolve()} (see its README.md)")
     for command in kit.build:
         print(f"build:  (cd {directory} && {' '.join(command)})")
-    print(
-        f"play:   monsoon play {game} "
-        + " ".join([f"--bot {directory}"] + ["--bot random"] * (players - 1))
-    )
+    print(f"play:   {play}")
     print(f"upload: (cd {directory} && tar czf mybot.tar.gz {' '.join((MANIFEST, *kit.upload))})")
 
 
@@ -243,7 +255,11 @@ def cmd_new_bot(args: argparse.Namespace) -> None:
     print("  test_bot.py  plays it offline against reference bots")
     # The interpreter and the monsoon command of this installation: a system Python has neither
     # the engine nor pytest, so a bare `python -m pytest` failed.
-    print(f"test it: {shlex.quote(sys.executable)} -m pytest {shlex.quote(str(directory))}")
+    if importlib.util.find_spec("pytest") is not None:
+        print(f"test it: {shlex.quote(sys.executable)} -m pytest {shlex.quote(str(directory))}")
+    else:  # the kit brings no pytest: the test file runs as a script too
+        test_file = shlex.quote(str(directory / "test_bot.py"))
+        print(f"test it: {shlex.quote(sys.executable)} {test_file}")
     opponents = ["--bot random"] * (spec.min_players - 1)
     print(
         f"play it: {shlex.quote(_monsoon_command())} play {spec.name} "
@@ -311,8 +327,99 @@ def cmd_bench(args: argparse.Namespace) -> None:
     print(_table(rows, ["game", "players", "games", "games/s", "decisions/s"]))
 
 
+def cmd_login(args: argparse.Namespace) -> None:
+    site = args.site or os.environ.get("MONSOON_SITE") or remote.load_config().get("site")
+    if not site:
+        raise CommandError("say which site: --site https://monsoon.example")
+    username = password = ""
+    if not args.token:
+        username = args.username or remote.prompt("user name: ")
+        password = os.environ.get("MONSOON_PASSWORD") or remote.prompt("password: ", secret=True)
+    name, path = remote.login(site, username, password, args.token or "")
+    print(f"logged in to {site} as {name}; token stored in {path}")
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    api = remote.signed_in()
+    folder = Path(args.folder)
+    archive = remote.pack_folder(folder)
+    username = remote.load_config().get("username") or api.json("GET", "me/")["username"]
+    game = args.game or remote.declared_game(folder)
+    bot = remote.find_or_create_bot(api, username, args.bot, game)
+    version = api.json("POST", f"bots/{bot['id']}/upload/", upload=("mybot.tar.gz", archive))
+    print(
+        f"uploaded {args.bot} version {version['number']} (id {version['id']}, "
+        f"{len(archive)} bytes): {version['status']}"
+    )
+    if not args.wait:
+        return 0
+    version = remote.wait_for_verdict(api, version["id"], args.timeout)
+    if version["status"] == "rejected":
+        print(f"version {version['number']} rejected: {version.get('failure_reason') or ''}")
+        return 1
+    print(f"version {version['number']} {version['status']}: it plays ranked matches now")
+    return 0
+
+
+def _ranks(api: remote.Api, ladder: int, cache: dict[int, dict[int, int]]) -> dict[int, int]:
+    """Version id -> rank on a ladder's standings (fetched once per ladder)."""
+    if ladder not in cache:
+        rows = api.json("GET", f"ladders/{ladder}/standings/?limit=1000")
+        rows = rows.get("results", []) if isinstance(rows, dict) else rows
+        cache[ladder] = {row["version"]: row["rank"] for row in rows}
+    return cache[ladder]
+
+
+def cmd_status(args: argparse.Namespace) -> None:
+    api = remote.signed_in()
+    username = api.json("GET", "me/")["username"]
+    print(f"{api.site}: {username}; kit {kit_version()}")
+    bots = remote.find_bots(api, username)
+    if not bots:
+        print("no bots yet: monsoon submit FOLDER --bot NAME --game GAME")
+        return
+    rows = []
+    standings: dict[int, dict[int, int]] = {}
+    for bot in bots:
+        latest: dict[int, dict[str, Any]] = {}
+        for point in api.json("GET", f"bots/{bot['id']}/ratings/"):
+            latest[point["version"]] = point
+        for version in api.json("GET", f"bots/{bot['id']}/versions/"):
+            point = latest.get(version["id"])
+            rank = _ranks(api, point["ladder"], standings).get(version["id"]) if point else None
+            rows.append(
+                [
+                    bot["name"],
+                    bot["game"],
+                    str(version["number"]),
+                    version["status"],
+                    f"{point['rating']:.0f}" if point else "",
+                    str(point["games"]) if point else "",
+                    str(rank or ""),
+                    (version.get("failure_reason") or "")[:60],
+                ]
+            )
+    print(
+        _table(
+            rows, ["bot", "game", "version", "status", "rating", "games", "rank", "why rejected"]
+        )
+    )
+
+
+def cmd_logs(args: argparse.Namespace) -> None:
+    api = remote.signed_in()
+    raw, _ = api.call("GET", f"matches/{args.match}/log/")
+    if args.output == "-":
+        sys.stdout.write(raw.decode())
+        return
+    path = Path(args.output or f"match-{args.match}.json")
+    path.write_bytes(raw)
+    print(f"match {args.match}'s log written to {path.resolve()} (monsoon replay {path})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="monsoon", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"monsoon kit {kit_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sub.add_parser("games", help="list games, player counts and variants").set_defaults(
@@ -384,17 +491,45 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--players", type=int)
     bench.add_argument("--seconds", type=float, default=2.0)
     bench.set_defaults(func=cmd_bench)
+
+    login = sub.add_parser("login", help="store an API token for submit, status and logs")
+    login.add_argument("--site", help="the ladder's address (default: $MONSOON_SITE, the last)")
+    login.add_argument("--username", help="asked when not given")
+    login.add_argument("--token", help="an API token (the site's account page) instead")
+    login.set_defaults(func=cmd_login)
+
+    submit = sub.add_parser("submit", help="upload a bot folder as a new version of a bot")
+    submit.add_argument("folder")
+    submit.add_argument("--bot", required=True, help="the bot's name (created when missing)")
+    submit.add_argument("--game", help="the game of a new bot (default: monsoon.json's)")
+    submit.add_argument("--wait", action="store_true", help="wait for the validation verdict")
+    submit.add_argument("--timeout", type=float, default=600.0, help="seconds --wait waits")
+    submit.set_defaults(func=cmd_submit)
+
+    status = sub.add_parser("status", help="your bots, their versions, ratings and ranks")
+    status.set_defaults(func=cmd_status)
+
+    logs = sub.add_parser("logs", help="download a finished match's game log")
+    logs.add_argument("match", type=int)
+    logs.add_argument("-o", "--output", help="file to write (default match-ID.json; - stdout)")
+    logs.set_defaults(func=cmd_logs)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
-    except (CommandError, EngineError, BotNotFound) as exc:
+        code = args.func(args)
+        sys.stdout.flush()
+    except (CommandError, EngineError, BotNotFound, remote.RemoteError) as exc:
         print(f"monsoon {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    return 0
+    except BrokenPipeError:
+        # `monsoon play ... | head` closed our output: stop quietly, as other commands do.
+        # Python would report the pipe again when flushing stdout at exit: point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

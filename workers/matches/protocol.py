@@ -17,7 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
+try:  # the server's workers have it; the bot authors' kit (standard library only) may not
+    import orjson
+except ImportError:  # pragma: no cover - exercised by the kit's wheel tests
+    orjson = None  # type: ignore[assignment]
 
 from engine.core import Action, Observation, canonical_json
 
@@ -52,7 +55,7 @@ class ProtocolError(Exception):
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 """Compact and without the cycle check (messages are trees we build): the fallback of
 :func:`encode`."""
-_ORJSON_OPTIONS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
+_ORJSON_OPTIONS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS if orjson else 0
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -63,6 +66,8 @@ def encode(message: dict[str, Any]) -> bytes:
     What it refuses (an integer beyond 64 bits, a ``str`` subclass, a lone surrogate) goes
     through the standard encoder, which then behaves as it always did.
     """
+    if orjson is None:
+        return _ENCODER.encode(message).encode() + b"\n"
     try:
         return orjson.dumps(message, option=_ORJSON_OPTIONS)
     except TypeError:  # orjson.JSONEncodeError is a TypeError

@@ -3,6 +3,8 @@
 The rules, protocol and language pages render the repository's own Markdown (``docs/``) through
 ``ladder.web.docs``; the starter kits are packed on request from ``bots/starters`` with the
 same exclusions as ``monsoon new-bot`` (``copy_kit``), so a download is what the CLI would copy.
+The bot authors' kit (``bots.kit``: engine, SDK, runner and the ``monsoon`` command as one wheel)
+is served beside them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from bots.kit import build_wheel, kit_version, wheel_name
 from bots.starters import KITS, MANIFEST, copy_kit
 from engine.registry import all_games
 from ladder.web.docs import RenderedDoc, rendered
@@ -80,7 +83,34 @@ def kit_rows() -> list[dict[str, object]]:
 @require_GET
 def start(request: HttpRequest) -> HttpResponse:
     games = list(all_games().values())
-    return render(request, "web/start.html", {"kits": kit_rows(), "games": games})
+    wheel = reverse("web:kit-wheel", args=[wheel_name()])
+    return render(
+        request,
+        "web/start.html",
+        {
+            "kits": kit_rows(),
+            "games": games,
+            "kit_version": kit_version(),
+            "wheel": wheel,
+            "wheel_url": request.build_absolute_uri(wheel),
+            "site_url": request.build_absolute_uri("/").rstrip("/"),
+        },
+    )
+
+
+@require_GET
+def kit_wheel(request: HttpRequest, filename: str) -> HttpResponse:
+    """The bot authors' kit (``bots.kit``): ``pip install`` this URL, or the downloaded file.
+
+    Built once per process from the running sources, byte for byte alike in every process; only
+    the current version's name is served (an old name is a 404 naming the current one).
+    """
+    name, data = build_wheel()
+    if filename != name:
+        raise Http404(f"no kit {filename!r}: the current kit is {name}")
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 def kit_archive(language: str) -> bytes:

@@ -1,0 +1,62 @@
+"""The bot manifest (``monsoon.json``): the one check of the command it names.
+
+Shared by the upload validator (``ladder.bots.artifacts``), ``monsoon play`` and the worker, and
+shipped in the bot authors' kit, so it imports only the standard library.
+"""
+
+from __future__ import annotations
+
+MANIFEST_NAME = "monsoon.json"
+MAX_COMMAND_ARGS = 32
+MAX_ARG_CHARS = 1024
+
+
+class UploadRejected(ValueError):
+    """The upload is refused; the message tells the user exactly why."""
+
+
+def manifest_command(manifest: object) -> list[str]:
+    """The command a manifest names, or :class:`UploadRejected` saying what is wrong.
+
+    One check for the upload, ``monsoon play`` and the worker: an argument the kernel cannot
+    pass (a NUL byte) or a terminal could misread (control characters) is refused here, not
+    found out as a crash when the bot is started.
+    """
+    if not isinstance(manifest, dict):
+        raise UploadRejected(f"{MANIFEST_NAME} must be a JSON object")
+    command = manifest.get("command")
+    if isinstance(command, str):
+        command = command.split()
+    if (
+        not isinstance(command, list)
+        or not command
+        or not all(isinstance(arg, str) and arg for arg in command)
+    ):
+        raise UploadRejected(
+            f'{MANIFEST_NAME} must name the command, e.g. {{"command": ["python3", "main.py"]}}'
+        )
+    if len(command) > MAX_COMMAND_ARGS:
+        raise UploadRejected(
+            f"{MANIFEST_NAME}: the command has {len(command)} arguments; the limit is "
+            f"{MAX_COMMAND_ARGS}"
+        )
+    for index, arg in enumerate(command):
+        if len(arg) > MAX_ARG_CHARS:
+            raise UploadRejected(
+                f"{MANIFEST_NAME}: command argument {index} is longer than {MAX_ARG_CHARS} "
+                "characters"
+            )
+        bad = next((char for char in arg if ord(char) < 32 or char == "\x7f"), None)
+        if bad is not None:
+            raise UploadRejected(
+                f"{MANIFEST_NAME}: command argument {index} contains the control character "
+                f"U+{ord(bad):04X}"
+                + (" (a NUL byte cannot be passed to a program)" if bad == "\x00" else "")
+            )
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UploadRejected(
+                f"{MANIFEST_NAME}: command argument {index} is not valid Unicode"
+            ) from None
+    return command
