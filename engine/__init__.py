@@ -5,4 +5,5 @@ Everything above this package (bots, workers, the ladder) talks to games through
 under ``engine/games/`` and nothing else changes.
 """
 
-ENGINE_VERSION = "1.0.0"
+# 1.1.0 (2026-11-28): Borneo's attacker must keep a card of the attacked company (rulings).
+ENGINE_VERSION = "1.1.0"
