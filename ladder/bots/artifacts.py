@@ -139,6 +139,24 @@ def _inspect_python(data: bytes, limits: UploadLimits) -> ArtifactInfo:
     )
 
 
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Format characters that reorder the text shown around them (Trojan Source): a name or command
+holding one reads differently on screen from what runs."""
+
+
+def unsafe_character(text: str) -> str | None:
+    """The first character of ``text`` a terminal or page could misread, else None.
+
+    C0 controls, DEL, C1 controls (``\\x9b`` is a one-byte CSI to many terminals) and the
+    bidirectional embeddings, overrides, isolates and marks.
+    """
+    return next(
+        (c for c in text if ord(c) < 32 or 0x7F <= ord(c) <= 0x9F or c in BIDI_CONTROLS), None
+    )
+
+
 def printable(text: str) -> str:
     """``text`` safe to show and store: undecodable bytes (lone surrogates) escaped."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -168,8 +186,11 @@ def _safe_member_name(raw: str) -> str:
         raise UploadRejected(f"archive member {shown!r} climbs out of the archive with '..'")
     if not parts:
         raise UploadRejected(f"archive member {shown!r} has no file name")
-    if any(ord(char) < 32 or char == "\x7f" for char in raw):
-        raise UploadRejected(f"archive member {shown!r} has a control character in its name")
+    bad_char = unsafe_character(raw)
+    if bad_char is not None:
+        raise UploadRejected(
+            f"archive member {shown!r} has a control character (U+{ord(bad_char):04X}) in its name"
+        )
     for part in parts:
         if len(part.encode("utf-8")) > MAX_NAME_BYTES:
             raise UploadRejected(
@@ -370,7 +391,7 @@ def manifest_command(manifest: object) -> list[str]:
                 f"{MANIFEST_NAME}: command argument {index} is longer than {MAX_ARG_CHARS} "
                 "characters"
             )
-        bad = next((char for char in arg if ord(char) < 32 or char == "\x7f"), None)
+        bad = unsafe_character(arg)
         if bad is not None:
             raise UploadRejected(
                 f"{MANIFEST_NAME}: command argument {index} contains the control character "

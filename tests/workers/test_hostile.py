@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import socket
 import time
 from pathlib import Path
@@ -36,9 +37,14 @@ MATCH_WALL_S = 30
 """A hostile match must still finish within this (the honest seat plays it to the end)."""
 
 
-def play(bot: str, env: dict[str, str] | None = None, clock: TimeControls = ROOMY) -> MatchOutcome:
+def play(
+    bot: str,
+    env: dict[str, str] | None = None,
+    clock: TimeControls = ROOMY,
+    directory: Path = HOSTILE,
+) -> MatchOutcome:
     """Run ``bot`` against the sandboxed random bot and check what holds for every case."""
-    hostile = BotProgram(HOSTILE, ("python3", f"{bot}.py"), bot, env=env or {})
+    hostile = BotProgram(directory, ("python3", f"{bot}.py"), bot, env=env or {})
     began = time.monotonic()
     outcome = run_match(
         GAME,
@@ -229,4 +235,29 @@ def test_filtered_syscalls_fail_while_ordinary_ones_work():
     assert {"vsock", "vsock_high_bits", "packet", "alg", "inotify_init1"} <= set(found)
     assert found.pop("subprocess_still_works") == "ok"
     assert found.pop("thread_still_works") == "ok"
+    assert all(result == "PermissionError:1" for result in found.values()), found
+
+
+def test_no_seat_can_watch_file_activity_on_the_files_seats_share(tmp_path):
+    """dnotify on a shared read-only directory carried a Borneo hand from one seat to another."""
+    bot_dir = tmp_path / "observer"
+    bot_dir.mkdir()
+    for name in ("observe.py", "wire.py"):
+        shutil.copy(HOSTILE / name, bot_dir / name)
+    bait = bot_dir / "bait.txt"
+    bait.write_text("read me\n")
+    os.utime(bait, ns=(0, bait.stat().st_mtime_ns))  # older than its mtime: relatime would move it
+    outcome = play("observe", {"PROBE_BAIT": "/bot/bait.txt"}, directory=bot_dir)
+    assert reason(outcome) == "illegal_action"
+    found = probes(outcome)
+    assert found.pop("atime_moves") is False  # read-only mounts never record an access
+    assert set(found) == {
+        "inotify",
+        "fanotify",
+        "dnotify_shared_dir",
+        "dnotify_bot_dir",
+        "dnotify_high_bits",
+        "lease",
+        "flock",
+    }
     assert all(result == "PermissionError:1" for result in found.values()), found
