@@ -33,6 +33,7 @@ import contextlib
 import dataclasses
 import fcntl
 import functools
+import logging
 import os
 import re
 import shutil
@@ -53,6 +54,8 @@ from workers.launch import (
 )
 from workers.seccomp import filter_fd
 from workers.staging import readable_copy, readable_package
+
+logger = logging.getLogger(__name__)
 
 UID_BASE = 300_000
 """Seat uids start here (far above any real account)."""
@@ -208,13 +211,16 @@ _claimed: dict[tuple[int, Path], int] = {}
 """The uid block this process holds (by pid: a forked worker child claims its own)."""
 
 
-def claim_uid_block(lock_dir: Path = BLOCK_LOCKS) -> int:
+def claim_uid_block(lock_dir: Path = BLOCK_LOCKS, *, base: int = UID_BASE) -> int:
     """The first uid of a block of seat uids no other live process on this host is using.
 
     Each block has a lock file; the process that holds its ``flock`` owns the block until it
     exits (the kernel drops the lock then, even after a crash). So concurrent workers, each
     numbering its seats from slot 0, still never share a seat uid: they would otherwise share
-    a process limit and sweep away each other's bots.
+    a process limit and sweep away each other's bots. A block whose uids still run processes
+    (the seats of a worker that crashed: their owner is gone, so they are leftovers) is taken
+    only once they are killed; when they will not die, the block is left for another.
+    (``base`` moves the whole range: tests use one no seat of this host ever runs as.)
     """
     key = (os.getpid(), lock_dir)
     if key in _claimed:
@@ -227,9 +233,43 @@ def claim_uid_block(lock_dir: Path = BLOCK_LOCKS) -> int:
         except BlockingIOError:
             os.close(fd)
             continue
-        _claimed[key] = UID_BASE + block * SLOTS_PER_BLOCK  # fd stays open: it is the claim
-        return _claimed[key]
+        first = base + block * SLOTS_PER_BLOCK
+        if not clear_uids(range(first, first + SLOTS_PER_BLOCK)):
+            os.close(fd)
+            continue
+        _claimed[key] = first  # fd stays open: it is the claim
+        return first
     raise LaunchError(f"all {UID_BLOCKS} blocks of seat uids in {lock_dir} are taken")
+
+
+def processes_in(uids: range) -> dict[int, list[int]]:
+    """{uid: its processes} for the uids of ``uids`` that run any (zombies included), one
+    pass over ``/proc``."""
+    found: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        uid = _status(int(entry.name)).get("Uid", "").split()[:1]
+        if uid and uid[0].isdigit() and int(uid[0]) in uids:
+            found.setdefault(int(uid[0]), []).append(int(entry.name))
+    return found
+
+
+def clear_uids(uids: range, *, patience: float = 5.0) -> bool:
+    """Kill what still runs as any of ``uids`` (seat uids of a block just claimed); True when
+    none of them runs anything any more, zombies included (they count against RLIMIT_NPROC)."""
+    leftovers = processes_in(uids)
+    if not leftovers:
+        return True
+    logger.warning("seat uids still run processes %s: killing them", leftovers)
+    for uid in leftovers:
+        kill_uid(uid, patience=patience)
+    deadline = time.monotonic() + patience
+    while (left := processes_in(uids)) and time.monotonic() < deadline:
+        time.sleep(0.01)  # zombies wait for their reaper (init, once their parent is gone)
+    if left:
+        logger.error("seat uids %s keep processes %s: not using them", sorted(left), left)
+    return not left
 
 
 def processes_of(uid: int, *, zombies: bool = False) -> list[int]:
@@ -290,21 +330,22 @@ _swept: set[tuple[int, int]] = set()
 """(worker pid, seat uid) pairs known to be free of processes: swept at the last terminate."""
 
 
-def kill_uid(uid: int, *, patience: float = 2.0) -> list[int]:
-    """SIGKILL every process running as ``uid`` until none is left; returns the first sweep.
+def kill_uid(uid: int, *, patience: float = 2.0, survivors: bool = False) -> list[int]:
+    """SIGKILL every process running as ``uid`` until none is left; returns the first sweep
+    (or, with ``survivors``, what still ran when patience ran out: [] when all are gone).
 
     Only ever called with a seat uid, which nothing but that seat's sandbox uses. Gives up
     after ``patience`` seconds (the kernel tears a dead pid namespace down in milliseconds).
     """
     first = processes_of(uid)
-    survivors = first
+    left = first
     deadline = time.monotonic() + patience
-    while survivors and time.monotonic() < deadline:
-        for pid in survivors:
+    while left and time.monotonic() < deadline:
+        for pid in left:
             kill_checked(pid, uid)
         time.sleep(0.005)
-        survivors = processes_of(uid)
-    return first
+        left = processes_of(uid)
+    return left if survivors else first
 
 
 def children_of(pid: int) -> list[int]:
@@ -467,8 +508,10 @@ class BwrapLauncher:
             limits = dataclasses.replace(
                 limits, processes=limits.processes + len(processes_of(uid, zombies=True))
             )
-        elif (os.getpid(), uid) not in _swept:
-            kill_uid(uid)  # leftovers of a crashed worker would count against NPROC
+        elif (os.getpid(), uid) not in _swept and (left := kill_uid(uid, survivors=True)):
+            # Leftovers of a crashed worker would count against the seat's process limit and
+            # could watch or disturb the bot: never hand out a uid that still runs anything.
+            raise LaunchError(f"seat uid {uid} still runs processes {left} that will not die")
         _swept.discard((os.getpid(), uid))
         bad_names = [name for name in program.env if not ENV_NAME.fullmatch(name)]
         if bad_names:

@@ -234,16 +234,22 @@ def test_environment_names_that_bwrap_could_misread_are_refused(tmp_path):
         launch(BotProgram(program.directory, env={"A=B": "1"}))
 
 
+SPARE_BASE = 600_000_000 + os.getpid() * 2 * SLOTS_PER_BLOCK
+"""A uid range no seat of this host runs as (this test process's own): claims in a test lock
+folder kill what runs in their block, which must never be another session's seats."""
+
+
 def test_each_worker_process_claims_its_own_block_of_seat_uids(tmp_path):
-    mine = claim_uid_block(tmp_path)
-    assert claim_uid_block(tmp_path) == mine  # one block per process, kept
+    mine = claim_uid_block(tmp_path, base=SPARE_BASE)
+    assert claim_uid_block(tmp_path, base=SPARE_BASE) == mine  # one block per process, kept
     other = subprocess.run(
         [
             sys.executable,
             "-c",
             "import sys; from pathlib import Path; from workers.sandbox import claim_uid_block;"
-            "print(claim_uid_block(Path(sys.argv[1])))",
+            "print(claim_uid_block(Path(sys.argv[1]), base=int(sys.argv[2])))",
             str(tmp_path),
+            str(SPARE_BASE),
         ],
         capture_output=True,
         text=True,
@@ -251,8 +257,62 @@ def test_each_worker_process_claims_its_own_block_of_seat_uids(tmp_path):
         cwd=CHECKOUT,
     )
     theirs = int(other.stdout)
-    assert mine >= UID_BASE and theirs >= UID_BASE
+    assert mine >= SPARE_BASE and theirs >= SPARE_BASE
     assert abs(theirs - mine) >= SLOTS_PER_BLOCK  # disjoint while both were alive
+
+
+def run_as(uid: int) -> int:
+    """An orphan of ``uid`` that would run for ten minutes: a crashed worker's leftover seat."""
+    started = subprocess.run(
+        ["sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!"],
+        preexec_fn=lambda: (os.setgid(uid), os.setuid(uid)),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(started.stdout)
+
+
+root_only = pytest.mark.skipif(os.geteuid() != 0, reason="only a root worker uses seat uids")
+
+
+@root_only
+def test_a_block_whose_uids_still_run_processes_is_cleared_before_it_is_claimed(tmp_path):
+    leftover = run_as(SPARE_BASE + 5)
+    try:
+        assert claim_uid_block(tmp_path, base=SPARE_BASE) == SPARE_BASE
+        assert processes_of(SPARE_BASE + 5, zombies=True) == []  # not even a zombie
+        assert not Path(f"/proc/{leftover}").exists()
+    finally:
+        sandbox.kill_uid(SPARE_BASE + 5)
+
+
+@root_only
+def test_a_block_whose_leftovers_will_not_die_is_never_handed_out(tmp_path, monkeypatch):
+    run_as(SPARE_BASE + 7)
+    monkeypatch.setattr(sandbox, "kill_checked", lambda pid, uid: False)  # as if frozen for good
+    try:
+        claimed = claim_uid_block(tmp_path, base=SPARE_BASE)
+    finally:
+        monkeypatch.undo()
+        sandbox.kill_uid(SPARE_BASE + 7)
+    assert claimed == SPARE_BASE + SLOTS_PER_BLOCK  # the next block
+
+
+@needs_sandbox
+@root_only
+def test_a_seat_uid_that_still_runs_processes_is_not_launched(tmp_path, monkeypatch):
+    program = write_bot(tmp_path / "bot", "pass")
+    slot = 9
+    run_as(TEST_UID_BASE + slot)
+    monkeypatch.setattr(sandbox, "kill_checked", lambda pid, uid: False)  # as if frozen for good
+    monkeypatch.setattr(sandbox, "_swept", set())
+    try:
+        with pytest.raises(LaunchError, match="still runs processes"):
+            launch(program, slot=slot)
+    finally:
+        monkeypatch.undo()
+        sandbox.kill_uid(TEST_UID_BASE + slot)
 
 
 @needs_sandbox
