@@ -263,9 +263,14 @@ def test_each_worker_process_claims_its_own_block_of_seat_uids(tmp_path):
 
 def run_as(uid: int) -> int:
     """An orphan of ``uid`` that would run for ten minutes: a crashed worker's leftover seat."""
+
+    def become() -> None:
+        os.setgid(uid)
+        os.setuid(uid)
+
     started = subprocess.run(
         ["sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!"],
-        preexec_fn=lambda: (os.setgid(uid), os.setuid(uid)),
+        preexec_fn=become,
         capture_output=True,
         text=True,
         check=True,
