@@ -47,9 +47,11 @@ def sweep_seats(**_kwargs: object) -> None:
     if settings.MONSOON_SANDBOX == "none":
         return
     from workers.cgroups import sweep_stale_seats
+    from workers.staging import sweep_stale_copies
 
     try:
         removed = sweep_stale_seats()
+        sweep_stale_copies()
     except OSError as exc:
         logger.error("could not sweep stale seat cgroups: %s", exc)
         return

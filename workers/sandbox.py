@@ -14,9 +14,11 @@ Each seat gets its own throw-away container (see ``docs/sandbox.md`` for the ful
   own directory read-only at ``/bot``, the repository's ``engine`` and ``bots`` packages
   read-only under ``/opt/monsoon``, a size-capped private tmpfs at ``/tmp`` that is also the
   working directory (holding links to the bot's files), a fresh ``/proc`` and a minimal,
-  read-only ``/dev``. The bot is the init (pid 1) of its pid namespace. Directories the seat
-  uid cannot read on the host are staged first (:mod:`workers.staging`); bwrap gets them as
-  descriptors the worker opened, and closes them before the bot starts.
+  read-only ``/dev``. The bot is the init (pid 1) of its pid namespace. What is bound in
+  (the bot's folder, the packages) is a copy under a neutral staging folder
+  (:mod:`workers.staging`), readable by the seat uid, so the mount table names no host folder
+  of the checkout or the bot; bwrap gets them as descriptors the worker opened, and closes
+  them before the bot starts.
 * **What it may do.** A clean environment; rlimits from :class:`~workers.launch.Limits` set
   before bwrap so every process inherits them; per-seat cgroup v2 memory/pids limits where the
   host offers them (:mod:`workers.cgroups`); the seccomp filter of :mod:`workers.seccomp`.
@@ -53,7 +55,7 @@ from workers.launch import (
     pipes_of,
 )
 from workers.seccomp import filter_fd
-from workers.staging import readable_copy, readable_package
+from workers.staging import bot_copy, readable_package, remove_copy
 
 logger = logging.getLogger(__name__)
 
@@ -454,7 +456,7 @@ class BwrapProcess:
             with contextlib.suppress(OSError):
                 pipe.close()
         if self._staged is not None:
-            shutil.rmtree(self._staged, ignore_errors=True)
+            remove_copy(self._staged)
         if self._cgroup is not None:
             self._cgroup.remove()
         self._finished = True
@@ -527,13 +529,13 @@ class BwrapLauncher:
                 f"cannot read bot directory {str(program.directory)!r}: not a directory"
             )
         try:
-            bot_dir, holder = readable_copy(program.directory, "monsoon-bot-")
             compile_packages(self.checkout)
             packages = {
                 f"{PACKAGE_ROOT}/{name}": readable_package(self.checkout / name)
                 for name in PACKAGES
             }
-        except OSError as exc:
+            bot_dir, holder = bot_copy(program.directory)
+        except (OSError, shutil.Error) as exc:
             raise LaunchError(f"cannot prepare {program.name!r} for the sandbox: {exc}") from exc
         tree, _ = cgroup_tree()
         cgroup = None
@@ -577,8 +579,7 @@ class BwrapLauncher:
             for fd in opened:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            if holder is not None:
-                shutil.rmtree(holder, ignore_errors=True)
+            remove_copy(holder)
             if isinstance(exc, LaunchError):
                 raise
             reason = getattr(exc, "strerror", None) or exc

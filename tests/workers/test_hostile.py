@@ -261,3 +261,21 @@ def test_no_seat_can_watch_file_activity_on_the_files_seats_share(tmp_path):
         "flock",
     }
     assert all(result == "PermissionError:1" for result in found.values()), found
+
+
+@pytest.mark.parametrize("where", ["checkout", "private folder"])
+def test_the_mount_table_names_no_host_folder_of_the_checkout_or_the_bot(tmp_path, where):
+    """``/proc/self/mountinfo`` showed the checkout and the bot's host folder."""
+    bot_dir = HOSTILE
+    if where == "private folder":
+        bot_dir = tmp_path / "alice-private-bot-folder"
+        bot_dir.mkdir()
+        for name in ("mountinfo.py", "wire.py"):
+            shutil.copy(HOSTILE / name, bot_dir / name)
+        os.chmod(tmp_path, 0o700)  # out of the seat uid's reach: staged
+    outcome = play("mountinfo", directory=bot_dir)
+    assert reason(outcome) == "illegal_action"
+    table = probes(outcome)["mountinfo"]
+    assert " /bot " in table and " /opt/monsoon/engine " in table  # it is the real table
+    for secret in (str(CHECKOUT), str(bot_dir), bot_dir.name, str(tmp_path)):
+        assert secret not in table, (secret, table)

@@ -33,7 +33,14 @@ from workers.sandbox import (
     processes_of,
     seat_uid,
 )
-from workers.staging import readable_by_anyone
+from workers.staging import (
+    OWNERS,
+    readable_by_anyone,
+    remove_copy,
+    stage_copy,
+    staging_root,
+    sweep_stale_copies,
+)
 
 REPORT_IDENTITY = """
 import json, os, sys
@@ -352,9 +359,7 @@ print(json.dumps({"own": read("own.txt"), "link": read("link.txt"),
     os.chmod(tmp_path, 0o700)
     process = launch(program)
     staged = [
-        link
-        for link in Path("/tmp").glob("monsoon-bot-*/bot/link.txt")
-        if os.readlink(link) == str(secret)
+        link for link in staging_root().glob("*/bot/link.txt") if os.readlink(link) == str(secret)
     ]
     assert len(staged) == 1  # a copy the seat uid can read, links copied as links
     try:
@@ -368,7 +373,14 @@ print(json.dumps({"own": read("own.txt"), "link": read("link.txt"),
 NON_ROOT_WORKER = """
 import os, sys
 from pathlib import Path
-from workers.staging import readable_by_anyone
+from workers.staging import (
+    OWNERS,
+    readable_by_anyone,
+    remove_copy,
+    stage_copy,
+    staging_root,
+    sweep_stale_copies,
+)
 from workers.launch import BotProgram, Limits
 from workers.sandbox import BwrapLauncher, SandboxUnavailable, sandbox_problem
 assert sandbox_problem() is None, sandbox_problem()
@@ -430,3 +442,22 @@ def test_a_non_root_worker_still_sandboxes_its_bots_as_itself():
     assert "cannot bound a seat's total memory" in worker.stderr, worker.stderr
     assert "MONSOON_ALLOW_UNBOUNDED_SEATS=1" in worker.stderr
     assert worker.stdout.strip() == "inside 65534 65534", worker.stderr
+
+
+def test_staged_copies_of_dead_workers_are_swept_and_live_ones_kept(tmp_path):
+    source = tmp_path / "some-bot"
+    source.mkdir()
+    (source / "main.py").write_text("pass\n")
+    live_copy, live = stage_copy(source, "bot")
+    dead_copy, dead = stage_copy(source, "bot")
+    (dead.parent / OWNERS / dead.name).write_text("999999999 1")  # a worker long gone
+    try:
+        assert live_copy.name == dead_copy.name == "bot"  # nothing of the host's folder names
+        assert (live_copy / "main.py").read_text() == "pass\n"
+        assert dead in sweep_stale_copies()
+        assert not dead.exists() and not (dead.parent / OWNERS / dead.name).exists()
+        assert live.exists()
+    finally:
+        remove_copy(live)
+        remove_copy(dead)
+    assert not live.exists() and not (live.parent / OWNERS / live.name).exists()
