@@ -267,7 +267,10 @@ def end_stale_seats() -> None:
     was "could not end processes" after a Ctrl-C). The sweep every new worker process runs at
     start ends them; the demo starts none any more, so it runs the sweep itself.
     """
-    sweep = "from workers.cgroups import sweep_stale_seats; sweep_stale_seats()"
+    sweep = (
+        "from workers.cgroups import sweep_stale_seats; sweep_stale_seats(); "
+        "from workers.staging import sweep_stale_copies; sweep_stale_copies()"
+    )
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
             [sys.executable, "-c", sweep],
