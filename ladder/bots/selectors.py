@@ -86,10 +86,10 @@ class SmokeTable:
 def smoke_table(version: BotVersion, rng: random.Random | None = None) -> SmokeTable:
     """A ranked-looking table for ``version``'s smoke match, drawn afresh at each try.
 
-    Opponent names are drawn from the versions that play this game's ranked matches, other
-    bots' first (as the matchmaker avoids a bot meeting itself); a game nobody plays yet has
-    no ranked table to resemble, and its seats get names of the same shape. ``rng`` is for
-    tests (draws that repeat).
+    Opponent names are drawn from the versions of other bots that play this game's ranked
+    matches (the matchmaker never seats a bot against itself); where there are too few (a game
+    nobody plays yet has no ranked table to resemble), the rest get made-up names of the same
+    shape. ``rng`` is for tests (draws that repeat).
     """
     from engine.registry import get_game
     from ladder.ladders.models import Ladder
@@ -106,12 +106,8 @@ def smoke_table(version: BotVersion, rng: random.Random | None = None) -> SmokeT
         players, variant = ladder.num_players, ladder.variant or None
     else:
         players, variant = get_game(game).min_players, None
-    others = sorted(
-        {
-            f"{v.bot.name} v{v.number}"
-            for v in ranked_versions(game).exclude(bot=version.bot_id).order_by("pk")
-        }
-    )
+    rows = ranked_versions(game).exclude(bot=version.bot_id).values_list("bot__name", "number")
+    others = sorted({f"{name} v{number}" for name, number in rows})
     rng.shuffle(others)
     while len(others) < players - 1:
         others.append(f"{rng.choice(('bot', 'player', 'agent'))}-{rng.randrange(100, 999)} v1")
