@@ -49,6 +49,10 @@ EXTRA_TASKS = 1
 ALLOW_UNBOUNDED_ENV = "MONSOON_ALLOW_UNBOUNDED_SEATS"
 """Set to ``1`` on a development machine to run sandboxed bots with per-process limits only."""
 _names = itertools.count()
+SWEEP_PATIENCE_S = 2.0
+"""How long a sweep waits for a stale seat's tasks to die (they do within milliseconds of the
+thaw); kept short because pool processes sweep while starting, and Celery gives a starting
+pool process 4 s (``worker_proc_alive_timeout``) before it counts it as failed."""
 
 
 class SeatCgroup(ABC):
@@ -275,7 +279,7 @@ def _kill_member(pid: int, groups: list[Path]) -> None:
         os.close(pidfd)
 
 
-def end_group(groups: list[Path], *, patience: float = 10.0) -> bool:
+def end_group(groups: list[Path], *, patience: float = SWEEP_PATIENCE_S) -> bool:
     """Thaw, kill every task of and remove one seat's group(s); True when all are gone.
 
     For v1 the seat has a group of the same name in each hierarchy (``groups``): the freezer
@@ -296,7 +300,7 @@ def end_group(groups: list[Path], *, patience: float = 10.0) -> bool:
     return not any(group.exists() for group in groups)
 
 
-def sweep_stale(*bases: Path | None, patience: float = 10.0) -> list[Path]:
+def sweep_stale(*bases: Path | None, patience: float = SWEEP_PATIENCE_S) -> list[Path]:
     """End the seats of dead worker processes: thaw, kill and remove their groups.
 
     A worker killed by SIGKILL (or the OOM killer) cannot remove its seats: their groups stay,
