@@ -30,6 +30,7 @@ from pathlib import Path
 from workers import cgroups
 from workers.launch import BotProcess, BotProgram, Launcher, Limits, LocalLauncher
 from workers.sandbox import BwrapLauncher, sandbox_problem
+from workers.staging import bot_copy, remove_copy
 
 STARTUP_TARGET_MS = 50.0
 FREEZE_TARGET_US = 100.0
@@ -142,6 +143,38 @@ def seat_group_ms(tree: cgroups.SeatTree, runs: int) -> tuple[float, float]:
     return statistics.median(made), statistics.median(removed)
 
 
+def copy_ms(source: Path, runs: int) -> float:
+    """Median milliseconds to stage a seat's copy of the bot folder ``source`` and delete it
+    (every launch does both: the mount table then names no host folder)."""
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        _copy, holder = bot_copy(source)
+        remove_copy(holder)
+        times.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times)
+
+
+def calibration_ms() -> float:
+    """A fixed piece of pure-Python work (sum of 10**6 ints), to judge the machine's speed."""
+    began = time.perf_counter()
+    sum(range(1_000_000))
+    return (time.perf_counter() - began) * 1000
+
+
+def print_copy_costs(runs: int) -> None:
+    """The staging copy of a one-file bot and of a reference bot, beside the calibration loop."""
+    reference = Path(__file__).resolve().parents[1] / "bots" / "reference" / "random"
+    with tempfile.TemporaryDirectory(prefix="sandbox-bench-copy-") as directory:
+        Path(directory, "main.py").write_text(ECHO_BOT)
+        small = copy_ms(Path(directory), runs)
+    print(
+        f"a seat's copy of its bot (stage + delete): one-file bot {small:.2f} ms, "
+        f"reference random bot {copy_ms(reference, runs):.2f} ms; "
+        f"calibration loop {calibration_ms():.1f} ms"
+    )
+
+
 def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[98]
 
@@ -188,6 +221,7 @@ def main() -> None:
         if tree is not None:
             made, removed = seat_group_ms(tree, args.starts)
             print(f"a seat's cgroup: created in {made:.2f} ms, removed in {removed:.2f} ms")
+        print_copy_costs(args.starts)
         print(
             f"{'freezing by':<16}{'thaw':>9}{'freeze':>9}{'round trip':>12}"
             f"{'with both':>11}{'added':>9}"

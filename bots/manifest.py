@@ -11,6 +11,24 @@ MAX_COMMAND_ARGS = 32
 MAX_ARG_CHARS = 1024
 
 
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Format characters that reorder the text shown around them (Trojan Source): a name or command
+holding one reads differently on screen from what runs."""
+
+
+def unsafe_character(text: str) -> str | None:
+    """The first character of ``text`` a terminal or page could misread, else None.
+
+    C0 controls, DEL, C1 controls (``\\x9b`` is a one-byte CSI to many terminals) and the
+    bidirectional embeddings, overrides, isolates and marks.
+    """
+    return next(
+        (c for c in text if ord(c) < 32 or 0x7F <= ord(c) <= 0x9F or c in BIDI_CONTROLS), None
+    )
+
+
 class UploadRejected(ValueError):
     """The upload is refused; the message tells the user exactly why."""
 
@@ -46,7 +64,7 @@ def manifest_command(manifest: object) -> list[str]:
                 f"{MANIFEST_NAME}: command argument {index} is longer than {MAX_ARG_CHARS} "
                 "characters"
             )
-        bad = next((char for char in arg if ord(char) < 32 or char == "\x7f"), None)
+        bad = unsafe_character(arg)
         if bad is not None:
             raise UploadRejected(
                 f"{MANIFEST_NAME}: command argument {index} contains the control character "

@@ -259,13 +259,37 @@ def log_tail(path: Path, lines: int = 15) -> str:
         return ""
 
 
+def end_stale_seats() -> None:
+    """Thaw, kill and remove the seat cgroups of dead worker processes.
+
+    A worker killed while one of its seats was frozen leaves that seat's bwrap and bot frozen
+    in their cgroup, where the kill that ``--die-with-parent`` sends cannot reach them (that
+    was "could not end processes" after a Ctrl-C). The sweep every new worker process runs at
+    start ends them; the demo starts none any more, so it runs the sweep itself.
+    """
+    sweep = (
+        "from workers.cgroups import sweep_stale_seats; sweep_stale_seats(); "
+        "from workers.staging import sweep_stale_copies; sweep_stale_copies()"
+    )
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            [sys.executable, "-c", sweep],
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+
+
 def stop_services(services: list[Service], grace: float, hurry: threading.Event) -> list[int]:
     """End every process the demo started; returns the pids that could not be ended.
 
     SIGTERM goes to each service's main process only, so the worker shuts down warm: it stops
     taking tasks and lets a match in progress finish (and record its result) for up to
     ``grace`` seconds, or until ``hurry`` is set (a second Ctrl-C). Then each process group is
-    killed, and finally whatever re-parented to this subreaper (a sandbox whose worker died).
+    killed, the seats of the killed worker are ended (:func:`end_stale_seats`), and finally
+    whatever re-parented to this subreaper (a sandbox whose worker died).
     """
     for service in services:
         if service.running():
@@ -283,6 +307,7 @@ def stop_services(services: list[Service], grace: float, hurry: threading.Event)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 service.process.wait(timeout=10)
         service.join_logs()
+    end_stale_seats()
     deadline = time.monotonic() + 10
     while (left := own_children()) and time.monotonic() < deadline:
         for pid in left:

@@ -27,9 +27,11 @@ makes ladder launches refuse to start (see ``docs/sandbox.md``).
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import logging
 import os
+import signal
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -47,6 +49,10 @@ EXTRA_TASKS = 1
 ALLOW_UNBOUNDED_ENV = "MONSOON_ALLOW_UNBOUNDED_SEATS"
 """Set to ``1`` on a development machine to run sandboxed bots with per-process limits only."""
 _names = itertools.count()
+SWEEP_PATIENCE_S = 2.0
+"""How long a sweep waits for a stale seat's tasks to die (they do within milliseconds of the
+thaw); kept short because pool processes sweep while starting, and Celery gives a starting
+pool process 4 s (``worker_proc_alive_timeout``) before it counts it as failed."""
 
 
 class SeatCgroup(ABC):
@@ -135,6 +141,11 @@ class SeatTree(Protocol):
         """Whether its seats can be frozen by cgroup (else the sandbox falls back to signals)."""
         ...
 
+    @property
+    def bases(self) -> tuple[Path, ...]:
+        """The ``monsoon-sandbox`` group(s) seat groups are made in (one per hierarchy)."""
+        ...
+
     def seat(self, limits: Limits) -> SeatCgroup:
         """A fresh group holding ``limits`` for one seat (raises OSError when refused)."""
         ...
@@ -193,25 +204,128 @@ def _read_int(path: Path) -> int | None:
         return None
 
 
+def process_start(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks since boot), None when it is gone.
+
+    A pid alone may be reused by an unrelated process after its owner died; the pair of pid
+    and start time names one process for the life of the host.
+    """
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            text = stat.read()
+        return int(text[text.rindex(b")") + 2 :].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@functools.cache
+def _owner_tag(pid: int) -> str:
+    """This process's part of its seat group names: ``<pid>-<start time>``."""
+    return f"{pid}-{process_start(pid) or 0}"
+
+
 def _new_name() -> str:
-    """A seat group name unique on the host: the worker's pid and a counter."""
-    return f"seat-{os.getpid()}-{next(_names)}"
+    """A seat group name unique on the host, naming the worker process that owns it.
+
+    ``seat-<pid>-<start time>-<counter>``: :func:`sweep_stale` removes a group whose owner is
+    gone (a worker killed by SIGKILL, or by the OOM killer, never removes its seats itself).
+    """
+    return f"seat-{_owner_tag(os.getpid())}-{next(_names)}"
 
 
-def sweep_stale(base: Path) -> list[Path]:
-    """Remove empty seat groups left by dead worker processes (a crash skips ``remove``)."""
+def owner_alive(name: str) -> bool | None:
+    """Whether the worker process that made seat group ``name`` still runs (None: not a seat).
+
+    Names of older workers (``seat-<pid>-<counter>``) are judged by the pid alone.
+    """
+    parts = name.split("-")
+    if parts[0] != "seat" or len(parts) not in (3, 4) or not all(p.isdigit() for p in parts[1:]):
+        return None
+    started = process_start(int(parts[1]))
+    if started is None:
+        return False
+    return len(parts) == 3 or started == int(parts[2])
+
+
+def _thaw_group(group: Path) -> None:
+    """Let every task of ``group`` run (and so die): v2 ``cgroup.freeze``, v1 ``freezer.state``."""
+    for control, value in (("cgroup.freeze", b"0"), ("freezer.state", b"THAWED")):
+        fd = _open_control(group / control)
+        _write_control(fd, value)
+        _close(fd)
+
+
+def _tasks_of(groups: list[Path]) -> set[int]:
+    found: set[int] = set()
+    for group in groups:
+        with contextlib.suppress(OSError, ValueError):
+            found.update(int(pid) for pid in (group / "cgroup.procs").read_text().split())
+    return found
+
+
+def _kill_member(pid: int, groups: list[Path]) -> None:
+    """SIGKILL ``pid`` if it is (still) in one of ``groups``, through a pidfd: never a stranger
+    that took over a pid number freed meanwhile."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return
+    try:
+        if pid in _tasks_of(groups):
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.close(pidfd)
+
+
+def end_group(groups: list[Path], *, patience: float = SWEEP_PATIENCE_S) -> bool:
+    """Thaw, kill every task of and remove one seat's group(s); True when all are gone.
+
+    For v1 the seat has a group of the same name in each hierarchy (``groups``): the freezer
+    one is thawed first, since a task frozen by the v1 freezer cannot even die.
+    """
+    for group in groups:
+        _thaw_group(group)
+        kill = _open_control(group / "cgroup.kill")  # v2 on Linux 5.14+: the whole group at once
+        _write_control(kill, b"1")
+        _close(kill)
+    deadline = time.monotonic() + patience
+    while (tasks := _tasks_of(groups)) and time.monotonic() < deadline:
+        for pid in tasks:
+            _kill_member(pid, groups)
+        time.sleep(0.01)
+    for group in groups:
+        _rmdir(group)
+    return not any(group.exists() for group in groups)
+
+
+def sweep_stale(*bases: Path | None, patience: float = SWEEP_PATIENCE_S) -> list[Path]:
+    """End the seats of dead worker processes: thaw, kill and remove their groups.
+
+    A worker killed by SIGKILL (or the OOM killer) cannot remove its seats: their groups stay,
+    frozen ones with their bwrap and bot still in them (``--die-with-parent`` sends SIGKILL,
+    which a task frozen by the v1 freezer does not act on until thawed). Every worker process
+    calls this when it starts (:func:`sweep_stale_seats`). Only groups whose owner (pid and start
+    time, in the name) is gone are touched: the seats of live workers are theirs. ``bases`` are
+    the ``monsoon-sandbox`` groups, one per hierarchy (v1 groups of one seat share a name).
+    """
+    present = [base for base in bases if base is not None]
+    names: set[str] = set()
+    for base in present:
+        with contextlib.suppress(OSError):
+            names.update(
+                child.name
+                for child in base.iterdir()
+                if child.is_dir() and owner_alive(child.name) is False
+            )
     removed = []
-    with contextlib.suppress(OSError):
-        for child in base.iterdir():
-            parts = child.name.split("-")
-            if len(parts) != 3 or parts[0] != "seat" or not parts[1].isdigit():
-                continue
-            if Path(f"/proc/{parts[1]}").exists():
-                continue  # its worker still runs
-            _write_control(_open_control(child / "freezer.state"), b"THAWED")
-            with contextlib.suppress(OSError):
-                child.rmdir()
-                removed.append(child)
+    for name in sorted(names):
+        groups = [base / name for base in present if (base / name).is_dir()]
+        if end_group(groups, patience=patience):
+            removed += groups
+        else:
+            logger.error("could not end the stale seat group(s) %s", [str(g) for g in groups])
     return removed
 
 
@@ -278,6 +392,10 @@ class CgroupTree:
     @property
     def can_freeze(self) -> bool:
         return (self.base / "cgroup.freeze").exists()
+
+    @property
+    def bases(self) -> tuple[Path, ...]:
+        return (self.base,)
 
     def seat(self, limits: Limits) -> V2SeatCgroup:
         path = self.base / _new_name()
@@ -436,6 +554,11 @@ class V1Tree:
         return self.freezer is not None
 
     @property
+    def bases(self) -> tuple[Path, ...]:
+        """The ``monsoon-sandbox`` group of each hierarchy, the freezer's first."""
+        return tuple(p for p in (self.freezer, self.memory, self.pids) if p is not None)
+
+    @property
     def swap_accounted(self) -> bool:
         """Whether ``memory.memsw.*`` exists (the kernel counts swap: it is bounded too)."""
         return (self.memory / "memory.memsw.limit_in_bytes").exists()
@@ -521,7 +644,6 @@ def _v1_group(controller: str, mounts: dict[str, _V1Mount], own: dict[str, str])
             f"cannot create {base}: {exc.strerror or exc} (the v1 {controller} hierarchy "
             "must be writable by the worker: run it as root)"
         ) from exc
-    sweep_stale(base)
     return base
 
 
@@ -563,6 +685,7 @@ def _find_v1(*, mountinfo: str, own_cgroup: str) -> tuple[V1Tree | None, str]:
     else:
         _hold_freezer_active(freezer)
     tree = V1Tree(memory, pids, freezer)
+    sweep_stale(*tree.bases)
     parts = [
         "cgroup v1: per-seat memory",
         "(swap included)" if tree.swap_accounted else "(no swap accounting)",
@@ -617,6 +740,18 @@ def cgroup_tree() -> tuple[SeatTree | None, str]:
                 is_root=os.geteuid() == 0,
             )
     return _found
+
+
+def sweep_stale_seats() -> list[Path]:
+    """At the start of every worker process: end the seats dead worker processes left behind.
+
+    Connected to Celery's ``worker_process_init`` (each pool process, replacements of crashed
+    ones included) and run in the worker's main process at ``worker_ready``; the demo runs it
+    after stopping its worker. The tree is looked up again, as a forked process inherits its
+    parent's answer.
+    """
+    tree, _ = cgroup_tree()
+    return sweep_stale(*tree.bases) if tree is not None else []
 
 
 def unbounded_seats_allowed() -> bool:

@@ -1,8 +1,9 @@
 """A worker's report of itself: name, host, match slots, queues and whether it can sandbox.
 
 Connected to Celery's ``worker_ready`` and ``worker_shutdown`` signals in the worker's main
-process; a daemon thread renews ``last_seen`` every ``MONSOON_WORKER_HEARTBEAT_SECONDS`` so
-operators can tell a quiet worker from a dead one (``ladder.fleet.selectors.fleet``).
+process, and to ``worker_process_init`` in each pool process (:func:`sweep_seats`); a daemon
+thread renews ``last_seen`` every ``MONSOON_WORKER_HEARTBEAT_SECONDS`` so operators can tell a
+quiet worker from a dead one (``ladder.fleet.selectors.fleet``).
 
 The same thread is the worker's watchdog: a worker whose consumer has stopped (a shutdown, or
 Celery's "Unrecoverable error" after a broker connection is lost) and that is still alive
@@ -19,7 +20,7 @@ import socket
 import threading
 import time
 
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_process_init, worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import DatabaseError, connections
 
@@ -34,6 +35,28 @@ def _sandbox_report() -> tuple[str, str]:
     from workers.sandbox import sandbox_problem
 
     return "bwrap", sandbox_problem() or seat_bounds_problem() or ""
+
+
+def sweep_seats(**_kwargs: object) -> None:
+    """End the seats that dead worker processes left behind (:func:`workers.cgroups.sweep_stale`).
+
+    ``worker_process_init``: every pool process does it as it starts, so the replacement of a
+    pool process killed mid-match (SIGKILL, the OOM killer) ends its predecessor's frozen seats
+    before it plays. Never fatal: a failure is logged and the process goes on.
+    """
+    if settings.MONSOON_SANDBOX == "none":
+        return
+    from workers.cgroups import sweep_stale_seats
+    from workers.staging import sweep_stale_copies
+
+    try:
+        removed = sweep_stale_seats()
+        sweep_stale_copies()
+    except OSError as exc:
+        logger.error("could not sweep stale seat cgroups: %s", exc)
+        return
+    if removed:
+        logger.warning("ended the seats of dead worker processes: %s", [str(p) for p in removed])
 
 
 def _queues(consumer: object) -> list[str]:
@@ -92,6 +115,7 @@ def _beat(name: str, slots: int, queues: list[str], controller: object = None) -
 
 def on_ready(sender: object = None, **_kwargs: object) -> None:
     """``worker_ready``: the worker (its consumer) announces itself and starts its heartbeat."""
+    sweep_seats()
     controller = getattr(sender, "controller", None)
     name = str(getattr(sender, "hostname", None) or getattr(controller, "hostname", "worker"))
     slots = int(getattr(controller, "concurrency", 1) or 1)
@@ -121,5 +145,6 @@ def on_shutdown(sender: object = None, **_kwargs: object) -> None:
 
 def connect() -> None:
     """Connect the worker's start and stop signals (``workers.celery_app`` does, once)."""
+    worker_process_init.connect(sweep_seats, weak=False)
     worker_ready.connect(on_ready, weak=False)
     worker_shutdown.connect(on_shutdown, weak=False)

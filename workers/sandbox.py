@@ -14,9 +14,11 @@ Each seat gets its own throw-away container (see ``docs/sandbox.md`` for the ful
   own directory read-only at ``/bot``, the repository's ``engine`` and ``bots`` packages
   read-only under ``/opt/monsoon``, a size-capped private tmpfs at ``/tmp`` that is also the
   working directory (holding links to the bot's files), a fresh ``/proc`` and a minimal,
-  read-only ``/dev``. The bot is the init (pid 1) of its pid namespace. Directories the seat
-  uid cannot read on the host are staged first (:mod:`workers.staging`); bwrap gets them as
-  descriptors the worker opened, and closes them before the bot starts.
+  read-only ``/dev``. The bot is the init (pid 1) of its pid namespace. What is bound in
+  (the bot's folder, the packages) is a copy under a neutral staging folder
+  (:mod:`workers.staging`), readable by the seat uid, so the mount table names no host folder
+  of the checkout or the bot; bwrap gets them as descriptors the worker opened, and closes
+  them before the bot starts.
 * **What it may do.** A clean environment; rlimits from :class:`~workers.launch.Limits` set
   before bwrap so every process inherits them; per-seat cgroup v2 memory/pids limits where the
   host offers them (:mod:`workers.cgroups`); the seccomp filter of :mod:`workers.seccomp`.
@@ -33,6 +35,7 @@ import contextlib
 import dataclasses
 import fcntl
 import functools
+import logging
 import os
 import re
 import shutil
@@ -52,7 +55,9 @@ from workers.launch import (
     pipes_of,
 )
 from workers.seccomp import filter_fd
-from workers.staging import readable_copy, readable_package
+from workers.staging import bot_copy, readable_package, remove_copy
+
+logger = logging.getLogger(__name__)
 
 UID_BASE = 300_000
 """Seat uids start here (far above any real account)."""
@@ -208,13 +213,16 @@ _claimed: dict[tuple[int, Path], int] = {}
 """The uid block this process holds (by pid: a forked worker child claims its own)."""
 
 
-def claim_uid_block(lock_dir: Path = BLOCK_LOCKS) -> int:
+def claim_uid_block(lock_dir: Path = BLOCK_LOCKS, *, base: int = UID_BASE) -> int:
     """The first uid of a block of seat uids no other live process on this host is using.
 
     Each block has a lock file; the process that holds its ``flock`` owns the block until it
     exits (the kernel drops the lock then, even after a crash). So concurrent workers, each
     numbering its seats from slot 0, still never share a seat uid: they would otherwise share
-    a process limit and sweep away each other's bots.
+    a process limit and sweep away each other's bots. A block whose uids still run processes
+    (the seats of a worker that crashed: their owner is gone, so they are leftovers) is taken
+    only once they are killed; when they will not die, the block is left for another.
+    (``base`` moves the whole range: tests use one no seat of this host ever runs as.)
     """
     key = (os.getpid(), lock_dir)
     if key in _claimed:
@@ -227,9 +235,43 @@ def claim_uid_block(lock_dir: Path = BLOCK_LOCKS) -> int:
         except BlockingIOError:
             os.close(fd)
             continue
-        _claimed[key] = UID_BASE + block * SLOTS_PER_BLOCK  # fd stays open: it is the claim
-        return _claimed[key]
+        first = base + block * SLOTS_PER_BLOCK
+        if not clear_uids(range(first, first + SLOTS_PER_BLOCK)):
+            os.close(fd)
+            continue
+        _claimed[key] = first  # fd stays open: it is the claim
+        return first
     raise LaunchError(f"all {UID_BLOCKS} blocks of seat uids in {lock_dir} are taken")
+
+
+def processes_in(uids: range) -> dict[int, list[int]]:
+    """{uid: its processes} for the uids of ``uids`` that run any (zombies included), one
+    pass over ``/proc``."""
+    found: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        uid = _status(int(entry.name)).get("Uid", "").split()[:1]
+        if uid and uid[0].isdigit() and int(uid[0]) in uids:
+            found.setdefault(int(uid[0]), []).append(int(entry.name))
+    return found
+
+
+def clear_uids(uids: range, *, patience: float = 5.0) -> bool:
+    """Kill what still runs as any of ``uids`` (seat uids of a block just claimed); True when
+    none of them runs anything any more, zombies included (they count against RLIMIT_NPROC)."""
+    leftovers = processes_in(uids)
+    if not leftovers:
+        return True
+    logger.warning("seat uids still run processes %s: killing them", leftovers)
+    for uid in leftovers:
+        kill_uid(uid, patience=patience)
+    deadline = time.monotonic() + patience
+    while (left := processes_in(uids)) and time.monotonic() < deadline:
+        time.sleep(0.01)  # zombies wait for their reaper (init, once their parent is gone)
+    if left:
+        logger.error("seat uids %s keep processes %s: not using them", sorted(left), left)
+    return not left
 
 
 def processes_of(uid: int, *, zombies: bool = False) -> list[int]:
@@ -290,21 +332,22 @@ _swept: set[tuple[int, int]] = set()
 """(worker pid, seat uid) pairs known to be free of processes: swept at the last terminate."""
 
 
-def kill_uid(uid: int, *, patience: float = 2.0) -> list[int]:
-    """SIGKILL every process running as ``uid`` until none is left; returns the first sweep.
+def kill_uid(uid: int, *, patience: float = 2.0, survivors: bool = False) -> list[int]:
+    """SIGKILL every process running as ``uid`` until none is left; returns the first sweep
+    (or, with ``survivors``, what still ran when patience ran out: [] when all are gone).
 
     Only ever called with a seat uid, which nothing but that seat's sandbox uses. Gives up
     after ``patience`` seconds (the kernel tears a dead pid namespace down in milliseconds).
     """
     first = processes_of(uid)
-    survivors = first
+    left = first
     deadline = time.monotonic() + patience
-    while survivors and time.monotonic() < deadline:
-        for pid in survivors:
+    while left and time.monotonic() < deadline:
+        for pid in left:
             kill_checked(pid, uid)
         time.sleep(0.005)
-        survivors = processes_of(uid)
-    return first
+        left = processes_of(uid)
+    return left if survivors else first
 
 
 def children_of(pid: int) -> list[int]:
@@ -413,7 +456,7 @@ class BwrapProcess:
             with contextlib.suppress(OSError):
                 pipe.close()
         if self._staged is not None:
-            shutil.rmtree(self._staged, ignore_errors=True)
+            remove_copy(self._staged)
         if self._cgroup is not None:
             self._cgroup.remove()
         self._finished = True
@@ -467,8 +510,10 @@ class BwrapLauncher:
             limits = dataclasses.replace(
                 limits, processes=limits.processes + len(processes_of(uid, zombies=True))
             )
-        elif (os.getpid(), uid) not in _swept:
-            kill_uid(uid)  # leftovers of a crashed worker would count against NPROC
+        elif (os.getpid(), uid) not in _swept and (left := kill_uid(uid, survivors=True)):
+            # Leftovers of a crashed worker would count against the seat's process limit and
+            # could watch or disturb the bot: never hand out a uid that still runs anything.
+            raise LaunchError(f"seat uid {uid} still runs processes {left} that will not die")
         _swept.discard((os.getpid(), uid))
         bad_names = [name for name in program.env if not ENV_NAME.fullmatch(name)]
         if bad_names:
@@ -484,13 +529,13 @@ class BwrapLauncher:
                 f"cannot read bot directory {str(program.directory)!r}: not a directory"
             )
         try:
-            bot_dir, holder = readable_copy(program.directory, "monsoon-bot-")
             compile_packages(self.checkout)
             packages = {
                 f"{PACKAGE_ROOT}/{name}": readable_package(self.checkout / name)
                 for name in PACKAGES
             }
-        except OSError as exc:
+            bot_dir, holder = bot_copy(program.directory)
+        except (OSError, shutil.Error) as exc:
             raise LaunchError(f"cannot prepare {program.name!r} for the sandbox: {exc}") from exc
         tree, _ = cgroup_tree()
         cgroup = None
@@ -534,8 +579,7 @@ class BwrapLauncher:
             for fd in opened:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            if holder is not None:
-                shutil.rmtree(holder, ignore_errors=True)
+            remove_copy(holder)
             if isinstance(exc, LaunchError):
                 raise
             reason = getattr(exc, "strerror", None) or exc

@@ -6,7 +6,9 @@ The namespaces already hide the host; this filter removes the kernel interfaces 
 the usual ways out of (or around) a namespace sandbox, and the ones a bot could use to disturb
 other processes: debugging other processes, mounting, the kernel keyring, io_uring (which
 bypasses seccomp for the operations it performs), injecting keystrokes into a terminal, file
-locks, new namespaces, loading code into the kernel. The policy is a deny list on top of
+locks, leases and file-change notifications (inotify, fanotify, dnotify: seats share
+read-only files, which must not become a channel between them), new namespaces, loading code
+into the kernel. The policy is a deny list on top of
 "allow": a bot is an ordinary program in any language and must keep every ordinary syscall.
 
 Denied calls fail with EPERM rather than killing the bot, so a bot that merely probes gets an
@@ -26,6 +28,13 @@ import tempfile
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
 F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 6, 7, 37, 38
+F_SETLEASE, F_NOTIFY = 1024, 1026  # F_LINUX_SPECIFIC_BASE + 0 and + 2
+DENIED_FCNTL_COMMANDS = (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY)
+"""fcntl commands that would let one seat signal another through the files they share: record
+locks (another seat sees them with F_GETLK, or blocks on them), leases (a lease holder is told,
+by signal, when anyone else opens the file) and dnotify (a signal whenever anything in a watched
+directory is read or changed: two seats of one owner passed a hand of cards through
+``/opt/monsoon`` that way)."""
 # Socket families a bot may open: Unix sockets and IPv4/IPv6 (inside a network namespace
 # that holds only ``lo``), and netlink, which the C library uses to list interfaces. Every
 # other family, up to the 6-bit range the kernel numbers them in, is refused: AF_VSOCK reaches
@@ -133,7 +142,7 @@ def compiled_filter() -> bytes:
     # so compare under a mask, or TIOCSTI | 1 << 32 would slip past an exact comparison.
     for request in (TIOCSTI, TIOCLINUX):
         filt.add_rule(deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, LOW_32_BITS, request))
-    for command in (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW):
+    for command in DENIED_FCNTL_COMMANDS:
         filt.add_rule(deny, "fcntl", sc.Arg(1, sc.MASKED_EQ, LOW_32_BITS, command))
     for family in DENIED_SOCKET_FAMILIES:  # low 32 bits: the kernel reads an int
         filt.add_rule(deny, "socket", sc.Arg(0, sc.MASKED_EQ, LOW_32_BITS, family))

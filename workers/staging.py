@@ -1,20 +1,29 @@
-"""Making a host directory readable by a sandbox's unprivileged seat uid.
+"""Staging what a seat mounts: copies under a neutral host folder that the seat uid can read.
 
-bubblewrap runs as the seat uid and resolves every bind source by path, even one handed over
-as an open descriptor (a mount cannot cross user namespaces, so bwrap re-resolves the fd's
-path). A bot unpacked under a private directory (``/root/...``, pytest's ``0700`` temp dirs) or
-with ``0600`` files is therefore out of its own sandbox's reach. Rather than loosen the
-permissions of the worker's own directories, such a directory is copied into a fresh
-``0711`` holder (a name no one else can list) with world-readable modes; directories that
-anyone can already read are mounted as they are, at no cost.
+Two reasons to copy rather than bind a bot's (or the repository's) own folder:
 
-Copies never follow the bot's symlinks (they are copied as links and resolve inside the
-sandbox) and skip anything but files, directories and links (a FIFO would block the copy).
+* **Permissions.** bubblewrap runs as the seat uid and resolves every bind source by path, even
+  one handed over as an open descriptor (a mount cannot cross user namespaces, so bwrap
+  re-resolves the fd's path). A bot unpacked under a private directory (``/root/...``,
+  pytest's ``0700`` temp dirs) or with ``0600`` files would be out of its own sandbox's reach.
+* **What the seat learns.** Inside the sandbox ``/proc/self/mountinfo`` shows, for each bind
+  mount, the source's path on its host file system: binding the checkout's ``engine`` or the
+  artifact cache's folder told a bot where the worker's checkout is and how its owner's files
+  are named. A copy in ``<staging root>/<random>/bot`` tells it nothing.
+
+The staging root is :data:`SEAT_STAGING` (``/run/monsoon-seats``) where the worker may create
+it (a root worker), else a ``monsoon-seats`` folder of the system's temporary directory. It is
+``0711``: seat uids may pass through it to the copy they were given but list nothing, so one
+seat cannot find another's copy. Copies never follow the bot's symlinks (they are copied as
+links and resolve inside the sandbox) and skip anything but files, directories and links (a
+FIFO would block the copy). Each copy's holder is registered with its owner (pid and start
+time) beside the root, so that :func:`sweep_stale_copies` can remove those of a dead worker.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import os
 import shutil
@@ -22,8 +31,10 @@ import stat
 import tempfile
 from pathlib import Path
 
-STAGING_ROOT = Path("/tmp")
-"""Where copies go: world-traversable on every Linux host (``1777``)."""
+SEAT_STAGING = Path("/run/monsoon-seats")
+"""Where copies go on a root worker; the folder name says nothing of the host's layout."""
+OWNERS = ".owners"
+"""The folder (in the staging root) with one note per holder: its worker's pid and start."""
 
 
 def readable_by_anyone(directory: Path) -> bool:
@@ -57,41 +68,97 @@ def _skip_special(directory: str, names: list[str]) -> set[str]:
     return skipped
 
 
-def stage_copy(source: Path, prefix: str) -> tuple[Path, Path]:
-    """Copy ``source`` somewhere any uid can read; returns (the copy, its holder to delete)."""
-    holder = Path(tempfile.mkdtemp(prefix=prefix, dir=STAGING_ROOT))
-    target = holder / source.name
+def _make_root(root: Path) -> Path:
+    root.mkdir(mode=0o711, parents=True, exist_ok=True)
+    info = root.lstat()
+    if stat.S_ISLNK(info.st_mode) or info.st_uid != os.geteuid():
+        raise PermissionError(f"{root} is not a folder of this worker's own")
+    os.chmod(root, 0o711)
+    (root / OWNERS).mkdir(mode=0o700, exist_ok=True)
+    return root
+
+
+@functools.cache
+def staging_root() -> Path:
+    """The folder copies are made in (created ``0711`` on first use)."""
+    try:
+        return _make_root(SEAT_STAGING)
+    except OSError:
+        return _make_root(Path(tempfile.gettempdir()) / f"monsoon-seats-{os.geteuid()}")
+
+
+def _owner_tag() -> str:
+    from workers.cgroups import process_start  # the one reading of /proc/PID/stat
+
+    return f"{os.getpid()} {process_start(os.getpid()) or 0}"
+
+
+def stage_copy(source: Path, name: str) -> tuple[Path, Path]:
+    """Copy ``source`` to ``<staging root>/<random>/<name>`` for any uid to read; returns (the
+    copy, its holder to delete)."""
+    root = staging_root()
+    holder = Path(tempfile.mkdtemp(dir=root))
+    (root / OWNERS / holder.name).write_text(_owner_tag())
+    target = holder / name
     try:
         shutil.copytree(source, target, symlinks=True, ignore=_skip_special)
-        for root, _dirs, files in os.walk(target):
-            os.chmod(root, 0o755)
-            for name in files:
-                path = os.path.join(root, name)
+        for directory, _dirs, files in os.walk(target):
+            os.chmod(directory, 0o755)
+            for file in files:
+                path = os.path.join(directory, file)
                 if not os.path.islink(path):
                     executable = os.stat(path).st_mode & stat.S_IXUSR
                     os.chmod(path, 0o755 if executable else 0o644)
         os.chmod(holder, 0o711)
     except BaseException:
-        shutil.rmtree(holder, ignore_errors=True)
+        remove_copy(holder)
         raise
     return target, holder
 
 
-def readable_copy(source: Path, prefix: str) -> tuple[Path, Path | None]:
-    """``source`` itself when anyone can read it, else a staged copy and its holder."""
-    if readable_by_anyone(source):
-        return source, None
-    return stage_copy(source, prefix)
+def remove_copy(holder: Path) -> None:
+    """Delete a copy made by :func:`stage_copy` and its owner's note."""
+    shutil.rmtree(holder, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        (holder.parent / OWNERS / holder.name).unlink()
 
 
-@functools.cache
+def bot_copy(source: Path) -> tuple[Path, Path]:
+    """A seat's own copy of its bot's folder (always a copy: see the module docstring)."""
+    return stage_copy(source, "bot")
+
+
+_packages: dict[tuple[int, Path], Path] = {}
+
+
 def readable_package(source: Path) -> Path:
-    """A repository package the sandbox can mount: the package or one copy per worker process.
+    """A repository package for the sandbox: one copy per worker process, kept until it exits.
 
     The copy keeps ``__pycache__`` (and the sources' mtimes), so bots still start from
-    compiled bytecode; it is removed when the worker exits.
+    compiled bytecode. Keyed by pid: a forked worker makes its own, which no other process
+    removes under it.
     """
-    path, holder = readable_copy(source, "monsoon-package-")
-    if holder is not None:
-        atexit.register(shutil.rmtree, holder, True)
-    return path
+    key = (os.getpid(), source)
+    if key not in _packages:
+        path, holder = stage_copy(source, source.name)
+        atexit.register(remove_copy, holder)
+        _packages[key] = path
+    return _packages[key]
+
+
+def sweep_stale_copies() -> list[Path]:
+    """Remove the copies whose worker process is gone (a crash skips their removal)."""
+    from workers.cgroups import process_start
+
+    root = staging_root()
+    removed = []
+    with contextlib.suppress(OSError):
+        for note in (root / OWNERS).iterdir():
+            try:
+                pid, started = (int(part) for part in note.read_text().split())
+            except (OSError, ValueError):
+                continue
+            if process_start(pid) != started:
+                remove_copy(root / note.name)
+                removed.append(root / note.name)
+    return removed

@@ -21,7 +21,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from bots.manifest import MANIFEST_NAME, UploadRejected, manifest_command
+from bots.manifest import MANIFEST_NAME, UploadRejected, manifest_command, unsafe_character
 from ladder.bots.source_check import first_syntax_problem
 
 __all__ = ["MANIFEST_NAME", "UploadRejected", "manifest_command"]
@@ -164,8 +164,11 @@ def _safe_member_name(raw: str) -> str:
         raise UploadRejected(f"archive member {shown!r} climbs out of the archive with '..'")
     if not parts:
         raise UploadRejected(f"archive member {shown!r} has no file name")
-    if any(ord(char) < 32 or char == "\x7f" for char in raw):
-        raise UploadRejected(f"archive member {shown!r} has a control character in its name")
+    bad_char = unsafe_character(raw)
+    if bad_char is not None:
+        raise UploadRejected(
+            f"archive member {shown!r} has a control character (U+{ord(bad_char):04X}) in its name"
+        )
     for part in parts:
         if len(part.encode("utf-8")) > MAX_NAME_BYTES:
             raise UploadRejected(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+
 from django.db.models import Q, QuerySet
 
 from ladder.accounts.models import User, Visitor
@@ -62,3 +65,53 @@ def ranked_versions(game: str) -> QuerySet[BotVersion]:
     return BotVersion.objects.filter(
         bot__game=game, bot__is_public=True, status=BotVersion.Status.ACTIVE
     ).select_related("bot")
+
+
+@dataclass(frozen=True)
+class SmokeTable:
+    """The table a smoke match is played at, drawn so that it looks like a ranked one.
+
+    A bot that could tell validation from ranked play could behave while it is validated and
+    misbehave afterwards. So, as a ranked table: a player count and variant drawn from the
+    game's scheduled ladders with the matchmaker's weights, the version at a random seat, every
+    seat named ``<bot> v<number>`` (its opponents by names of versions that play ranked games,
+    though the reference random bot plays them). Chosen by :func:`smoke_table`.
+    """
+
+    seat: int
+    names: tuple[str, ...]
+    variant: str | None = None
+
+
+def smoke_table(version: BotVersion, rng: random.Random | None = None) -> SmokeTable:
+    """A ranked-looking table for ``version``'s smoke match, drawn afresh at each try.
+
+    Opponent names are drawn from the versions of other bots that play this game's ranked
+    matches (the matchmaker never seats a bot against itself); where there are too few (a game
+    nobody plays yet has no ranked table to resemble), the rest get made-up names of the same
+    shape. ``rng`` is for tests (draws that repeat).
+    """
+    from engine.registry import get_game
+    from ladder.ladders.models import Ladder
+
+    rng = rng or random.SystemRandom()
+    game = version.bot.game
+    ladders = list(
+        Ladder.objects.filter(game=game, schedule_enabled=True, schedule_weight__gt=0).order_by(
+            "num_players"
+        )
+    )
+    if ladders:
+        ladder = rng.choices(ladders, weights=[ladder.schedule_weight for ladder in ladders])[0]
+        players, variant = ladder.num_players, ladder.variant or None
+    else:
+        players, variant = get_game(game).min_players, None
+    rows = ranked_versions(game).exclude(bot=version.bot_id).values_list("bot__name", "number")
+    others = sorted({f"{name} v{number}" for name, number in rows})
+    rng.shuffle(others)
+    while len(others) < players - 1:
+        others.append(f"{rng.choice(('bot', 'player', 'agent'))}-{rng.randrange(100, 999)} v1")
+    names = [*others[: players - 1]]
+    seat = rng.randrange(players)
+    names.insert(seat, f"{version.bot.name} v{version.number}")
+    return SmokeTable(seat=seat, names=tuple(names), variant=variant)

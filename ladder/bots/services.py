@@ -28,7 +28,7 @@ from ladder.accounts.models import Visitor
 from ladder.accounts.selectors import signed_in
 from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
 from ladder.bots.models import Bot, BotVersion
-from ladder.bots.selectors import artifact_bytes
+from ladder.bots.selectors import SmokeTable, artifact_bytes, smoke_table
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
 from ladder.core.hooks import after_commit, configured_hook
 from ladder.core.resend import stamp_unsent
@@ -47,6 +47,8 @@ class ArtifactToValidate:
     command: list[str]
     sha256: str
     data: bytes
+    table: SmokeTable | None = None
+    """Where the version sits and who it seems to play (None: seat 0 at the smallest table)."""
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,7 @@ def validate_version(version_id: int, *, validator: Validator | None = None) -> 
             command=list(version.command),
             sha256=version.sha256,
             data=artifact_bytes(version.pk),
+            table=smoke_table(version),
         )
         if hashlib.sha256(artifact.data).hexdigest() != version.sha256:
             outcome = ValidationOutcome(False, "the stored artifact does not match its sha256")

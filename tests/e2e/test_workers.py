@@ -8,6 +8,9 @@ seats rated once (one rating point per seat, ``games`` equal to the matches play
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 from collections import Counter
 from pathlib import Path
 
@@ -20,10 +23,13 @@ from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
+from ladder.matches.selectors import match_log
 from ladder.ratings.models import Rating, RatingPoint
 from tests.e2e.conftest import BOTS, api_create_bot, api_upload, wait_for
 from tests.ladder.conftest import accept, client_for, ladder_for, make_bot
 from tests.workers.sandbox_helpers import needs_sandbox
+from workers.cgroups import cgroup_tree
+from workers.sandbox import children_of, processes_of
 
 # Serialized rollback: the rows the migrations made (ladders, the organisers group, content
 # types) are restored after each test's flush, as the other transactional tests expect.
@@ -158,6 +164,70 @@ def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(fleet)
         match = Match.objects.get(pk=match_id)
         assert match.attempts == 1 and "lease expired" in match.status_reason
         assert match.worker.startswith("rescuer@")
+
+
+def _frozen(group: Path) -> bool:
+    """Whether seat group ``group`` is frozen (v1 ``freezer.state``, v2 ``cgroup.freeze``)."""
+    for control, frozen in (("freezer.state", "FROZEN"), ("cgroup.freeze", "1")):
+        with contextlib.suppress(OSError):
+            return (group / control).read_text().strip() == frozen
+    return False
+
+
+def _seat_groups(owner: int) -> list[Path]:
+    """The seat cgroups (every hierarchy) that worker process ``owner`` made."""
+    tree, why = cgroup_tree()
+    assert tree is not None, why
+    return [group for base in tree.bases for group in base.glob(f"seat-{owner}-*")]
+
+
+def test_a_pool_process_killed_with_frozen_seats_leaves_nothing_behind(fleet):
+    """kill -9 of a pool process while a seat was frozen left its bwrap and bot frozen in their
+    cgroup, and its replacement reused their uids at once."""
+    alice = create_user("alice", password="alice-password-1")
+    matches = queue_matches(steady_versions(alice), 1)
+    fleet.worker("w1", concurrency=1)
+    fleet.beat()
+    main = fleet.procs["w1"].pid
+
+    def frozen_seat() -> tuple[int, list[Path]] | None:
+        for pool in children_of(main):
+            groups = _seat_groups(pool)
+            if any(_frozen(group) for group in groups):
+                return pool, groups
+        return None
+
+    found = wait_for(frozen_seat, 90, "a seat of the match frozen between its turns")
+    assert isinstance(found, tuple)
+    pool, groups = found
+    uids = {
+        int(_status_uid(pid))
+        for group in groups
+        for pid in (group / "cgroup.procs").read_text().split()
+        if _status_uid(pid)
+    }
+    os.kill(pool, signal.SIGKILL)
+    assert uids, "the frozen seats should have had processes"
+
+    def nothing_left() -> bool:
+        alive = [uid for uid in uids if processes_of(uid, zombies=True)]
+        return not alive and not any(group.exists() for group in groups)
+
+    wait_for(nothing_left, 90, "the dead pool process's seats, groups and uids to be gone")
+    wait_for(lambda: finished_count() == 1, 120, "the interrupted match to be played again")
+    assert_recorded_exactly_once(matches)
+    log = match_log(Match.objects.get(pk=matches[0].pk))
+    assert log is not None
+    assert replay(log).ranking() == log["result"]["ranking"]
+
+
+def _status_uid(pid: str) -> str:
+    """The real uid of ``pid`` ("" when it is gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("Uid:"):
+                return line.split()[1]
+    return ""
 
 
 def test_a_redis_restart_loses_no_queued_match_and_workers_reconnect(fleet, redis_server):

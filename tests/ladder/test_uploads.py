@@ -12,7 +12,13 @@ import zipfile
 
 import pytest
 
-from ladder.bots.artifacts import UploadLimits, UploadRejected, artifact_members, inspect_upload
+from ladder.bots.artifacts import (
+    UploadLimits,
+    UploadRejected,
+    artifact_members,
+    inspect_upload,
+    manifest_command,
+)
 from ladder.bots.models import BotVersion
 from tests.ladder.conftest import GOOD_BOT, client_for, make_bot, zip_bytes
 
@@ -179,6 +185,26 @@ UNPACKABLE = {
         manifest_zip(["python3", "main.py\u001b[2J"]),
         "contains the control character",
     ),
+    "C1 CSI in the manifest command": (
+        "bot.zip",
+        manifest_zip(["python3", "main.py\u009b2J"]),
+        "contains the control character",
+    ),
+    "right-to-left override in the manifest command": (
+        "bot.zip",
+        manifest_zip(["python3", "main\u202eyp.py"]),
+        "contains the control character",
+    ),
+    "bidi isolate in the manifest command": (
+        "bot.zip",
+        manifest_zip(["python3", "\u2066main.py"]),
+        "contains the control character",
+    ),
+    "right-to-left override in a member name": (
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, "notes\u202etxt.py": b"x = 1\n"}),
+        "has a control character",
+    ),
     "too many command arguments": (
         "bot.zip",
         manifest_zip(["python3", "main.py"] + ["-v"] * 40),
@@ -245,6 +271,24 @@ def test_malicious_upload_is_rejected_with_a_reason(case):
     filename, data, reason = MALICIOUS[case]
     with pytest.raises(UploadRejected, match=reason):
         inspect_upload(filename, data, LIMITS)
+
+
+@pytest.mark.parametrize(
+    "char", ["\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200f", "\u202a", "\u202e", "\u2069"]
+)
+def test_manifest_commands_with_c0_c1_or_bidi_controls_are_refused_naming_the_character(char):
+    """A command shown to its owner or an admin must read as what runs: \\x9b starts a terminal
+    escape sequence, U+202E shows the rest of the argument reversed."""
+    with pytest.raises(UploadRejected) as refused:
+        manifest_command({"command": ["python3", f"ma{char}in.py"]})
+    assert f"argument 1 contains the control character U+{ord(char):04X}" in str(refused.value)
+
+
+def test_manifest_commands_keep_ordinary_unicode():
+    assert manifest_command({"command": ["python3", "b\u00f6t-\u6a21\u578b.py"]}) == [
+        "python3",
+        "b\u00f6t-\u6a21\u578b.py",
+    ]
 
 
 def test_good_archives_are_accepted():

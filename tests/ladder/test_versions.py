@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ladder.bots import selectors, services
 from ladder.bots.models import BotVersion
 from ladder.core.errors import ServiceError
+from ladder.core.seeded import seeded_random
 from tests.helpers import present
-from tests.ladder.conftest import GOOD_BOT, accept, make_bot
+from tests.ladder.conftest import GOOD_BOT, accept, make_active_version, make_bot
 
 Status = BotVersion.Status
 
@@ -164,3 +167,46 @@ def test_a_rejected_versions_smoke_log_is_kept_and_a_validation_without_one_stor
         services.validate_version(upload(bot, GOOD_BOT + b"# v2\n").pk, validator=accept)
     )
     assert plain.smoke_log == ""
+
+
+RANKED_NAME = re.compile(r"^[a-z0-9_-]+ v[0-9]+$")
+
+
+def test_the_smoke_table_is_drawn_like_a_ranked_table(alice, bob):
+    """Validation was easy to tell from ranked play: always seat 0 at the smallest table,
+    opponents named random1...; a bot could behave only while it was validated."""
+    from ladder.ladders.models import Ladder
+
+    rivals = [make_active_version(make_bot(bob, f"rival-{i}", "packet_row")) for i in range(3)]
+    make_active_version(make_bot(alice, "clove-old", "packet_row"))
+    version = upload(make_bot(alice, "clove", "packet_row"))
+    ladders = {
+        ladder.num_players: ladder.variant
+        for ladder in Ladder.objects.filter(game="packet_row", schedule_enabled=True)
+    }
+    assert len(ladders) >= 2  # else the player count is no draw at all
+    seen_counts, seen_seats = set(), set()
+    rng = seeded_random(24)  # fixed draws: the test cannot fail by chance
+    for _ in range(60):
+        table = selectors.smoke_table(version, rng)
+        assert len(table.names) in ladders and table.variant == ladders[len(table.names)]
+        assert table.names[table.seat] == "clove v1"  # as match_spec names a ranked seat
+        assert all(RANKED_NAME.match(name) for name in table.names), table.names
+        assert len(set(table.names)) == len(table.names)
+        others = set(table.names) - {"clove v1"}
+        assert others <= {f"{v.bot.name} v{v.number}" for v in rivals} | {"clove-old v1"}
+        seen_counts.add(len(table.names))
+        seen_seats.add(table.seat)
+    assert seen_counts == set(ladders) and seen_seats == set(range(max(ladders)))
+
+
+def test_the_validator_is_handed_the_smoke_table(alice):
+    bot = make_bot(alice, "clove", "packet_row")
+    handed = []
+
+    def validator(artifact: services.ArtifactToValidate) -> services.ValidationOutcome:
+        handed.append(artifact.table)
+        return services.ValidationOutcome(True)
+
+    services.validate_version(upload(bot).pk, validator=validator)
+    assert handed[0] is not None and handed[0].names[handed[0].seat] == "clove v1"

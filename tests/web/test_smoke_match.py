@@ -95,3 +95,28 @@ def test_a_version_validated_without_a_log_has_no_smoke_page(owner: User, client
     assert clients["owner"].get(smoke_url(bot, version)).status_code == 404
     page = clients["owner"].get(reverse("web:bot", args=[bot.name])).content.decode()
     assert "no replay of its smoke match" in page
+
+
+def test_a_smoke_match_with_the_version_in_a_later_seat_replays_with_the_right_names(
+    owner: User, settings: Settings
+) -> None:
+    """The smoke table is drawn like a ranked one, so the version is not always in seat 0."""
+    from ladder.bots import services as bot_services
+    from ladder.web.smoke import smoke_replay
+    from tests.factories import smoke_log
+
+    bot = make_bot(owner, "alice-row", GAME)
+    log = smoke_log(GAME, 5)
+    log["seats"] = ["random", "version 0"]
+    version = bot_services.upload_version(bot, owner, filename="main.py", data=b"print(1)\n")
+    rejected = bot_services.validate_version(
+        version.pk,
+        validator=lambda _: bot_services.ValidationOutcome(
+            False, "the smoke match against random bots failed: crash", log=log
+        ),
+    )
+    assert rejected is not None
+    replay = smoke_replay(rejected)
+    assert replay.error == ""
+    assert replay.seats == ["random", "alice-row v1"]
+    assert replay.forfeits == [None, "the smoke match against random bots failed: crash"]

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -147,13 +151,23 @@ def test_an_explicit_v2_delegation_is_not_replaced_by_v1(tmp_path):
 
 
 def test_seat_groups_of_dead_workers_are_swept(tmp_path):
-    dead = tmp_path / "seat-999999999-0"  # above any pid_max
-    alive = tmp_path / f"seat-{os.getpid()}-0"
-    other = tmp_path / "keep-me"
-    for path in (dead, alive, other):
+    dead = tmp_path / "seat-999999999-5-0"  # above any pid_max
+    old_style_dead = tmp_path / "seat-999999999-0"
+    reused_pid = tmp_path / f"seat-{os.getpid()}-1-0"  # our pid, but not our start time
+    alive = tmp_path / f"seat-{os.getpid()}-{cgroups.process_start(os.getpid())}-0"
+    old_style_alive = tmp_path / f"seat-{os.getpid()}-0"
+    other = tmp_path / "keep-frozen"
+    for path in (dead, old_style_dead, reused_pid, alive, old_style_alive, other):
         path.mkdir()
-    assert sweep_stale(tmp_path) == [dead]
-    assert alive.exists() and other.exists()
+    assert sorted(sweep_stale(tmp_path)) == sorted([dead, old_style_dead, reused_pid])
+    assert alive.exists() and old_style_alive.exists() and other.exists()
+
+
+def test_seat_group_names_say_which_process_owns_them():
+    name = cgroups._new_name()
+    assert name.startswith(f"seat-{os.getpid()}-{cgroups.process_start(os.getpid())}-")
+    assert cgroups.owner_alive(name) is True
+    assert cgroups.owner_alive("keep-frozen") is None
 
 
 def test_seat_bounds_are_required_unless_the_development_override_is_set(monkeypatch):
@@ -189,3 +203,42 @@ def test_a_real_v1_seat_group_limits_freezes_and_goes_away():
         seat.remove()
     assert not any(path.exists() for path in seat.paths)
     assert seat.limit_hit() is None
+
+
+def sleeper_in(seat: cgroups.SeatCgroup) -> subprocess.Popen[bytes]:
+    """A process in ``seat``'s group, as a bot would be."""
+    return subprocess.Popen(["sleep", "600"], preexec_fn=seat.join, start_new_session=True)
+
+
+@pytest.mark.skipif(REAL_TREE is None, reason=f"no cgroups here: {REAL_WHY}")
+def test_frozen_seats_of_a_dead_worker_are_thawed_killed_and_removed(monkeypatch):
+    """A worker killed by SIGKILL left its frozen bwrap and bot in their cgroup for 80+ s."""
+    assert REAL_TREE is not None
+    live = REAL_TREE.seat(Limits(memory_bytes=64 * MIB, processes=8))
+    monkeypatch.setattr(cgroups, "_new_name", lambda: f"seat-999999999-1-{os.getpid()}")
+    orphan = REAL_TREE.seat(Limits(memory_bytes=64 * MIB, processes=8))
+    stranded, ours = sleeper_in(orphan), sleeper_in(live)
+    try:
+        wait_until(lambda: orphan.members() == [stranded.pid], "the process to join its group")
+        orphan.freeze()
+        live.freeze()
+        removed = sweep_stale(*REAL_TREE.bases)
+        assert stranded.wait(timeout=60) == -signal.SIGKILL
+        assert {path.name for path in removed} >= {f"seat-999999999-1-{os.getpid()}"}
+        assert all(not (base / removed[0].name).exists() for base in REAL_TREE.bases)
+        assert ours.poll() is None and live.members() == [ours.pid]  # its owner lives: untouched
+    finally:
+        for process in (stranded, ours):
+            process.kill()
+        live.remove()
+        orphan.remove()
+        for process in (stranded, ours):
+            process.wait()
+
+
+def wait_until(condition: Callable[[], object], what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.01)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import socket
 import time
 from pathlib import Path
@@ -36,9 +37,14 @@ MATCH_WALL_S = 30
 """A hostile match must still finish within this (the honest seat plays it to the end)."""
 
 
-def play(bot: str, env: dict[str, str] | None = None, clock: TimeControls = ROOMY) -> MatchOutcome:
+def play(
+    bot: str,
+    env: dict[str, str] | None = None,
+    clock: TimeControls = ROOMY,
+    directory: Path = HOSTILE,
+) -> MatchOutcome:
     """Run ``bot`` against the sandboxed random bot and check what holds for every case."""
-    hostile = BotProgram(HOSTILE, ("python3", f"{bot}.py"), bot, env=env or {})
+    hostile = BotProgram(directory, ("python3", f"{bot}.py"), bot, env=env or {})
     began = time.monotonic()
     outcome = run_match(
         GAME,
@@ -230,3 +236,47 @@ def test_filtered_syscalls_fail_while_ordinary_ones_work():
     assert found.pop("subprocess_still_works") == "ok"
     assert found.pop("thread_still_works") == "ok"
     assert all(result == "PermissionError:1" for result in found.values()), found
+
+
+def test_no_seat_can_watch_file_activity_on_the_files_seats_share(tmp_path):
+    """dnotify on a shared read-only directory carried a Borneo hand from one seat to another."""
+    bot_dir = tmp_path / "observer"
+    bot_dir.mkdir()
+    for name in ("observe.py", "wire.py"):
+        shutil.copy(HOSTILE / name, bot_dir / name)
+    bait = bot_dir / "bait.txt"
+    bait.write_text("read me\n")
+    outcome = play("observe", {"PROBE_BAIT": "/bot/bait.txt"}, directory=bot_dir)
+    assert reason(outcome) == "illegal_action"
+    found = probes(outcome)
+    # Read-only mounts record no access: no seat sees when another read a shared file.
+    assert found.pop("shared_mounts_read_only") is True
+    assert found.pop("atime_moves") is False
+    assert set(found) == {
+        "inotify",
+        "fanotify",
+        "dnotify_shared_dir",
+        "dnotify_bot_dir",
+        "dnotify_high_bits",
+        "lease",
+        "flock",
+    }
+    assert all(result == "PermissionError:1" for result in found.values()), found
+
+
+@pytest.mark.parametrize("where", ["checkout", "private folder"])
+def test_the_mount_table_names_no_host_folder_of_the_checkout_or_the_bot(tmp_path, where):
+    """``/proc/self/mountinfo`` showed the checkout and the bot's host folder."""
+    bot_dir = HOSTILE
+    if where == "private folder":
+        bot_dir = tmp_path / "alice-private-bot-folder"
+        bot_dir.mkdir()
+        for name in ("mountinfo.py", "wire.py"):
+            shutil.copy(HOSTILE / name, bot_dir / name)
+        os.chmod(tmp_path, 0o700)  # out of the seat uid's reach: staged
+    outcome = play("mountinfo", directory=bot_dir)
+    assert reason(outcome) == "illegal_action"
+    table = probes(outcome)["mountinfo"]
+    assert " /bot " in table and " /opt/monsoon/engine " in table  # it is the real table
+    for secret in (str(CHECKOUT), str(bot_dir), bot_dir.name, str(tmp_path)):
+        assert secret not in table, (secret, table)

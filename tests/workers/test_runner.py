@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any
 
 import pytest
 
 from engine.log import replay
+from ladder.bots.services import SmokeTable
 from tests.workers.conftest import FAST, program, random_bot
+from tests.workers.sandbox_helpers import launcher as sandbox_launcher
+from tests.workers.sandbox_helpers import needs_sandbox
 from workers.launch import BotProgram, LaunchError, Limits
+from workers.matches import validation
 from workers.matches.reference import reference_bot
-from workers.matches.runner import STDERR_CAP_BYTES, TimeControls, run_match
+from workers.matches.runner import STDERR_CAP_BYTES, MatchOutcome, TimeControls, run_match
 from workers.matches.validation import validate_bot
 
 
@@ -217,6 +223,47 @@ def test_validate_bot_accepts_a_working_bot_and_explains_a_broken_one(launcher):
         "packet_row", program("crash_midgame"), launcher=launcher, time_controls=FAST
     )
     assert not ok and "crash" in text and "bug in my bot" in text
+
+
+def _seen(stderr: str) -> tuple[dict, set[str]]:
+    """The start of a what_i_see seat's report and the shapes of the requests it got."""
+    start = next(line for line in stderr.splitlines() if line.startswith("SEEN "))
+    requests = {line for line in stderr.splitlines() if line.startswith("REQUEST ")}
+    return json.loads(start[len("SEEN ") :]), requests
+
+
+@needs_sandbox
+def test_a_smoke_match_looks_from_inside_the_sandbox_like_a_ranked_one(monkeypatch):
+    """Smoke opponents were named random1...: a bot could behave only while validated."""
+    played: list[MatchOutcome] = []
+
+    def run_and_keep(*args: Any, **kwargs: Any) -> MatchOutcome:
+        played.append(run_match(*args, **kwargs))
+        return played[-1]
+
+    monkeypatch.setattr(validation, "run_match", run_and_keep)
+    table = SmokeTable(seat=1, names=("carol-bot v2", "alice-bot v3"), variant="standard")
+    probe = program("what_i_see")
+    ok, text, log = validation.smoke_match(
+        "packet_row", probe, launcher=sandbox_launcher(), time_controls=FAST, table=table
+    )
+    assert ok, text
+    ranked = run_match(  # as workers.matches.job.play runs a ranked match at this table
+        "packet_row",
+        987654,
+        [reference_bot("random"), probe],
+        variant="standard",
+        launcher=sandbox_launcher(),
+        time_controls=FAST,
+        names=list(table.names),
+    )
+    smoke_start, smoke_requests = _seen(played[0].stderr[1])
+    ranked_start, ranked_requests = _seen(ranked.stderr[1])
+    assert smoke_start == ranked_start  # start message, environment, folders: all the same
+    assert smoke_requests == ranked_requests  # every request of the same shape
+    assert ranked_start["start"]["seats"] == ["carol-bot v2", "alice-bot v3"]
+    assert log["seats"] == ["random", "what_i_see"]  # the kept log says who really played
+    assert "from seat 1" in text
 
 
 def test_limits_reach_the_bot(launcher, tmp_path):

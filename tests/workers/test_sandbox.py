@@ -33,7 +33,14 @@ from workers.sandbox import (
     processes_of,
     seat_uid,
 )
-from workers.staging import readable_by_anyone
+from workers.staging import (
+    OWNERS,
+    readable_by_anyone,
+    remove_copy,
+    stage_copy,
+    staging_root,
+    sweep_stale_copies,
+)
 
 REPORT_IDENTITY = """
 import json, os, sys
@@ -234,16 +241,22 @@ def test_environment_names_that_bwrap_could_misread_are_refused(tmp_path):
         launch(BotProgram(program.directory, env={"A=B": "1"}))
 
 
+SPARE_BASE = 600_000_000 + os.getpid() * 2 * SLOTS_PER_BLOCK
+"""A uid range no seat of this host runs as (this test process's own): claims in a test lock
+folder kill what runs in their block, which must never be another session's seats."""
+
+
 def test_each_worker_process_claims_its_own_block_of_seat_uids(tmp_path):
-    mine = claim_uid_block(tmp_path)
-    assert claim_uid_block(tmp_path) == mine  # one block per process, kept
+    mine = claim_uid_block(tmp_path, base=SPARE_BASE)
+    assert claim_uid_block(tmp_path, base=SPARE_BASE) == mine  # one block per process, kept
     other = subprocess.run(
         [
             sys.executable,
             "-c",
             "import sys; from pathlib import Path; from workers.sandbox import claim_uid_block;"
-            "print(claim_uid_block(Path(sys.argv[1])))",
+            "print(claim_uid_block(Path(sys.argv[1]), base=int(sys.argv[2])))",
             str(tmp_path),
+            str(SPARE_BASE),
         ],
         capture_output=True,
         text=True,
@@ -251,8 +264,67 @@ def test_each_worker_process_claims_its_own_block_of_seat_uids(tmp_path):
         cwd=CHECKOUT,
     )
     theirs = int(other.stdout)
-    assert mine >= UID_BASE and theirs >= UID_BASE
+    assert mine >= SPARE_BASE and theirs >= SPARE_BASE
     assert abs(theirs - mine) >= SLOTS_PER_BLOCK  # disjoint while both were alive
+
+
+def run_as(uid: int) -> int:
+    """An orphan of ``uid`` that would run for ten minutes: a crashed worker's leftover seat."""
+
+    def become() -> None:
+        os.setgid(uid)
+        os.setuid(uid)
+
+    started = subprocess.run(
+        ["sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!"],
+        preexec_fn=become,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(started.stdout)
+
+
+root_only = pytest.mark.skipif(os.geteuid() != 0, reason="only a root worker uses seat uids")
+
+
+@root_only
+def test_a_block_whose_uids_still_run_processes_is_cleared_before_it_is_claimed(tmp_path):
+    leftover = run_as(SPARE_BASE + 5)
+    try:
+        assert claim_uid_block(tmp_path, base=SPARE_BASE) == SPARE_BASE
+        assert processes_of(SPARE_BASE + 5, zombies=True) == []  # not even a zombie
+        assert not Path(f"/proc/{leftover}").exists()
+    finally:
+        sandbox.kill_uid(SPARE_BASE + 5)
+
+
+@root_only
+def test_a_block_whose_leftovers_will_not_die_is_never_handed_out(tmp_path, monkeypatch):
+    run_as(SPARE_BASE + 7)
+    monkeypatch.setattr(sandbox, "kill_checked", lambda pid, uid: False)  # as if frozen for good
+    try:
+        claimed = claim_uid_block(tmp_path, base=SPARE_BASE)
+    finally:
+        monkeypatch.undo()
+        sandbox.kill_uid(SPARE_BASE + 7)
+    assert claimed == SPARE_BASE + SLOTS_PER_BLOCK  # the next block
+
+
+@needs_sandbox
+@root_only
+def test_a_seat_uid_that_still_runs_processes_is_not_launched(tmp_path, monkeypatch):
+    program = write_bot(tmp_path / "bot", "pass")
+    slot = 9
+    run_as(TEST_UID_BASE + slot)
+    monkeypatch.setattr(sandbox, "kill_checked", lambda pid, uid: False)  # as if frozen for good
+    monkeypatch.setattr(sandbox, "_swept", set())
+    try:
+        with pytest.raises(LaunchError, match="still runs processes"):
+            launch(program, slot=slot)
+    finally:
+        monkeypatch.undo()
+        sandbox.kill_uid(TEST_UID_BASE + slot)
 
 
 @needs_sandbox
@@ -287,9 +359,7 @@ print(json.dumps({"own": read("own.txt"), "link": read("link.txt"),
     os.chmod(tmp_path, 0o700)
     process = launch(program)
     staged = [
-        link
-        for link in Path("/tmp").glob("monsoon-bot-*/bot/link.txt")
-        if os.readlink(link) == str(secret)
+        link for link in staging_root().glob("*/bot/link.txt") if os.readlink(link) == str(secret)
     ]
     assert len(staged) == 1  # a copy the seat uid can read, links copied as links
     try:
@@ -303,7 +373,14 @@ print(json.dumps({"own": read("own.txt"), "link": read("link.txt"),
 NON_ROOT_WORKER = """
 import os, sys
 from pathlib import Path
-from workers.staging import readable_by_anyone
+from workers.staging import (
+    OWNERS,
+    readable_by_anyone,
+    remove_copy,
+    stage_copy,
+    staging_root,
+    sweep_stale_copies,
+)
 from workers.launch import BotProgram, Limits
 from workers.sandbox import BwrapLauncher, SandboxUnavailable, sandbox_problem
 assert sandbox_problem() is None, sandbox_problem()
@@ -365,3 +442,22 @@ def test_a_non_root_worker_still_sandboxes_its_bots_as_itself():
     assert "cannot bound a seat's total memory" in worker.stderr, worker.stderr
     assert "MONSOON_ALLOW_UNBOUNDED_SEATS=1" in worker.stderr
     assert worker.stdout.strip() == "inside 65534 65534", worker.stderr
+
+
+def test_staged_copies_of_dead_workers_are_swept_and_live_ones_kept(tmp_path):
+    source = tmp_path / "some-bot"
+    source.mkdir()
+    (source / "main.py").write_text("pass\n")
+    live_copy, live = stage_copy(source, "bot")
+    dead_copy, dead = stage_copy(source, "bot")
+    (dead.parent / OWNERS / dead.name).write_text("999999999 1")  # a worker long gone
+    try:
+        assert live_copy.name == dead_copy.name == "bot"  # nothing of the host's folder names
+        assert (live_copy / "main.py").read_text() == "pass\n"
+        assert dead in sweep_stale_copies()
+        assert not dead.exists() and not (dead.parent / OWNERS / dead.name).exists()
+        assert live.exists()
+    finally:
+        remove_copy(live)
+        remove_copy(dead)
+    assert not live.exists() and not (live.parent / OWNERS / live.name).exists()

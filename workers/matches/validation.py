@@ -1,7 +1,9 @@
 """The smoke match of a new bot version, and the sandboxed validator the worker task runs.
 
-:func:`validate_bot` plays one match at the game's smallest table against the reference random
-bot: the version is accepted only if it finishes without a forfeit. :func:`validate_artifact` is
+:func:`validate_bot` plays one match against reference random bots: the version is accepted
+only if it finishes without a forfeit. The worker's validator plays it at a table the ladder drew
+to look like a ranked one (``ladder.bots.selectors.smoke_table``): seat count, seat, variant and
+seat names as in ranked play, and a seed as random as a ranked match's. :func:`validate_artifact` is
 what the ``monsoon.validate_bot_version`` task hands to ``ladder.bots.services.validate_version``:
 it unpacks the artifact (plain data from the ladder) into the worker's artifact cache and plays
 :func:`validate_bot` in the same sandbox as ladder matches. A forfeit rejects the version with
@@ -11,12 +13,13 @@ version pending for another try.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
 
 from engine.registry import get_game
-from ladder.bots.services import ArtifactToValidate, ValidationOutcome
+from ladder.bots.services import ArtifactToValidate, SmokeTable, ValidationOutcome
 from workers.artifact_cache import ArtifactError
 from workers.launch import BotProgram, Launcher, Limits
 from workers.matches import job
@@ -52,30 +55,47 @@ def smoke_match(
     seed: int = 0,
     time_controls: TimeControls = DEFAULT_TIME_CONTROLS,
     limits: Limits = DEFAULT_LIMITS,
+    table: SmokeTable | None = None,
 ) -> tuple[bool, str, dict[str, Any]]:
-    """:func:`validate_bot` plus the match's public game log (no stderr), kept for its replay."""
+    """:func:`validate_bot` plus the match's public game log (no stderr), kept for its replay.
+
+    With a ``table`` (the worker's validator always has one) the version plays at that seat
+    under the seat names and variant of a ranked table, so nothing it sees tells it apart from
+    ranked play; without one it sits at seat 0 of the smallest table. The log returned names
+    the seats as they really were: the version by ``program.name``, the others ``random``.
+    """
     spec = get_game(game)
-    others = [reference_bot("random")] * (spec.min_players - 1)
+    if table is None:
+        names = [program.name, *(f"random{i}" for i in range(1, spec.min_players))]
+        table = SmokeTable(seat=0, names=tuple(names))
+    me = table.seat
+    bots = [reference_bot("random")] * len(table.names)
+    bots[me] = program
     outcome = run_match(
         spec.name,
         seed,
-        [program, *others],
+        bots,
+        variant=table.variant,
         launcher=launcher,
         time_controls=time_controls,
         limits=limits,
-        names=[program.name, *(f"random{i}" for i in range(1, spec.min_players))],
+        names=table.names,
     )
-    reason = outcome.forfeits[0]
+    log = dict(outcome.log)
+    log["seats"] = ["random"] * len(table.names)
+    log["seats"][me] = program.name
+    reason = outcome.forfeits[me]
     if reason is not None:
-        stderr = outcome.stderr[0].strip()
+        stderr = outcome.stderr[me].strip()
         tail = f"\nlast stderr:\n{stderr[-2000:]}" if stderr else ""
-        return False, f"the smoke match against random bots failed: {reason}{tail}", outcome.log
-    asked = sum(1 for d in outcome.log["decisions"] if d["seat"] == 0 and d.get("by") == "bot")
+        return False, f"the smoke match against random bots failed: {reason}{tail}", log
+    asked = sum(1 for d in log["decisions"] if d["seat"] == me and d.get("by") == "bot")
     text = (
-        f"played a {spec.min_players}-player {spec.name} smoke match against random bots: "
-        f"place {outcome.ranking[0]}, score {outcome.scores[0]}, {asked} decisions"
+        f"played a {len(table.names)}-player {spec.name} smoke match against random bots "
+        f"from seat {me}: place {outcome.ranking[me]}, score {outcome.scores[me]}, "
+        f"{asked} decisions"
     )
-    return True, text, outcome.log
+    return True, text, log
 
 
 def validate_artifact(artifact: ArtifactToValidate) -> ValidationOutcome:
@@ -90,6 +110,7 @@ def validate_artifact(artifact: ArtifactToValidate) -> ValidationOutcome:
         artifact.game,
         program,
         launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
-        seed=artifact.version_id,
+        seed=secrets.randbits(31),
+        table=artifact.table,
     )
     return ValidationOutcome(ok, "" if ok else text, log=dict(log))
