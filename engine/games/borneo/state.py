@@ -1335,7 +1335,9 @@ def max_decisions(num_players: int) -> int:
     two discards. Before: every merchant placed; after: each seat one last mission.
     """
     hand = K.HAND_LIMIT
-    payment = max(count * (1 if same else len(K.SPICES)) for count, same in K.MISSION_NEEDS.values())
+    payment = max(
+        count * (1 if same else len(K.SPICES)) for count, same in K.MISSION_NEEDS.values()
+    )
     mission = 1 + payment + 1
     per_turn = mission + 1 + 2 * hand + 2 + 1 + max(CARD_LIMIT) + K.DRAW_PER_TURN
     turns = sum(CARD_LIMIT)

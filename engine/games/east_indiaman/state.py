@@ -205,9 +205,7 @@ ALERT_BLOCKS = (
 AFTER_ALERT = " (after {} ship(s) to the pirate alert track)"
 HARBOR_COST = "the {} harbor needs {} ship(s) but you can send {}" + AFTER_ALERT
 EXCHANGE_COST = "exchanging {0} needs {1} ship(s) of {0}; you hold {2}"
-EXCHANGES_USED = (
-    "you have made your {0} exchanges of this round (anti-stall ruling, docs/games/east_indiaman.md)"
-)
+EXCHANGES_USED = "you have made your {0} exchanges of this round (our anti-stall ruling)"
 NOT_DISPLAYED = "{action} is not on display; displayed orders: {}"
 FULLY_INVESTED = "your {} investment is already at level {}"
 INVEST_COST = "raising {0} to level {1} needs {2} {0} cargoes; you hold {3}"
