@@ -51,6 +51,9 @@ STDERR_READ_BUDGET_BYTES = 16 * 1024 * 1024
 Past it the pipe is not read until the seat's next decision: copying a flood cost the runner
 6.7 s of CPU in a 10 s match. A bot that keeps writing then blocks on its full pipe, and its
 own clock runs out."""
+FORFEIT_TEXT_CHARS = 300
+"""A forfeit reason is cut to this length: it goes into the public log and some details quote
+what the bot controls (its command, its reply)."""
 BLANK_BYTES_BUDGET = 64 * 1024
 """Blank lines tolerated on a seat's stdout per match (a stray ``print()`` per decision is
 fine); a flood of them is a protocol violation, since skipping each costs the runner work."""
@@ -278,7 +281,7 @@ class _Match:
             code, message = limit, f"the sandbox stopped it ({message})"
         elif code == "crash":
             code = self._guess_limit(seat) or code
-        seat.forfeit = f"{code}: {message}"
+        seat.forfeit = f"{code}: {message}"[:FORFEIT_TEXT_CHARS]
         self.forfeit_count += 1
         seat.forfeit_order = self.forfeit_count
         self._stop(seat)
