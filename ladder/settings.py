@@ -419,7 +419,7 @@ MONSOON_RESEND_AFTER_SECONDS = env_int("MONSOON_RESEND_AFTER_SECONDS", 120)
 MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS", 600)
 # Each seat's thinking time for a whole match (on top of the per-decision move time and bank): a
 # seat that uses it up forfeits (``thinking_budget``) and the match is recorded as usual.
-MONSOON_MATCH_THINKING_BUDGET_SECONDS = env_float("MONSOON_MATCH_THINKING_BUDGET_SECONDS", 60.0)
+MONSOON_MATCH_THINKING_BUDGET_SECONDS: float = env_int("MONSOON_MATCH_THINKING_BUDGET_SECONDS", 60)
 # Start-up time each bot gets to answer ``ready`` (the runner's default time controls).
 MONSOON_MATCH_STARTUP_SECONDS = 10.0
 # Hard wall-clock limit of one match task, computed from the games' decision bounds, the player
