@@ -116,3 +116,22 @@ def test_a_seats_debug_notes_in_the_public_log_are_capped_per_match(launcher, mo
     assert notes[0] == "n" * protocol.MAX_DEBUG_CHARS  # each note cut, the first ones kept
     assert sum(map(len, notes)) == protocol.MAX_DEBUG_CHARS_PER_MATCH
     assert notes[4] == "n" * 250 and "debug" not in mine[-1]
+
+
+def test_the_match_tasks_time_limit_covers_every_games_bound_from_the_settings(settings):
+    """The task's limit is computed from the decision bounds and the budgets, not a fixed
+    number that a slow-but-legal bot could outlast (90 s once failed every such match)."""
+    from ladder.core.match_bounds import match_time_bound_s
+    from workers.matches import tasks
+
+    budget = settings.MONSOON_MATCH_THINKING_BUDGET_SECONDS
+    startup = settings.MONSOON_MATCH_STARTUP_SECONDS
+    assert tasks.run_match.soft_time_limit == settings.MONSOON_MATCH_TIME_LIMIT
+    assert tasks.run_match.time_limit > tasks.run_match.soft_time_limit
+    for game in ("batavia", "east_indiaman", "borneo", "packet_row"):
+        for n in get_game(game).player_counts:
+            bound = match_time_bound_s(game, n, startup_s=startup, budget_s=budget)
+            assert n * budget + get_game(game).max_decisions(n) * 0.001 < bound
+            assert bound <= settings.MONSOON_MATCH_TIME_LIMIT
+    clock = tasks.match_time_controls()
+    assert clock.match_budget_ms == budget * 1000 and clock.startup_ms == startup * 1000
