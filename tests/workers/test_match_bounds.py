@@ -126,8 +126,9 @@ def test_the_match_tasks_time_limit_covers_every_games_bound_from_the_settings(s
 
     budget = settings.MONSOON_MATCH_THINKING_BUDGET_SECONDS
     startup = settings.MONSOON_MATCH_STARTUP_SECONDS
-    assert tasks.run_match.soft_time_limit == settings.MONSOON_MATCH_TIME_LIMIT
-    assert tasks.run_match.time_limit > tasks.run_match.soft_time_limit
+    soft, hard = tasks.run_match.soft_time_limit, tasks.run_match.time_limit
+    assert soft == settings.MONSOON_MATCH_TIME_LIMIT
+    assert hard is not None and soft is not None and hard > soft
     for game in ("batavia", "east_indiaman", "borneo", "packet_row"):
         for n in get_game(game).player_counts:
             bound = match_time_bound_s(game, n, startup_s=startup, budget_s=budget)
