@@ -248,8 +248,12 @@ class MctsBot:
     """The SDK bot: asks the runner for a determinized state and searches it each decision.
 
     The per-decision budget is a fifth of the move time, at most 0.2 s (the start message's
-    ``time.move_ms``), so the bot never touches its time bank.
+    ``time.move_ms``), so the bot never touches its time bank, and at most the whole-match
+    thinking budget (``time.match_budget_ms``) spread over ``DECISIONS_PLANNED`` decisions, so
+    a long game does not use it up (a real game asks a seat a few dozen to ~150 times).
     """
+
+    DECISIONS_PLANNED = 300
 
     wants_state = True
 
@@ -264,8 +268,11 @@ class MctsBot:
         self.policy = rollout_policy(start["game"])
         self.playouts = heuristic_playouts_pay(start["game"])
         if self.budget_s is None:
-            move_ms = start.get("time", {}).get("move_ms", 1000)
-            self.budget_s = min(0.2, move_ms / 5000)
+            clock = start.get("time", {})
+            self.budget_s = min(0.2, clock.get("move_ms", 1000) / 5000)
+            match_ms = clock.get("match_budget_ms")
+            if isinstance(match_ms, int | float) and match_ms > 0:
+                self.budget_s = min(self.budget_s, match_ms / 1000 / self.DECISIONS_PLANNED)
 
     def act_on_state(self, state: GameState, legal_actions: list[Action]) -> Action:
         if self.budget_s is None:  # setup() sets it from the start message's move time

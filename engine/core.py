@@ -333,6 +333,11 @@ class GameSpec:
     factory: Callable[[int, int, str], GameState] = field(repr=False)
     action_vocabulary: Callable[[int], list[Action]] = field(repr=False)
     """Every action that can ever be legal at a table of N players (for fixed action spaces)."""
+    max_decisions: Callable[[int], int] = field(repr=False)
+    """The most decisions (forced ones included) a game at a table of N players can take,
+    whatever the players do: it follows from the rules, or from an anti-stall ruling where the
+    rulebook allows a loop (each game's page in ``docs/games/`` gives the argument). Match
+    runners derive their time bounds from it; the conformance suite checks it."""
 
     @property
     def player_counts(self) -> range:

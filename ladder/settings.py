@@ -16,6 +16,8 @@ from typing import TypeVar
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from ladder.core.match_bounds import worker_time_limit_s
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -417,9 +419,18 @@ MONSOON_MATCH_LEASE_SECONDS = env_int("MONSOON_MATCH_LEASE_SECONDS", 60)
 MONSOON_RESEND_AFTER_SECONDS = env_int("MONSOON_RESEND_AFTER_SECONDS", 120)
 # A version stuck in ``validating`` this long (its worker died) goes back to ``pending``.
 MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS", 600)
-# Hard wall-clock limit of one match task (the soft limit is a minute less); a match that
+# Each seat's thinking time for a whole match (on top of the per-decision move time and bank): a
+# seat that uses it up forfeits (``thinking_budget``) and the match is recorded as usual.
+MONSOON_MATCH_THINKING_BUDGET_SECONDS: float = env_int("MONSOON_MATCH_THINKING_BUDGET_SECONDS", 60)
+# Start-up time each bot gets to answer ``ready`` (the runner's default time controls).
+MONSOON_MATCH_STARTUP_SECONDS = 10.0
+# Hard wall-clock limit of one match task, computed from the games' decision bounds, the player
+# counts and the budgets (ladder/core/match_bounds.py, docs/workers.md): only a fault of the host
+# can exceed it. The soft limit is the bound itself, the hard one a minute more; a match that
 # overruns is an infrastructure failure and goes back to the queue.
-MONSOON_MATCH_TIME_LIMIT = env_int("MONSOON_MATCH_TIME_LIMIT", 1800)
+MONSOON_MATCH_TIME_LIMIT = worker_time_limit_s(
+    startup_s=MONSOON_MATCH_STARTUP_SECONDS, budget_s=MONSOON_MATCH_THINKING_BUDGET_SECONDS
+)
 # How often a worker publishes a running match's moves for live spectators (0: never). A match
 # shorter than this is never published: its log follows a moment later.
 MONSOON_LIVE_INTERVAL_SECONDS = env_float("MONSOON_LIVE_INTERVAL_SECONDS", 1.0)
@@ -467,7 +478,7 @@ MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 1
 # A worker still shutting down this long after its consumer stopped exits hard (workers/fleet.py):
 # long enough for its running matches to finish.
 MONSOON_WORKER_STOP_GRACE_SECONDS = env_int(
-    "MONSOON_WORKER_STOP_GRACE_SECONDS", MONSOON_MATCH_TIME_LIMIT + 60
+    "MONSOON_WORKER_STOP_GRACE_SECONDS", MONSOON_MATCH_TIME_LIMIT + 120
 )
 MONSOON_MATCHMAKE_SECONDS = env_int("MONSOON_MATCHMAKE_SECONDS", 10)
 MONSOON_REFIT_SECONDS = env_int("MONSOON_REFIT_SECONDS", 600)

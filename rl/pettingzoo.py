@@ -12,9 +12,10 @@ move) is in ``infos[agent]["action_mask"]``, PettingZoo's place for it, and
 Rewards arrive at the end: +1 for the best rank down to -1 for the worst, linear in
 rank, so ties share a reward.
 
-Some rules allow a game that never ends (East Indiaman's exchanges back and forth), so an
-episode is truncated after ``max_cycles`` decisions, PettingZoo's convention: every agent is
-marked truncated and no reward is paid.
+Every game ends within ``GameSpec.max_decisions`` (East Indiaman's exchanges back and forth by
+an anti-stall ruling), but that bound can be far above real games, so an episode is also
+truncated after ``max_cycles`` decisions, PettingZoo's convention: every agent is marked
+truncated and no reward is paid.
 """
 
 from __future__ import annotations

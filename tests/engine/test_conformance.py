@@ -303,3 +303,56 @@ def test_a_seat_not_at_the_table_is_refused(table):
             state.observation(seat)
         with pytest.raises(EngineError):
             state.determinize(seat, Rng(0))
+
+
+# What prolongs each game, most prolonging first: an action matching an earlier prefix is
+# preferred, among equals the first legal one (the lowest bid); anything unlisted comes next,
+# and the prefixes after ``None`` (the moves that end a round or the game) come last.
+PROLONGING: dict[str, tuple[str | None, ...]] = {
+    "east_indiaman": ("exchange:", "invest:", "order:", "buy:", "smuggle:", None, "pass:"),
+    "batavia": ("draw", "bid:", "keep", "lay:", None, "pass"),
+    "borneo": ("fight:", "defend:", "stay", "no-mission", "pay:", None, "fight-done"),
+    "packet_row": ("contract:", "cash:", "area:", "pass", None, "take:", "assist:", "done"),
+}
+BOUND_PLAYOUTS = 4
+
+
+def longest_game_policy(game: str, noise: float) -> Any:
+    """A player that prefers the actions that keep a game going (``noise``: random instead)."""
+    prefixes = PROLONGING[game]
+    last = prefixes.index(None)
+
+    def rank(action: Any) -> int:
+        text = str(action)
+        for index, prefix in enumerate(prefixes):
+            if prefix is not None and text.startswith(prefix):
+                return index
+        return last
+
+    def policy(observation: Any, legal: list[Any], rng: Rng) -> Any:
+        if rng.below(100) < noise * 100:
+            return rng.choice(legal)
+        return min(legal, key=rank)
+
+    return policy
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.2], ids=["stubborn", "mostly-stubborn"])
+def test_games_end_within_their_decision_bound(table, noise):
+    """Random play and longest-game play (every seat, or one seat among random players) end
+    within ``GameSpec.max_decisions``, the bound the workers' time limits rest on."""
+    game, n, variant = table
+    spec = get_game(game)
+    bound = spec.max_decisions(n)
+    longest = longest_game_policy(game, noise)
+    lineups = [[longest] * n, [longest] + [_random_policy] * (n - 1), [_random_policy] * n]
+    for seed in range(BOUND_PLAYOUTS):
+        for policies in lineups:
+            state = spec.new_state(seed, n, variant)
+            rngs = [Rng.derive(seed, "bound", seat) for seat in range(n)]
+            decisions = 0
+            while (seat := state.current_player()) is not None:
+                assert decisions < bound, f"seed {seed}: still playing after {bound} decisions"
+                legal = state.legal_actions()
+                state.apply(policies[seat](state.observation(seat), legal, rngs[seat]))
+                decisions += 1

@@ -230,6 +230,28 @@ def test_exchange_needs_price_a_ships_of_a():
         state.apply("exchange:spice:tea")
 
 
+def test_anti_stall_ruling_caps_a_players_exchanges_in_a_round():
+    """Exchanging back and forth at equal prices is legal forever under the printed rules; the
+    anti-stall ruling ends it after MAX_EXCHANGES_PER_ROUND exchanges per player and round."""
+    state = fresh(num_players=2, prices=[3, 3, 3, 3, 2])
+    state.hold[0][SPICE] = 3
+    state._legal = None
+    exchanges = 0
+    while state.active == 1 or any(a.startswith("exchange:") for a in state.legal_actions()):
+        if state.active == 1:  # the other player ends his round at once
+            state.apply(next(a for a in state.legal_actions() if a.startswith("pass:")))
+            continue
+        give, get = ("spice", "silk") if state.hold[0][SPICE] >= 3 else ("silk", "spice")
+        state.apply(f"exchange:{give}:{get}")
+        exchanges += 1
+    assert exchanges == K.MAX_EXCHANGES_PER_ROUND and state.round == 1
+    with pytest.raises(IllegalAction, match="anti-stall ruling"):
+        state.apply("exchange:spice:silk")
+    while state.round == 1:  # the next round allows exchanges again
+        state.apply(next(a for a in state.legal_actions() if a.startswith("pass:")))
+    assert state.exchanges == [0, 0]
+
+
 # ----------------------------------------------------------------- orders and investment
 def test_completing_an_order_uses_its_cargo_and_takes_the_card():
     order = card("silk", {"silk": 2, "china": 2})

@@ -370,3 +370,31 @@ def test_a_hook_named_in_settings_wins_over_the_workers_link(settings):
     settings.MONSOON_ENQUEUE_MATCH = ""
     assert configured_hook("MONSOON_ENQUEUE_MATCH") is print
     assert configured_hook("MONSOON_MATCH_OVER") is not print
+
+
+SPINNER_BOT = (Path(__file__).parent / "bots" / "cpu_spinner.py").read_bytes()
+
+
+@needs_sandbox
+def test_a_seat_out_of_thinking_budget_forfeits_and_the_match_is_recorded_once(
+    alice, settings, accept_every_version
+):
+    """A bot answering legally but slowly used to hold a worker until the task's time limit,
+    and the match was retried, then failed. Its whole-match budget (0.5 s here; it spins 0.3 s
+    of CPU per decision) runs out: its seat forfeits, the match finishes at the first attempt."""
+    settings.MONSOON_MATCH_THINKING_BUDGET_SECONDS = 0.5
+    slow = bot_services.upload_version(
+        make_bot(alice, "slowpoke", "packet_row"), alice, filename="main.py", data=SPINNER_BOT
+    )
+    other = upload_reference(alice, "pr-random", "random")
+    versions = [validated(slow), validated(other)]
+    assert [v.status for v in versions] == ["active", "active"]
+    match = match_services.create_match(ladder_for("packet_row", 2), versions, seed=5)
+
+    match_tasks.run_match.apply(args=(match.pk,))
+    match.refresh_from_db()
+    assert (match.status, match.attempts) == (Match.Status.FINISHED, 0), match.status_reason
+    seats = {s.bot_version_id: s for s in match.seats.all()}
+    assert seats[slow.pk].forfeit_reason.startswith("thinking_budget:")
+    assert seats[other.pk].forfeit_reason == ""
+    assert match_selectors.ranking_of(match) is not None

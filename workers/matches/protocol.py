@@ -25,10 +25,18 @@ except ImportError:  # pragma: no cover - exercised by the kit's wheel tests
 from engine.core import Action, Observation, canonical_json
 
 PROTOCOL_VERSION = 1
-MAX_REPLY_BYTES = 1024 * 1024
-"""Longest reply line a bot may send (an action is small; this only stops floods)."""
+MAX_REPLY_BYTES = 16 * 1024
+"""Longest reply line a bot may send, newline excluded. The longest legal action of any game is
+under 100 bytes and a full ``debug`` note (``MAX_DEBUG_CHARS`` characters, each at most 12
+bytes as JSON escapes a surrogate pair) under 6 KiB, so this is more than twice what a reply
+needs. The runner stops reading a seat's output at this many bytes without a newline and the
+seat forfeits (``oversized_line``): a longer reply costs the runner no more than a legal one."""
 MAX_DEBUG_CHARS = 500
 """A reply's ``debug`` text is cut to this length before it goes into the log."""
+MAX_DEBUG_CHARS_PER_MATCH = 10_000
+"""Debug text one seat may put into the public log in a whole match; later notes are dropped
+(the decision stays, without its ``debug``), so a seat's share of the log is bounded by the
+game's decision bound (``GameSpec.max_decisions``) times a log entry, plus this."""
 
 FORFEIT_CODES = (
     "startup_timeout",
@@ -40,6 +48,7 @@ FORFEIT_CODES = (
     "memory_limit",
     "process_limit",
     "decision_limit",
+    "thinking_budget",
 )
 """Every reason a seat can forfeit for; a forfeit text always starts with one of these."""
 
@@ -85,8 +94,21 @@ def start_message(
     move_ms: int,
     bank_ms: int,
     max_decisions: int,
+    match_budget_ms: int | None = None,
 ) -> dict[str, Any]:
-    """What a bot learns before the game: the table, its seat and the clock it plays under."""
+    """What a bot learns before the game: the table, its seat and the clock it plays under.
+
+    ``match_budget_ms`` is the seat's thinking time for the whole match (every decision's time
+    counts against it); it is left out when the runner plays without one.
+    """
+    time = {
+        "startup_ms": startup_ms,
+        "move_ms": move_ms,
+        "bank_ms": bank_ms,
+        "max_decisions": max_decisions,
+    }
+    if match_budget_ms is not None:
+        time["match_budget_ms"] = match_budget_ms
     return {
         "type": "start",
         "protocol": PROTOCOL_VERSION,
@@ -95,12 +117,7 @@ def start_message(
         "seat": seat,
         "num_players": num_players,
         "seats": list(seats),
-        "time": {
-            "startup_ms": startup_ms,
-            "move_ms": move_ms,
-            "bank_ms": bank_ms,
-            "max_decisions": max_decisions,
-        },
+        "time": time,
     }
 
 
@@ -112,18 +129,23 @@ def request_message(
     move_ms: float,
     bank_ms: float,
     state: dict[str, Any] | None = None,
+    budget_ms: float | None = None,
 ) -> dict[str, Any]:
     """One decision: the seat's observation, its legal actions and the time it has left.
 
     ``state`` (only for bots that asked for it) is a determinization of the seat's information
-    set encoded by ``bots.state_codec``: a forward model for search bots.
+    set encoded by ``bots.state_codec``: a forward model for search bots. ``budget_ms`` is
+    what is left of the seat's whole-match thinking budget.
     """
+    clock: dict[str, float] = {"move_ms": move_ms, "bank_ms": round(bank_ms, 1)}
+    if budget_ms is not None:
+        clock["budget_ms"] = round(budget_ms, 1)
     message = {
         "type": "request",
         "decision": decision,
         "observation": observation,
         "legal_actions": list(legal_actions),
-        "time": {"move_ms": move_ms, "bank_ms": round(bank_ms, 1)},
+        "time": clock,
     }
     if state is not None:
         message["state"] = state

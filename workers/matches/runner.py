@@ -51,6 +51,9 @@ STDERR_READ_BUDGET_BYTES = 16 * 1024 * 1024
 Past it the pipe is not read until the seat's next decision: copying a flood cost the runner
 6.7 s of CPU in a 10 s match. A bot that keeps writing then blocks on its full pipe, and its
 own clock runs out."""
+FORFEIT_TEXT_CHARS = 300
+"""A forfeit reason is cut to this length: it goes into the public log and some details quote
+what the bot controls (its command, its reply)."""
 BLANK_BYTES_BUDGET = 64 * 1024
 """Blank lines tolerated on a seat's stdout per match (a stray ``print()`` per decision is
 fine); a flood of them is a protocol violation, since skipping each costs the runner work."""
@@ -63,13 +66,18 @@ class TimeControls:
     A decision may take ``move_ms``; time beyond that is taken from the seat's bank of
     ``bank_ms`` for the whole match, and a decision that outlasts move time plus bank is a
     ``timeout``. ``startup_ms`` covers starting the program up to its ``ready`` answer.
-    ``max_decisions_per_seat`` bounds games whose rules allow endless play.
+    ``match_budget_ms`` is the seat's thinking time for the whole match: every decision's time
+    counts against it, and a seat that uses it up forfeits (``thinking_budget``), so a bot that
+    answers slowly but legally cannot keep a worker busy beyond a bound known in advance
+    (``ladder.core.match_bounds``). ``max_decisions_per_seat`` is a further cap below the
+    game's own bound (``GameSpec.max_decisions``).
     """
 
     startup_ms: int = 10_000
     move_ms: int = 1_000
     bank_ms: int = 10_000
     max_decisions_per_seat: int = 20_000
+    match_budget_ms: int = 60_000
 
 
 DEFAULT_TIME_CONTROLS = TimeControls()
@@ -105,7 +113,7 @@ class _CappedBytes:
 class _Seat:
     """One bot at the table: its process, pipe buffers, clock and fate."""
 
-    def __init__(self, index: int, program: BotProgram, bank_ms: int) -> None:
+    def __init__(self, index: int, program: BotProgram, bank_ms: int, budget_ms: int) -> None:
         self.index = index
         self.program = program
         self.proc: BotProcess | None = None
@@ -117,6 +125,9 @@ class _Seat:
         self.stderr_paused = False
         self.blank_bytes = 0
         self.bank_s = bank_ms / 1000
+        self.budget_s = budget_ms / 1000
+        """What is left of the whole-match thinking budget."""
+        self.debug_left = protocol.MAX_DEBUG_CHARS_PER_MATCH
         self.decisions = 0
         self.forfeit: str | None = None
         self.forfeit_order = 0
@@ -228,7 +239,13 @@ class _Match:
         self.names = list(names) if names is not None else [b.name for b in bots]
         if len(self.names) != len(bots):
             raise ValueError(f"{len(self.names)} names for {len(bots)} bots")
-        self.seats = [_Seat(i, bot, time_controls.bank_ms) for i, bot in enumerate(bots)]
+        self.seats = [
+            _Seat(i, bot, time_controls.bank_ms, time_controls.match_budget_ms)
+            for i, bot in enumerate(bots)
+        ]
+        self.max_decisions = min(
+            time_controls.max_decisions_per_seat, spec.max_decisions(len(bots))
+        )
         self.sel = selectors.DefaultSelector()
         self.log = new_log(self.game, self.state.variant, seed, self.names)
         self.forfeit_count = 0
@@ -264,7 +281,7 @@ class _Match:
             code, message = limit, f"the sandbox stopped it ({message})"
         elif code == "crash":
             code = self._guess_limit(seat) or code
-        seat.forfeit = f"{code}: {message}"
+        seat.forfeit = f"{code}: {message}"[:FORFEIT_TEXT_CHARS]
         self.forfeit_count += 1
         seat.forfeit_order = self.forfeit_count
         self._stop(seat)
@@ -407,7 +424,7 @@ class _Match:
                     del waiting[seat]
                     self._unwatch(seat)
                     limit = self.tc.startup_ms if code == "startup_timeout" else None
-                    self.forfeit(seat, code, self._timeout_text(seat, limit))
+                    self.forfeit(seat, code, self._timeout_text(seat, limit, code))
                 if not waiting:
                     break
                 timeout = min(waiting.values()) - now
@@ -428,9 +445,12 @@ class _Match:
                 self._unwatch(seat)
         return lines
 
-    def _timeout_text(self, seat: _Seat, startup_limit: int | None) -> str:
+    def _timeout_text(self, seat: _Seat, startup_limit: int | None, code: str) -> str:
         if startup_limit is not None:
             return f"no ready answer within {startup_limit} ms"
+        if code == "thinking_budget":
+            seat.budget_s = 0.0
+            return self._budget_text(seat)
         return f"no reply within {self.tc.move_ms} ms move time plus the time bank"
 
     def _watch_out(self, seat: _Seat) -> None:
@@ -470,8 +490,11 @@ class _Match:
             seat.in_watched = False
 
     def _read(self, seat: _Seat, waiting: dict[_Seat, float], lines: dict[_Seat, bytes]) -> None:
+        # Never more than one byte past the longest reply: an oversized one is refused
+        # without being read on, so it costs the runner no more than a legal reply.
+        room = max(1, protocol.MAX_REPLY_BYTES + 2 - len(seat.outbuf))
         try:
-            chunk = os.read(seat.out_fd, READ_CHUNK)
+            chunk = os.read(seat.out_fd, min(READ_CHUNK, room))
         except BlockingIOError:
             return
         except OSError:
@@ -529,7 +552,8 @@ class _Match:
                 startup_ms=self.tc.startup_ms,
                 move_ms=self.tc.move_ms,
                 bank_ms=self.tc.bank_ms,
-                max_decisions=self.tc.max_decisions_per_seat,
+                max_decisions=self.max_decisions,
+                match_budget_ms=self.tc.match_budget_ms,
             )
             started[seat] = began
             waits[seat] = (protocol.encode(message), began + self.tc.startup_ms / 1000)
@@ -564,12 +588,13 @@ class _Match:
 
     def ask(self, seat: _Seat, legal: list[Action]) -> tuple[Action, dict[str, Any]]:
         """One decision by a bot; an empty ``extra`` means the seat forfeited meanwhile."""
-        if seat.decisions >= self.tc.max_decisions_per_seat:
+        if seat.decisions >= self.max_decisions:
             self.forfeit(
-                seat,
-                "decision_limit",
-                f"more than {self.tc.max_decisions_per_seat} decisions in one match",
+                seat, "decision_limit", f"more than {self.max_decisions} decisions in one match"
             )
+            return None, {}
+        if seat.budget_s <= 0:
+            self.forfeit(seat, "thinking_budget", self._budget_text(seat))
             return None, {}
         seat.decisions += 1
         self._drain_stderr(seat)  # what came before belongs to earlier steps
@@ -585,15 +610,20 @@ class _Match:
             move_ms=self.tc.move_ms,
             bank_ms=seat.bank_s * 1000,
             state=sample,
+            budget_ms=seat.budget_s * 1000,
         )
         payload = protocol.encode(message)
         self._wake(seat)  # thawed before its clock starts
         began = time.monotonic()
-        deadline = began + self.tc.move_ms / 1000 + seat.bank_s
-        line = self.exchange({seat: (payload, deadline)}, "timeout").get(seat)
+        allowed = self.tc.move_ms / 1000 + seat.bank_s
+        code = "timeout"
+        if seat.budget_s < allowed:  # the whole-match budget runs out first
+            allowed, code = seat.budget_s, "thinking_budget"
+        line = self.exchange({seat: (payload, began + allowed)}, code).get(seat)
         elapsed = time.monotonic() - began
         if line is None:
             return None, {}
+        seat.budget_s -= elapsed
         seat.bank_s = max(0.0, seat.bank_s - max(0.0, elapsed - self.tc.move_ms / 1000))
         try:
             reply = protocol.parse_reply(line, legal)
@@ -601,9 +631,17 @@ class _Match:
             self.forfeit(seat, exc.code, f"decision {seat.decisions}: {exc}")
             return None, {}
         extra: dict[str, Any] = {"ms": round(elapsed * 1000, 3), "by": "bot"}
-        if reply.debug:
-            extra["debug"] = reply.debug
+        if reply.debug and seat.debug_left > 0:
+            extra["debug"] = reply.debug[: seat.debug_left]
+            seat.debug_left -= len(extra["debug"])
         return reply.action, extra
+
+    def _budget_text(self, seat: _Seat) -> str:
+        used = self.tc.match_budget_ms / 1000 - seat.budget_s
+        return (
+            f"used its whole-match thinking budget of {self.tc.match_budget_ms} ms "
+            f"({used:.1f} s over {seat.decisions} decisions)"
+        )
 
     def _wake(self, seat: _Seat) -> None:
         """Thaw the seat about to decide, freezing the one that decided before it (sandbox hook).

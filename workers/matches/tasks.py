@@ -21,6 +21,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TypeVar
 
 from celery import Task
@@ -34,6 +35,7 @@ from workers.celery_app import app
 from workers.matches import job
 from workers.matches.live import LivePublisher
 from workers.matches.records import MatchSpec
+from workers.matches.runner import DEFAULT_TIME_CONTROLS, TimeControls
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -99,6 +101,16 @@ class LeaseKeeper:
         self._thread.join()
 
 
+def match_time_controls() -> TimeControls:
+    """The runner's clock with the budgets the settings name (the task's time limit rests on
+    them: ``ladder.core.match_bounds``)."""
+    return replace(
+        DEFAULT_TIME_CONTROLS,
+        startup_ms=round(settings.MONSOON_MATCH_STARTUP_SECONDS * 1000),
+        match_budget_ms=round(settings.MONSOON_MATCH_THINKING_BUDGET_SECONDS * 1000),
+    )
+
+
 def _worker_name(task: Task) -> str:
     return f"{task.request.hostname or 'worker'}/{os.getpid()}"
 
@@ -116,8 +128,8 @@ def _fail(match_id: int, reason: str) -> str:
     bind=True,
     name="monsoon.run_match",
     max_retries=None,
-    soft_time_limit=max(settings.MONSOON_MATCH_TIME_LIMIT - 60, 30),
-    time_limit=settings.MONSOON_MATCH_TIME_LIMIT,
+    soft_time_limit=settings.MONSOON_MATCH_TIME_LIMIT,
+    time_limit=settings.MONSOON_MATCH_TIME_LIMIT + 60,
 )
 def run_match(self: Task, match_id: int) -> str:
     """Play one queued match in the sandbox and record its result exactly once."""
@@ -144,10 +156,11 @@ def run_match(self: Task, match_id: int) -> str:
                 cache=job.worker_cache(str(settings.MONSOON_ARTIFACT_CACHE)),
                 fetch=artifact_bytes,
                 watch=live.watch,
+                time_controls=match_time_controls(),
             )
         except SoftTimeLimitExceeded:
             return f"match {match_id}: " + _fail(
-                match_id, f"the match took longer than {settings.MONSOON_MATCH_TIME_LIMIT - 60} s"
+                match_id, f"the match took longer than {settings.MONSOON_MATCH_TIME_LIMIT} s"
             )
         except Exception as exc:
             return f"match {match_id}: " + _fail(match_id, f"{type(exc).__name__}: {exc}")

@@ -1,7 +1,7 @@
 """Batavia (Queen Games, 2008) for 3-5 players; rules and rulings in :mod:`.state`."""
 
 from engine.core import GameSpec
-from engine.games.batavia.state import BataviaState, action_vocabulary
+from engine.games.batavia.state import BataviaState, action_vocabulary, max_decisions
 
 GAME = GameSpec(
     name="batavia",
@@ -12,6 +12,7 @@ GAME = GameSpec(
     summary="Auction ship cards, win company seals, race merchants to trading posts.",
     factory=BataviaState,
     action_vocabulary=action_vocabulary,
+    max_decisions=max_decisions,
 )
 
 __all__ = ["GAME", "BataviaState"]

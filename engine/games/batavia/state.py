@@ -795,3 +795,25 @@ class BataviaState(GameState):
             row["total"] = sum(row.values())
         self.final = rows
         self.phase = OVER
+
+
+def max_decisions(num_players: int) -> int:
+    """The most decisions a game at ``num_players`` can take (docs/games/batavia.md).
+
+    Rounds: a round with a move takes a trading post or the Target Counter (which ends the
+    game), so at most ``NUM_HEXES + 1`` rounds have one. Any other round that does not end
+    the game moves at least one card from the stack, the discards or the package into a hand;
+    cards go back to that pool only through pirates, which strike only after a move, so at most
+    ``SHIP_CARDS`` such rounds fall between two moves. A round: an auction of at most one pass
+    per player and strictly rising bids up to all notes in play, then one turn per player of at
+    most four decisions besides laying out (draw or the first card, ``stop``, the move, the
+    exchange). Every card laid out entered a hand first: the deal, two per drawing turn, at
+    most ``DIE_SIDES`` won per auction.
+    """
+    n = num_players
+    cards = sum(K.SHIP_CARDS_PER_COMPANY)
+    moves = K.NUM_HEXES + 1
+    rounds = moves + (moves + 1) * cards + 1
+    per_round = (n + K.START_NOTES * n) + 4 * n
+    laid = K.START_CARDS * n + rounds * (2 * n + K.DIE_SIDES)
+    return rounds * per_round + laid

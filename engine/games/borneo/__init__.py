@@ -1,7 +1,7 @@
 """Borneo (daVinci Games, 2008) for 3-5 players; rules and rulings in :mod:`.state`."""
 
 from engine.core import GameSpec
-from engine.games.borneo.state import VARIANTS, BorneoState, action_vocabulary
+from engine.games.borneo.state import VARIANTS, BorneoState, action_vocabulary, max_decisions
 
 GAME = GameSpec(
     name="borneo",
@@ -12,6 +12,7 @@ GAME = GameSpec(
     summary="Climb the ranks of four spice companies, ship to harbors, complete missions.",
     factory=BorneoState,
     action_vocabulary=action_vocabulary,
+    max_decisions=max_decisions,
 )
 
 __all__ = ["GAME", "BorneoState"]

@@ -1335,3 +1335,25 @@ def _malformed_company_action(parts: list[str]) -> str | None:
     if other.isdigit() and 1 <= int(other) <= SLOTS:
         return None  # spelled right: the attacker's rank decides (BorneoState._options)
     return DEFENDER_ABOVE.format(rank - 1)
+
+
+def max_decisions(num_players: int) -> int:
+    """The most decisions a game at ``num_players`` can take (docs/games/borneo.md).
+
+    Every turn ships one card onto an open harbor, and a harbor is completed (and replaced from
+    the harbor deck, or the game ends) once it holds its card limit, so there are at most as
+    many turns as the card limits of all harbor cards together. A turn: the mission choice, one
+    payment step per spice it needs (each step pays at least one, 12 at most) plus one pirate
+    trade, the companies step, a fight of at most a hand less one card on each side plus each
+    side's ``-done``, retreat, reward, the shipment, one pick per card of the pile and at most
+    two discards. Before: every merchant placed; after: each seat one last mission.
+    """
+    hand = K.HAND_LIMIT
+    payment = max(
+        count * (1 if same else len(K.SPICES)) for count, same in K.MISSION_NEEDS.values()
+    )
+    mission = 1 + payment + 1
+    per_turn = mission + 1 + 2 * hand + 2 + 1 + max(CARD_LIMIT) + K.DRAW_PER_TURN
+    turns = sum(CARD_LIMIT)
+    placements = num_players * K.MERCHANTS_FOUR_MERCHANT_VARIANT
+    return placements + turns * per_turn + num_players * mission

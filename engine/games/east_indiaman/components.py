@@ -41,6 +41,10 @@ ARMS_TRACK_MAX = 15
 ARMS_RESOURCES: tuple[str, ...] = ("cannon", "musket", "sabre")
 ARMS_MARKERS: tuple[str, ...] = ("cannon", "musket", "sabre", "cannon", "musket", "sabre")
 ROUNDS = 5
+MAX_EXCHANGES_PER_ROUND = 12
+"""Anti-stall ruling (ours, not the rulebook's): exchanges per player per round. Exchanging A
+for B and back is legal forever under the printed rules, so without a cap a player could keep
+a round from ending; random play makes at most 8 in a round, greedy play 3."""
 
 TOKENS_PER_COLOUR = 18
 COLOURS = 4

@@ -36,6 +36,8 @@ Rulings (also in ``docs/games/east_indiaman.md``; the rulebook wins where it is 
 * End of round: arms resource majority needs at least one icon; every player tied for the most
   icons advances.  After round 4 uncompleted orders stay; otherwise the display is discarded.
   The end-of-round sequence also runs after round 5, then the game is scored.
+* Anti-stall (ours): at most ``MAX_EXCHANGES_PER_ROUND`` (12) exchanges per player and round;
+  without it exchanging back and forth at equal prices never ends a round.
 * Influence: per area, players with posts are ranked by distinct counts (most, second most,
   third most); tied players share that place's points, rounded up.  Arms: track position plus
   5/4/3 (2/3/4 players) per player strictly behind.  Ranking: total, then arms level, then
@@ -203,6 +205,7 @@ ALERT_BLOCKS = (
 AFTER_ALERT = " (after {} ship(s) to the pirate alert track)"
 HARBOR_COST = "the {} harbor needs {} ship(s) but you can send {}" + AFTER_ALERT
 EXCHANGE_COST = "exchanging {0} needs {1} ship(s) of {0}; you hold {2}"
+EXCHANGES_USED = "you have made your {0} exchanges of this round (our anti-stall ruling)"
 NOT_DISPLAYED = "{action} is not on display; displayed orders: {}"
 FULLY_INVESTED = "your {} investment is already at level {}"
 INVEST_COST = "raising {0} to level {1} needs {2} {0} cargoes; you hold {3}"
@@ -292,6 +295,7 @@ class EastIndiamanState(GameState):
     completed: list[list[int]]
     raid: list[int]
     passed: list[bool]
+    exchanges: list[int]
     round: int
     phase: str
     active: int
@@ -340,6 +344,7 @@ class EastIndiamanState(GameState):
         self.completed: list[list[int]] = [[] for _ in range(n)]
         self.raid = [EMPTY] * n
         self.passed = [False] * n
+        self.exchanges = [0] * n  # exchanges made this round (anti-stall ruling)
 
         self.round = 1
         self.phase = ACTION
@@ -572,6 +577,10 @@ class EastIndiamanState(GameState):
                 or (None if cost <= free else (HARBOR_COST, K.CARGOES[c], cost, free, alert)),
             )
         hold = self.hold[p]
+        if self.exchanges[p] >= K.MAX_EXCHANGES_PER_ROUND:
+            for a in range(NCARGO):
+                yield EXCHANGE_FROM[a], (EXCHANGES_USED, K.MAX_EXCHANGES_PER_ROUND)
+            return
         for a in range(NCARGO):
             price = price_of(self.prices, a)
             yield (
@@ -698,6 +707,7 @@ class EastIndiamanState(GameState):
         self._receive(p, cargo, 1)
 
     def _exchange(self, p: int, give: int, get: int) -> None:
+        self.exchanges[p] += 1
         received = exchange_yield(self.prices, give, get)
         self._use(p, give, price_of(self.prices, give))
         self._receive(p, get, received)
@@ -810,6 +820,7 @@ class EastIndiamanState(GameState):
                     self._gain_arms(p)
         # 3-6 the first player marker moves clockwise
         self.passed = [False] * n
+        self.exchanges = [0] * n
         self.raised = EMPTY
         if self.round == K.ROUNDS:
             self._score()
@@ -835,3 +846,20 @@ class EastIndiamanState(GameState):
         self.final = rows
         self.phase = OVER
         self.active = 0
+
+
+def max_decisions(num_players: int) -> int:
+    """The most decisions a game at ``num_players`` can take (docs/games/east_indiaman.md).
+
+    Per player and round: one pass, at most ``MAX_EXCHANGES_PER_ROUND`` exchanges (the
+    anti-stall ruling), and buys plus smuggles that each send at least one ship of his reserve
+    and hold to the board until the round ends; reserve and hold together gain a ship only by
+    investing, so those are at most his ``TOKENS_PER_COLOUR`` tokens plus his investments. Over
+    the game: at most 16 investments per player (4 cargoes x 4 levels), every order card
+    completed once, every trade-post spot built once, each followed by at most one ``lower``.
+    """
+    per_round = 1 + K.MAX_EXCHANGES_PER_ROUND + K.TOKENS_PER_COLOUR
+    investments = NT * (K.INVESTMENT_MAX - K.INVESTMENT_START)
+    spots = sum(len(spots) for spots in K.TRADE_POST_MIN_SHIPS)
+    per_player = K.ROUNDS * per_round + 2 * investments  # invest, and a buy it pays for
+    return num_players * per_player + len(K.ORDER_CARDS) + 2 * spots

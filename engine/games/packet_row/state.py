@@ -715,3 +715,22 @@ class PacketRowState(ShipmentSteps, GameState):
         self.final = rows
         self.phase = OVER
         self.active = EMPTY
+
+
+def max_decisions(num_players: int) -> int:
+    """The most decisions a game at ``num_players`` can take (docs/games/packet_row.md).
+
+    Every round chooses at least one area and refills it; a refill draws at least one card from
+    that board's deck while it lasts, and the second refill after its deck ran out leaves the
+    supply empty, so a board is refilled at most its deck size plus two times. A round: the
+    harbour master's area choices and last take or pass (one more than the boards), each other
+    player asked at most once per area chosen, and one end-of-round window (``done``) per
+    player. Fulfilment steps (``sail`` aside, at most one per contract) and cashing each use
+    up a card from a hand or the table, and cards get there only by the deal (the starting
+    contract) or one take per player and round.
+    """
+    n = num_players
+    rounds = sum(len(deck) + 2 for deck in C.DECK_IDS)
+    per_round = (C.NB + 1) + (n - 1) * C.NB + n
+    cards_held = n * (rounds + 1)
+    return rounds * per_round + 2 * cards_held + n
