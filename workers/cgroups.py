@@ -109,6 +109,13 @@ class SeatCgroup(ABC):
             return self.final or None
         return self._verdict()
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time every task of the seat has used so far (monotonic), None if not counted.
+
+        The runner charges each decision by it (:mod:`workers.cputime`).
+        """
+        return None
+
     def peak_memory_bytes(self) -> int | None:
         """The most memory the seat held at once (kept after :meth:`remove`)."""
         return self.peak if self.final is not None else self._peak_now()
@@ -258,6 +265,11 @@ class V2SeatCgroup(SeatCgroup):
     def _peak_now(self) -> int | None:
         return _read_int(self.path / "memory.peak")
 
+    def cpu_seconds(self) -> float | None:
+        """``usage_usec`` of ``cpu.stat``, which every v2 group has (no controller needed)."""
+        usec = _counters(self.path / "cpu.stat").get("usage_usec")
+        return usec / 1e6 if usec is not None else None
+
     def _procs_file(self) -> Path:
         return self.path / "cgroup.procs"
 
@@ -369,6 +381,7 @@ class V1SeatCgroup(SeatCgroup):
     memory: Path
     pids: Path
     freezer: Path | None = None
+    cpuacct: Path | None = None
     _freeze_fd: int | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -377,7 +390,7 @@ class V1SeatCgroup(SeatCgroup):
 
     @property
     def paths(self) -> list[Path]:
-        return [p for p in (self.memory, self.pids, self.freezer) if p is not None]
+        return [p for p in (self.memory, self.pids, self.freezer, self.cpuacct) if p is not None]
 
     def join(self) -> None:
         """Move the calling (single-threaded, just forked) process in.
@@ -411,6 +424,13 @@ class V1SeatCgroup(SeatCgroup):
     def _peak_now(self) -> int | None:
         return _read_int(self.memory / "memory.max_usage_in_bytes")
 
+    def cpu_seconds(self) -> float | None:
+        """``cpuacct.usage`` (nanoseconds), where the v1 ``cpuacct`` hierarchy is writable."""
+        if self.cpuacct is None:
+            return None
+        nsec = _read_int(self.cpuacct / "cpuacct.usage")
+        return nsec / 1e9 if nsec is not None else None
+
     def _procs_file(self) -> Path:
         return self.memory / "cgroup.procs"
 
@@ -429,6 +449,7 @@ class V1Tree:
     memory: Path
     pids: Path
     freezer: Path | None = None
+    cpuacct: Path | None = None
     kind: str = "v1"
 
     @property
@@ -461,12 +482,17 @@ class V1Tree:
                 freezer = self.freezer / name
                 freezer.mkdir()
                 made.append(freezer)
+            cpuacct = None
+            if self.cpuacct is not None:
+                cpuacct = self.cpuacct / name
+                cpuacct.mkdir()
+                made.append(cpuacct)
         except OSError:
             for path in reversed(made):
                 with contextlib.suppress(OSError):
                     path.rmdir()
             raise
-        return V1SeatCgroup(memory, pids, freezer)
+        return V1SeatCgroup(memory, pids, freezer, cpuacct)
 
 
 @dataclass(frozen=True)
@@ -562,7 +588,12 @@ def _find_v1(*, mountinfo: str, own_cgroup: str) -> tuple[V1Tree | None, str]:
         freezer = None
     else:
         _hold_freezer_active(freezer)
-    tree = V1Tree(memory, pids, freezer)
+    try:
+        cpuacct: Path | None = _v1_group("cpuacct", mounts, own)
+    except LookupError as exc:
+        logger.warning("no per-seat CPU account (%s): CPU time is read from /proc", exc)
+        cpuacct = None
+    tree = V1Tree(memory, pids, freezer, cpuacct)
     parts = [
         "cgroup v1: per-seat memory",
         "(swap included)" if tree.swap_accounted else "(no swap accounting)",

@@ -92,10 +92,13 @@ def test_a_crash_keeps_the_traceback_for_the_owner(launcher):
 
 
 def test_start_up_has_its_own_budget(launcher):
-    # The bot sleeps 60 s before answering: the forfeit comes from the 500 ms start-up budget.
-    tc = TimeControls(startup_ms=500, move_ms=100, bank_ms=300)
+    # The bot sleeps 60 s before answering: using no CPU, it meets the wall-clock backstop of
+    # its 500 ms start-up budget (here 2 x 500 ms).
+    tc = TimeControls(startup_ms=500, move_ms=100, bank_ms=300, wall_factor=2)
     outcome = play(launcher, program("slow_start"), tc=tc)
-    assert outcome.forfeits[1] == "startup_timeout: no ready answer within 500 ms"
+    assert outcome.forfeits[1].startswith(
+        "startup_timeout: no ready answer within 2 times 500 ms of wall-clock time"
+    ), outcome.forfeits[1]
     assert outcome.startup_ms[1] is None
     assert not any(d["seat"] == 1 and d["by"] == "bot" for d in outcome.log["decisions"])
 

@@ -1,0 +1,62 @@
+"""Decisions are charged the seat's CPU time, so a busy host never costs a bot its game.
+
+The runner used to charge wall-clock time: beside two busy processes on a 2-core machine a bot
+got about two thirds of a core and lost on time with a reply that needed 70% of its move time.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from workers.launch import BotProgram, Launcher, LocalLauncher
+from workers.matches.runner import TimeControls, run_match
+from workers.sandbox import BwrapLauncher
+
+from .conftest import BOTS, random_bot
+from .sandbox_helpers import TEST_UID_BASE, needs_sandbox
+
+MOVE = TimeControls(startup_ms=10_000, move_ms=200, bank_ms=0, max_decisions_per_seat=2_000)
+"""200 ms a decision and no bank: each decision alone must fit the move time."""
+
+
+def share_bot(share: float, burn: int | None = None) -> BotProgram:
+    """``tests/workers/bots/cpu_share.py``: ``share`` of its move time in CPU per decision."""
+    env = {"SHARE": str(share)} | ({"BURN": str(burn)} if burn is not None else {})
+    return BotProgram(BOTS, ("python3", "cpu_share.py"), "cpu_share", env)
+
+
+@needs_sandbox
+@pytest.mark.usefixtures("two_cpu_hogs")
+def test_a_bot_using_70_percent_of_its_move_time_in_cpu_never_forfeits_on_a_busy_host():
+    # 20 sandboxed East Indiaman matches; the bot computes for 140 ms of CPU in each of its
+    # first three decisions (then answers at once, to keep the test short).
+    launcher = BwrapLauncher(uid_base=TEST_UID_BASE)
+    forfeits = []
+    for seed in range(20):
+        bots = [share_bot(0.7, burn=3), random_bot()]
+        outcome = run_match("east_indiaman", seed, bots, launcher=launcher, time_controls=MOVE)
+        forfeits += [f"seed {seed}: {f}" for f in outcome.forfeits if f is not None]
+        charged = [d["ms"] for d in outcome.log["decisions"] if d["seat"] == 0 and "ms" in d]
+        assert len([ms for ms in charged if ms >= 130]) == 3, charged  # its work was charged
+    assert forfeits == []
+
+
+@pytest.mark.parametrize("where", ["sandbox", "local"])
+def test_a_bot_computing_well_over_its_move_time_still_forfeits_on_cpu_time(where):
+    # 600 ms of CPU against 200 ms. The wall-clock backstop is far (30 x), so on however busy
+    # a host the CPU account is what ends the decision: the seat's cgroup in the sandbox, its
+    # process tree in /proc for a local bot.
+    launcher: Launcher
+    if where == "sandbox":
+        if needs_sandbox.args[0]:
+            pytest.skip(needs_sandbox.kwargs["reason"])
+        launcher = BwrapLauncher(uid_base=TEST_UID_BASE)
+    else:
+        launcher = LocalLauncher()
+    clock = TimeControls(startup_ms=10_000, move_ms=200, bank_ms=0, wall_factor=30)
+    bots = [share_bot(3.0), random_bot()]
+    outcome = run_match("east_indiaman", 1, bots, launcher=launcher, time_controls=clock)
+    assert outcome.forfeits[0] == (
+        "timeout: no reply within 200 ms (move time plus the time bank) of CPU time"
+    )
+    assert outcome.forfeits[1] is None
