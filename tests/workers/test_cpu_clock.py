@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.workers.conftest import BOTS, random_bot
+from tests.workers.sandbox_helpers import PROBLEM, TEST_UID_BASE, needs_sandbox
 from workers.launch import BotProgram, Launcher, LocalLauncher
 from workers.matches.runner import TimeControls, run_match
 from workers.sandbox import BwrapLauncher
-
-from .conftest import BOTS, random_bot
-from .sandbox_helpers import TEST_UID_BASE, needs_sandbox
 
 MOVE = TimeControls(startup_ms=10_000, move_ms=200, bank_ms=0, max_decisions_per_seat=2_000)
 """200 ms a decision and no bank: each decision alone must fit the move time."""
@@ -48,8 +47,8 @@ def test_a_bot_computing_well_over_its_move_time_still_forfeits_on_cpu_time(wher
     # process tree in /proc for a local bot.
     launcher: Launcher
     if where == "sandbox":
-        if needs_sandbox.args[0]:
-            pytest.skip(needs_sandbox.kwargs["reason"])
+        if PROBLEM is not None:
+            pytest.skip(f"no sandbox here: {PROBLEM}")
         launcher = BwrapLauncher(uid_base=TEST_UID_BASE)
     else:
         launcher = LocalLauncher()
