@@ -6,10 +6,14 @@ got about two thirds of a core and lost on time with a reply that needed 70% of 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from tests.workers.conftest import BOTS, random_bot
 from tests.workers.sandbox_helpers import PROBLEM, TEST_UID_BASE, needs_sandbox
+from workers.cputime import CpuClock, tree_cpu_seconds
 from workers.launch import BotProgram, Launcher, LocalLauncher
 from workers.matches.runner import TimeControls, run_match
 from workers.sandbox import BwrapLauncher
@@ -59,3 +63,46 @@ def test_a_bot_computing_well_over_its_move_time_still_forfeits_on_cpu_time(wher
         "timeout: no reply within 200 ms (move time plus the time bank) of CPU time"
     )
     assert outcome.forfeits[1] is None
+
+
+CHILD_WORKS = """\
+import os, sys, time
+pid = os.fork()
+if pid == 0:
+    until = time.process_time() + 0.3
+    while time.process_time() < until:
+        pass
+    print("spun", flush=True)
+    sys.stdin.read()
+    os._exit(0)
+os.waitpid(pid, 0)
+print("reaped", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_process_tree_is_charged_its_children_cpu_while_they_live_and_once_reaped():
+    # No cgroup outside the sandbox: the /proc reading must see the child's work both while it
+    # runs (its own utime) and after its parent reaped it (the parent's cutime).
+    bot = subprocess.Popen(
+        [sys.executable, "-c", CHILD_WORKS], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        clock = CpuClock(lambda: tree_cpu_seconds(bot.pid))
+        assert bot.stdout is not None and bot.stdin is not None
+        assert bot.stdout.readline() == b"spun\n"
+        alive = clock.read()
+        bot.stdin.close()
+        assert bot.stdout.readline() == b"reaped\n"
+        reaped = clock.read()
+    finally:
+        bot.kill()
+        bot.wait()
+    assert alive is not None and alive >= 0.25
+    assert reaped is not None and reaped >= alive
+
+
+def test_a_cpu_reading_never_goes_backwards_nor_forgets_what_was_spent():
+    readings = iter([1.0, 0.5, None, 2.0])
+    clock = CpuClock(lambda: next(readings))
+    assert [clock.read() for _ in range(4)] == [1.0, 1.0, 1.0, 2.0]

@@ -16,7 +16,7 @@ from pathlib import Path
 from workers.artifact_cache import ArtifactCache
 from workers.launch import BotProgram, Launcher, LocalLauncher
 from workers.matches.records import MatchSpec, Progress
-from workers.matches.runner import MatchOutcome, run_match
+from workers.matches.runner import DEFAULT_TIME_CONTROLS, MatchOutcome, TimeControls, run_match
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,7 @@ def play(
     cache: ArtifactCache,
     fetch: Fetch,
     watch: Callable[[Callable[[], Progress]], None] | None = None,
+    time_controls: TimeControls = DEFAULT_TIME_CONTROLS,
 ) -> MatchOutcome:
     """Play the match a spec describes; bot failures are forfeits inside the outcome.
 
@@ -78,4 +79,5 @@ def play(
         launcher=launcher,
         names=spec.names,
         watch=watch,
+        time_controls=time_controls,
     )

@@ -34,6 +34,7 @@ from workers.celery_app import app
 from workers.matches import job
 from workers.matches.live import LivePublisher
 from workers.matches.records import MatchSpec
+from workers.matches.runner import TimeControls
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -144,6 +145,7 @@ def run_match(self: Task, match_id: int) -> str:
                 cache=job.worker_cache(str(settings.MONSOON_ARTIFACT_CACHE)),
                 fetch=artifact_bytes,
                 watch=live.watch,
+                time_controls=TimeControls(wall_factor=settings.MONSOON_DECISION_WALL_FACTOR),
             )
         except SoftTimeLimitExceeded:
             return f"match {match_id}: " + _fail(

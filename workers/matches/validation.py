@@ -91,5 +91,6 @@ def validate_artifact(artifact: ArtifactToValidate) -> ValidationOutcome:
         program,
         launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
         seed=artifact.version_id,
+        time_controls=TimeControls(wall_factor=settings.MONSOON_DECISION_WALL_FACTOR),
     )
     return ValidationOutcome(ok, "" if ok else text, log=dict(log))
