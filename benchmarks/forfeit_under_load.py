@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import subprocess
 import sys
 import tempfile
@@ -119,9 +120,10 @@ def main() -> None:
                 calibration = calibration_ms()
                 by_cpu = forfeit_rate(launch, bot, args.matches, 10.0, args.move_ms)
                 by_wall = forfeit_rate(launch, bot, args.matches, 1.0, args.move_ms)
+                load = os.getloadavg()[0]
             print(
-                f"{label:>13}: calibration loop {calibration:6.1f} ms | forfeit rate charged "
-                f"by CPU time {by_cpu:6.1%} | by wall-clock time {by_wall:6.1%}"
+                f"{label:>13}: calibration loop {calibration:6.1f} ms, load {load:4.1f} | forfeit "
+                f"rate charged by CPU time {by_cpu:6.1%} | by wall-clock time {by_wall:6.1%}"
             )
 
 

@@ -421,7 +421,7 @@ MONSOON_MATCH_TIME_LIMIT = env_int("MONSOON_MATCH_TIME_LIMIT", 1800)
 # Decisions are charged the seat's CPU time; one is also charged at least its wall-clock time
 # over this factor, so a bot that waits instead of computing ends after this many times its
 # allowance (docs/bot-protocol.md).
-MONSOON_DECISION_WALL_FACTOR = env_float("MONSOON_DECISION_WALL_FACTOR", 10.0)
+MONSOON_DECISION_WALL_FACTOR = env_int("MONSOON_DECISION_WALL_FACTOR", 10)
 # How often a worker publishes a running match's moves for live spectators (0: never). A match
 # shorter than this is never published: its log follows a moment later.
 MONSOON_LIVE_INTERVAL_SECONDS = env_float("MONSOON_LIVE_INTERVAL_SECONDS", 1.0)
