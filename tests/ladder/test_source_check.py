@@ -12,6 +12,9 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
 
 from ladder.bots import source_check
 from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
@@ -69,12 +72,14 @@ def test_a_source_that_needs_seconds_of_cpu_to_compile_is_refused_with_that_reas
         inspect_upload("bot.py", source, UploadLimits())  # the documented size limits
 
 
+def timed_out(*args, **kwargs):
+    """``subprocess.run`` as on a host too busy to finish the check in time."""
+    raise subprocess.TimeoutExpired(args[0], kwargs.get("timeout", 0))
+
+
 def test_a_check_the_busy_host_did_not_finish_is_a_503_and_stores_nothing(
     alice, settings, monkeypatch
 ):
-    def timed_out(*args, **kwargs):
-        raise subprocess.TimeoutExpired(args[0], kwargs.get("timeout", 0))
-
     monkeypatch.setattr(source_check.subprocess, "run", timed_out)
     bot = make_bot(alice, "mace")
     upload = io.BytesIO(SMALL_BOT)
@@ -89,3 +94,19 @@ def test_a_check_the_busy_host_did_not_finish_is_a_503_and_stores_nothing(
     assert "refused" not in body["detail"].replace("nothing was stored or refused", "")
     assert BotVersion.objects.count() == 0
     assert stored_files(settings) == []
+
+
+def test_the_site_form_says_to_try_again_when_the_check_could_not_run(alice, monkeypatch):
+    monkeypatch.setattr(source_check.subprocess, "run", timed_out)
+    bot = make_bot(alice, "clove")
+    client = Client()
+    client.force_login(alice)
+    page = client.post(
+        reverse("web:bot", args=[bot.name]),
+        {"artifact": SimpleUploadedFile("main.py", SMALL_BOT, content_type="text/x-python")},
+    )
+    assert page.status_code == 503
+    assert page["Retry-After"] == str(source_check.RETRY_AFTER_SECONDS)
+    html = page.content.decode()
+    assert "could not be checked now" in html and "The upload was refused" not in html
+    assert BotVersion.objects.count() == 0
