@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
@@ -130,10 +131,11 @@ def test_a_slow_bot_lives_on_its_bank_until_the_bank_is_gone(launcher):
 
 
 def test_the_same_bot_keeps_playing_within_its_move_time_without_a_bank(launcher):
-    # Its 150 ms per decision fit the move time with room to spare (no tight margin): the match
-    # is played to the end and no decision draws on the (empty) bank.
+    # Its 30 ms of CPU per decision fit the move time with room to spare (no tight margin): the
+    # match is played to the end and no decision draws on the (empty) bank.
     tc = TimeControls(startup_ms=3_000, move_ms=2_000, bank_ms=0)
-    outcome = play(launcher, program("slow_mover"), tc=tc, game="packet_row")
+    bot = dataclasses.replace(program("slow_mover"), env={"SPIN_MS": "30"})
+    outcome = play(launcher, bot, tc=tc, game="packet_row")
     assert outcome.forfeits == [None, None, None]
     lines = [line for line in outcome.stderr[1].split("\n") if line]
     banks = {line.split()[1] for line in lines if not line.startswith("[monsoon step")}
