@@ -13,6 +13,7 @@ import pytest
 
 from tests.workers.conftest import BOTS, random_bot
 from tests.workers.sandbox_helpers import PROBLEM, TEST_UID_BASE, needs_sandbox
+from workers import cgroups
 from workers.cputime import CpuClock, tree_cpu_seconds
 from workers.launch import BotProgram, Launcher, LocalLauncher
 from workers.matches.runner import TimeControls, run_match
@@ -106,3 +107,20 @@ def test_a_cpu_reading_never_goes_backwards_nor_forgets_what_was_spent():
     readings = iter([1.0, 0.5, None, 2.0])
     clock = CpuClock(lambda: next(readings))
     assert [clock.read() for _ in range(4)] == [1.0, 1.0, 1.0, 2.0]
+
+
+def test_seat_cgroups_read_their_kernel_cpu_account_afresh_each_time(tmp_path):
+    # v2: cpu.stat's usage_usec (in every v2 group); v1: the seat's cpuacct.usage (ns).
+    (tmp_path / "cpu.stat").write_text("usage_usec 1500000\nuser_usec 1000000\n")
+    v2 = cgroups.V2SeatCgroup(tmp_path)
+    assert v2.cpu_seconds() == 1.5
+    (tmp_path / "cpu.stat").write_text("usage_usec 2250000\nuser_usec 1000000\n")
+    assert v2.cpu_seconds() == 2.25
+    groups = {name: tmp_path / name for name in ("memory", "pids", "cpuacct")}
+    for group in groups.values():
+        group.mkdir()
+    (groups["cpuacct"] / "cpuacct.usage").write_text("750000000\n")
+    v1 = cgroups.V1SeatCgroup(groups["memory"], groups["pids"], None, groups["cpuacct"])
+    assert v1.cpu_seconds() == 0.75
+    without = cgroups.V1SeatCgroup(groups["memory"], groups["pids"])
+    assert without.cpu_seconds() is None  # the sandbox then reads the seat's /proc tree
