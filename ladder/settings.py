@@ -424,12 +424,18 @@ MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS", 6
 MONSOON_MATCH_THINKING_BUDGET_SECONDS: float = env_int("MONSOON_MATCH_THINKING_BUDGET_SECONDS", 60)
 # Start-up time each bot gets to answer ``ready`` (the runner's default time controls).
 MONSOON_MATCH_STARTUP_SECONDS = 10.0
+# Decisions are charged the seat's CPU time; one is also charged at least its wall-clock time
+# over this factor, so a bot that waits instead of computing ends after this many times its
+# allowance (docs/bot-protocol.md).
+MONSOON_DECISION_WALL_FACTOR = env_int("MONSOON_DECISION_WALL_FACTOR", 10)
 # Hard wall-clock limit of one match task, computed from the games' decision bounds, the player
-# counts and the budgets (ladder/core/match_bounds.py, docs/workers.md): only a fault of the host
-# can exceed it. The soft limit is the bound itself, the hard one a minute more; a match that
-# overruns is an infrastructure failure and goes back to the queue.
+# counts, the budgets and the wall factor (ladder/core/match_bounds.py, docs/workers.md): only a
+# fault of the host can exceed it. The soft limit is the bound itself, the hard one a minute
+# more; a match that overruns is an infrastructure failure and goes back to the queue.
 MONSOON_MATCH_TIME_LIMIT = worker_time_limit_s(
-    startup_s=MONSOON_MATCH_STARTUP_SECONDS, budget_s=MONSOON_MATCH_THINKING_BUDGET_SECONDS
+    startup_s=MONSOON_MATCH_STARTUP_SECONDS,
+    budget_s=MONSOON_MATCH_THINKING_BUDGET_SECONDS,
+    wall_factor=MONSOON_DECISION_WALL_FACTOR,
 )
 # How often a worker publishes a running match's moves for live spectators (0: never). A match
 # shorter than this is never published: its log follows a moment later.

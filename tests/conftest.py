@@ -28,6 +28,7 @@ from rest_framework.test import APIClient
 
 from ladder.accounts.models import User
 from tests.factories import api_client, make_user, web_client
+from tests.helpers import cpu_hogs
 
 
 @pytest.fixture(autouse=True)
@@ -92,3 +93,10 @@ def web_clients(alice: User, bob: User, olivia: User, sam: User) -> dict[str, Cl
         "organiser": web_client(olivia),
         "staff": web_client(sam),
     }
+
+
+@pytest.fixture
+def two_cpu_hogs() -> Iterator[None]:
+    """Two processes spinning beside the test for its whole length (killed in teardown)."""
+    with cpu_hogs(2):
+        yield

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,3 +36,19 @@ def use_match_log_folder(settings: Any, folder: Path) -> None:
             "OPTIONS": {"location": folder, "allow_overwrite": True},
         },
     }
+
+
+@contextlib.contextmanager
+def cpu_hogs(count: int = 2) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` processes that spin on a CPU each until the block ends (then killed).
+
+    The load a busy 2-core CI machine puts beside a test: what must not change a test's
+    outcome (a bot's forfeit, an upload's verdict).
+    """
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield hogs
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()

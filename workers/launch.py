@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
+from workers.cputime import CpuClock, tree_cpu_seconds
+
 MIB = 1024 * 1024
 CHECKOUT = Path(__file__).resolve().parents[1]
 """The directory holding the ``engine`` and ``bots`` packages that bots may import."""
@@ -64,6 +66,12 @@ class BotProcess(Protocol):
 
     def limit_hit(self) -> str | None:
         """``"memory_limit"`` / ``"process_limit"`` / ... when the sandbox saw a limit hit."""
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time the bot and everything it started have used so far; never decreases.
+
+        None when the host cannot tell: the runner then charges wall-clock time.
+        """
 
     def freeze(self) -> None:
         """Stop the bot and everything it started until :meth:`thaw` (not its turn)."""
@@ -129,9 +137,18 @@ class LocalProcess:
         self._popen = popen
         self.stdin, self.stdout, self.stderr = pipes_of(popen)
         self.pid = popen.pid
+        self._cpu = CpuClock(self._tree_cpu)
 
     def poll(self) -> int | None:
         return self._popen.poll()
+
+    def _tree_cpu(self) -> float | None:
+        # Once reaped, the pid may belong to another process: never read it again.
+        return tree_cpu_seconds(self.pid) if self._popen.returncode is None else None
+
+    def cpu_seconds(self) -> float | None:
+        """The process tree's CPU time from ``/proc`` (no cgroup for a local bot)."""
+        return self._cpu.read()
 
     def terminate_all(self) -> None:
         with contextlib.suppress(ProcessLookupError):

@@ -45,6 +45,7 @@ import time
 from pathlib import Path
 
 from workers.cgroups import SeatCgroup, cgroup_tree, seat_bounds_problem
+from workers.cputime import CpuClock, children_of, tree_cpu_seconds
 from workers.launch import (
     CHECKOUT,
     BotProgram,
@@ -350,16 +351,6 @@ def kill_uid(uid: int, *, patience: float = 2.0, survivors: bool = False) -> lis
     return left if survivors else first
 
 
-def children_of(pid: int) -> list[int]:
-    """The direct children of ``pid`` (all its threads' children)."""
-    found: list[int] = []
-    with contextlib.suppress(OSError):
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
-                found += [int(child) for child in f.read().split()]
-    return found
-
-
 class BwrapProcess:
     """One sandboxed seat: the bwrap process, its pipes, and the seat uid to sweep."""
 
@@ -384,6 +375,7 @@ class BwrapProcess:
             cgroup if cgroup is not None and cgroup.can_freeze and cgroup_freezer else None
         )
         self._finished = False
+        self._cpu = CpuClock(self._cpu_source)
         self._stopped: list[int] = []
         """Processes stopped by the signal fallback of :meth:`freeze`, to be continued."""
 
@@ -418,6 +410,18 @@ class BwrapProcess:
         for pid in stopped:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGCONT)
+
+    def _cpu_source(self) -> float | None:
+        if self._cgroup is not None:
+            used = self._cgroup.cpu_seconds()
+            if used is not None:
+                return used
+        # Once reaped, the pid may belong to another process: never read it again.
+        return tree_cpu_seconds(self.pid) if self._popen.returncode is None else None
+
+    def cpu_seconds(self) -> float | None:
+        """CPU the whole seat has used so far (its cgroup's account, else its process tree)."""
+        return self._cpu.read()
 
     def peak_memory_bytes(self) -> int | None:
         """The most memory the whole seat held at once, where its cgroup reports it."""

@@ -29,7 +29,8 @@ from ladder.accounts.selectors import signed_in
 from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
 from ladder.bots.models import Bot, BotVersion
 from ladder.bots.selectors import SmokeTable, artifact_bytes, smoke_table
-from ladder.core.errors import Conflict, NotAllowed, ServiceError
+from ladder.bots.source_check import RETRY_AFTER_SECONDS, CheckerUnavailable
+from ladder.core.errors import Conflict, NotAllowed, ServiceError, Unavailable
 from ladder.core.hooks import after_commit, configured_hook
 from ladder.core.resend import stamp_unsent
 from ladder.matches import logstore
@@ -148,7 +149,8 @@ def upload_version(bot: Bot, user: Visitor, *, filename: str, data: bytes) -> Bo
     """Check an upload and store it as the bot's next version, ``pending`` validation.
 
     Nothing is written (no file, no row) unless every check passes.  The artifact is stored
-    under its sha256, so workers can cache it by content.
+    under its sha256, so workers can cache it by content. A check the host could not run now
+    (a busy machine) is :class:`~ladder.core.errors.Unavailable`, never a refusal.
     """
     if bot.owner_id != user.pk:
         raise NotAllowed("only the bot's owner may upload versions of it")
@@ -156,6 +158,12 @@ def upload_version(bot: Bot, user: Visitor, *, filename: str, data: bytes) -> Bo
         info = inspect_upload(filename, data, upload_limits())
     except UploadRejected as exc:
         raise ServiceError(str(exc)) from None
+    except CheckerUnavailable as exc:
+        raise Unavailable(
+            f"the upload could not be checked now ({exc}); nothing was stored or refused: "
+            f"upload it again in {RETRY_AFTER_SECONDS} s",
+            retry_after=RETRY_AFTER_SECONDS,
+        ) from None
     if info.declared_game is not None and info.declared_game != bot.game:
         raise ServiceError(
             f"the manifest says the bot plays {info.declared_game!r} but {bot.name} is a "

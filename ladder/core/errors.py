@@ -30,3 +30,15 @@ class RateLimited(ServiceError):
     def __init__(self, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class Unavailable(ServiceError):
+    """The service cannot do it now through no fault of the request (a busy host); nothing was
+    refused or stored, and ``retry_after`` (seconds) becomes the API's ``Retry-After``."""
+
+    status_code = 503
+    code = "unavailable"
+
+    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

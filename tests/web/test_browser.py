@@ -77,7 +77,21 @@ def all_css(driver, selector):
 
 
 def script_errors(driver) -> list[str]:
-    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    """The errors the browser logged for the page open now (since its navigation started).
+
+    The browser's log is one for the whole session, not per page, and it reaches chromedriver
+    asynchronously: on a busy machine an entry of an earlier page (an expected 400, a request
+    cut short by leaving the page) can arrive after the test moved on, even after the test
+    drained the log. Entries are stamped by the browser's clock, as ``performance.timeOrigin``
+    (the open page's navigation start) is, so the earlier page's entries are told apart by
+    their time, whenever they arrive.
+    """
+    since = driver.execute_script("return performance.timeOrigin")
+    return [
+        entry["message"]
+        for entry in driver.get_log("browser")
+        if entry["level"] == "SEVERE" and entry["timestamp"] >= since
+    ]
 
 
 def screenshot(driver, name: str, width: int = 1280) -> Path:

@@ -11,7 +11,8 @@ from workers.matches.reference import reference_bot
 from workers.matches.runner import TimeControls
 
 BOTS = Path(__file__).parent / "bots"
-FAST = TimeControls(startup_ms=3_000, move_ms=100, bank_ms=300)
+FAST = TimeControls(startup_ms=3_000, move_ms=100, bank_ms=300, wall_factor=3)
+"""Short clocks; the wall-clock backstop at 3x (not 10x) so bots that sleep time out sooner."""
 
 
 def program(name: str) -> BotProgram:

@@ -30,8 +30,14 @@ pytestmark = needs_sandbox
 
 HOSTILE = Path(__file__).resolve().parents[1] / "hostile_bots"
 GAME = "packet_row"
-FAST = TimeControls(startup_ms=5_000, move_ms=300, bank_ms=200, max_decisions_per_seat=2_000)
-ROOMY = TimeControls(startup_ms=5_000, move_ms=300, bank_ms=8_000, max_decisions_per_seat=2_000)
+FAST = TimeControls(
+    startup_ms=5_000, move_ms=300, bank_ms=200, max_decisions_per_seat=2_000, wall_factor=3
+)
+# The backstop at 1x: the floods below are measured over a match of the same wall-clock length
+# as the sleeper's (a flooding bot blocked on its full pipe uses no CPU).
+ROOMY = TimeControls(
+    startup_ms=5_000, move_ms=300, bank_ms=8_000, max_decisions_per_seat=2_000, wall_factor=1
+)
 """For bots that must reach a limit first: a busy machine must not turn that into a timeout."""
 MATCH_WALL_S = 30
 """A hostile match must still finish within this (the honest seat plays it to the end)."""

@@ -126,13 +126,19 @@ def test_the_match_tasks_time_limit_covers_every_games_bound_from_the_settings(s
 
     budget = settings.MONSOON_MATCH_THINKING_BUDGET_SECONDS
     startup = settings.MONSOON_MATCH_STARTUP_SECONDS
+    factor = settings.MONSOON_DECISION_WALL_FACTOR
     soft, hard = tasks.run_match.soft_time_limit, tasks.run_match.time_limit
     assert soft == settings.MONSOON_MATCH_TIME_LIMIT
     assert hard is not None and soft is not None and hard > soft
     for game in ("batavia", "east_indiaman", "borneo", "packet_row"):
         for n in get_game(game).player_counts:
-            bound = match_time_bound_s(game, n, startup_s=startup, budget_s=budget)
-            assert n * budget + get_game(game).max_decisions(n) * 0.001 < bound
+            bound = match_time_bound_s(
+                game, n, startup_s=startup, budget_s=budget, wall_factor=factor
+            )
+            # A seat that sleeps is charged its wall time over the factor: it may think for
+            # budget x factor seconds of wall time.
+            assert n * budget * factor + get_game(game).max_decisions(n) * 0.001 < bound
             assert bound <= settings.MONSOON_MATCH_TIME_LIMIT
     clock = tasks.match_time_controls()
     assert clock.match_budget_ms == budget * 1000 and clock.startup_ms == startup * 1000
+    assert clock.wall_factor == factor

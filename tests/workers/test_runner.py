@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from typing import Any
@@ -98,10 +99,13 @@ def test_a_crash_keeps_the_traceback_for_the_owner(launcher):
 
 
 def test_start_up_has_its_own_budget(launcher):
-    # The bot sleeps 60 s before answering: the forfeit comes from the 500 ms start-up budget.
-    tc = TimeControls(startup_ms=500, move_ms=100, bank_ms=300)
+    # The bot sleeps 60 s before answering: using no CPU, it meets the wall-clock backstop of
+    # its 500 ms start-up budget (here 2 x 500 ms).
+    tc = TimeControls(startup_ms=500, move_ms=100, bank_ms=300, wall_factor=2)
     outcome = play(launcher, program("slow_start"), tc=tc)
-    assert outcome.forfeits[1] == "startup_timeout: no ready answer within 500 ms"
+    assert outcome.forfeits[1].startswith(
+        "startup_timeout: no ready answer within 2 times 500 ms of wall-clock time"
+    ), outcome.forfeits[1]
     assert outcome.startup_ms[1] is None
     assert not any(d["seat"] == 1 and d["by"] == "bot" for d in outcome.log["decisions"])
 
@@ -133,10 +137,11 @@ def test_a_slow_bot_lives_on_its_bank_until_the_bank_is_gone(launcher):
 
 
 def test_the_same_bot_keeps_playing_within_its_move_time_without_a_bank(launcher):
-    # Its 150 ms per decision fit the move time with room to spare (no tight margin): the match
-    # is played to the end and no decision draws on the (empty) bank.
+    # Its 30 ms of CPU per decision fit the move time with room to spare (no tight margin): the
+    # match is played to the end and no decision draws on the (empty) bank.
     tc = TimeControls(startup_ms=3_000, move_ms=2_000, bank_ms=0)
-    outcome = play(launcher, program("slow_mover"), tc=tc, game="packet_row")
+    bot = dataclasses.replace(program("slow_mover"), env={"SPIN_MS": "30"})
+    outcome = play(launcher, bot, tc=tc, game="packet_row")
     assert outcome.forfeits == [None, None, None]
     lines = [line for line in outcome.stderr[1].split("\n") if line]
     banks = {line.split()[1] for line in lines if not line.startswith("[monsoon step")}

@@ -63,13 +63,17 @@ class SeatMemory(threading.Thread):
     """The most memory seat 0's processes held at once, by the kernel's proportional set size.
 
     Read from ``/proc/PID/smaps_rollup`` (shared pages divided among their users), independent
-    of any cgroup: what the host really gave the seat.
+    of any cgroup: what the host really gave the seat. Each finished sample is counted in the
+    file ``counter``, which ``fork_hoard`` reads: it holds its blocks until the sampler has
+    looked, rather than for a fixed moment a busy host may not give this thread.
     """
 
-    def __init__(self, uid: int) -> None:
+    def __init__(self, uid: int, counter: Path) -> None:
         super().__init__(daemon=True)
         self.uid = uid
         self.peak = 0
+        self.samples = 0
+        self.counter = counter
         self.stop = threading.Event()
 
     def run(self) -> None:
@@ -83,14 +87,28 @@ class SeatMemory(threading.Thread):
                             total += int(line.split()[1]) * 1024
             if processes_of(self.uid) == seat:  # not a sum across a process's death
                 self.peak = max(self.peak, total)
+            self.samples += 1
+            partial = self.counter.with_suffix(".new")
+            partial.write_text(str(self.samples))
+            partial.chmod(0o644)
+            partial.replace(self.counter)  # the bot never reads half a number
 
 
 def hoard(
     each_mib: int = HOARD_MIB, limits: Limits = TEST_LIMITS
 ) -> tuple[MatchOutcome, int, RecordingLauncher]:
-    """``fork_hoard`` at seat 0 against the random bot; the seat's sampled peak memory."""
+    """``fork_hoard`` at seat 0 against the random bot; the seat's sampled peak memory.
+
+    The bot runs from a copy of its files in a folder the seat can read, which also holds the
+    sampler's counter (the sandbox's ``/bot`` shows the folder as it changes).
+    """
     recording = RecordingLauncher(launcher())
-    sampler = SeatMemory(TEST_UID_BASE)
+    folder = Path(tempfile.mkdtemp(prefix="monsoon-hoard-"))
+    folder.chmod(0o755)
+    for name in ("fork_hoard.py", "wire.py"):
+        shutil.copy(HOSTILE / name, folder / name)
+        (folder / name).chmod(0o644)
+    sampler = SeatMemory(TEST_UID_BASE, folder / "sampled")
     sampler.start()
     try:
         outcome = run_match(
@@ -98,10 +116,10 @@ def hoard(
             5,
             [
                 BotProgram(
-                    HOSTILE,
+                    folder,
                     ("python3", "fork_hoard.py"),
                     "fork_hoard",
-                    {"HOARD_MIB": str(each_mib)},
+                    {"HOARD_MIB": str(each_mib), "SAMPLED": "/bot/sampled"},
                 ),
                 reference_bot("random"),
             ],
@@ -112,6 +130,7 @@ def hoard(
     finally:
         sampler.stop.set()
         sampler.join()
+        shutil.rmtree(folder)
     assert outcome.forfeits[1] is None, outcome.stderr[1]
     for slot in (0, 1):
         assert processes_of(TEST_UID_BASE + slot, zombies=True) == []

@@ -61,16 +61,22 @@ fine); a flood of them is a protocol violation, since skipping each costs the ru
 
 @dataclass(frozen=True)
 class TimeControls:
-    """The clock every seat plays under (all wall time, measured by the runner).
+    """The clock every seat plays under: the seat's CPU time, with a wall-clock backstop.
 
     A decision may take ``move_ms``; time beyond that is taken from the seat's bank of
     ``bank_ms`` for the whole match, and a decision that outlasts move time plus bank is a
     ``timeout``. ``startup_ms`` covers starting the program up to its ``ready`` answer.
-    ``match_budget_ms`` is the seat's thinking time for the whole match: every decision's time
-    counts against it, and a seat that uses it up forfeits (``thinking_budget``), so a bot that
-    answers slowly but legally cannot keep a worker busy beyond a bound known in advance
+    ``match_budget_ms`` is the seat's thinking time for the whole match: every decision's charged
+    time counts against it, and a seat that uses it up forfeits (``thinking_budget``), so a bot
+    that answers slowly but legally cannot keep a worker busy beyond a bound known in advance
     (``ladder.core.match_bounds``). ``max_decisions_per_seat`` is a further cap below the
     game's own bound (``GameSpec.max_decisions``).
+
+    Time is what the seat's processes ran (:meth:`~workers.launch.BotProcess.cpu_seconds`), so
+    a busy host, which gives a bot fewer cycles per second, never costs it a game. A seat that
+    waits on nothing (asleep, blocked) uses no CPU: it is also charged its wall-clock time
+    divided by ``wall_factor``, so it cannot outlast ``wall_factor`` times its allowance in
+    wall-clock time. Where the host cannot count a seat's CPU, wall-clock time is charged.
     """
 
     startup_ms: int = 10_000
@@ -78,9 +84,14 @@ class TimeControls:
     bank_ms: int = 10_000
     max_decisions_per_seat: int = 20_000
     match_budget_ms: int = 60_000
+    wall_factor: float = 10.0
 
 
 DEFAULT_TIME_CONTROLS = TimeControls()
+MIN_CPU_POLL_S = 0.005
+"""Shortest pause between two readings of a waiting seat's CPU time."""
+CORES = len(os.sched_getaffinity(0))
+"""How many CPUs a seat's threads may use at once: its CPU time grows at most this fast."""
 DEFAULT_LIMITS = Limits()
 
 
@@ -144,6 +155,14 @@ class _Seat:
         self.line_at = 0.0
         """When the seat's last complete line arrived (monotonic): its start-up ends at its own
         ``ready``, not when the slowest seat's ``ready`` ends the exchange."""
+        self.clock_began = 0.0
+        """When the seat's running exchange started (monotonic)."""
+        self.cpu_began: float | None = None
+        """The seat's CPU reading when its running exchange started (None: not counted)."""
+        self.cpu_check_at = 0.0
+        """When its CPU time could first exceed its allowance (monotonic): read it again then."""
+        self.charged_s = 0.0
+        """What its last answer was charged: CPU seconds, at least wall seconds / wall_factor."""
 
     @property
     def live(self) -> bool:
@@ -177,7 +196,7 @@ class MatchOutcome:
     log: GameLog
     stderr: list[str]
     startup_ms: list[float | None] = field(default_factory=list)
-    """Per seat, launch to ``ready`` (None: it never got there)."""
+    """Per seat, launch to ``ready`` in wall-clock time (None: it never got there)."""
     phases_s: dict[str, float] = field(default_factory=dict)
     """Wall time of the match's phases: ``startup``, ``play`` and ``finish`` (end message and
     waiting for the bots to exit), for the workers' metrics and the benchmarks."""
@@ -391,15 +410,38 @@ class _Match:
             return f"{what}: killed by signal {-status}"
         return f"{what}: exited with status {status}"
 
-    def exchange(self, waits: dict[_Seat, tuple[bytes, float]], code: str) -> dict[_Seat, bytes]:
-        """Send each seat its message and wait for one line back from each before its deadline.
+    def _start_clock(self, seat: _Seat, began: float, *, fresh: bool = False) -> None:
+        """Start the seat's clock: wall time from ``began``, CPU time from now (or from zero
+        for a ``fresh`` process, whose whole CPU time is its start-up)."""
+        seat.clock_began = seat.cpu_check_at = began
+        cpu = seat.proc.cpu_seconds() if seat.proc is not None else None
+        seat.cpu_began = 0.0 if fresh and cpu is not None else cpu
 
-        ``waits`` maps a seat to (bytes to write, monotonic deadline). Returns the line per seat
-        that answered; seats that failed are forfeited here (``code`` for a missed deadline).
+    def _charge(self, seat: _Seat, now: float) -> tuple[float, bool]:
+        """What the seat's running exchange has cost so far, and whether wall time decided it.
+
+        CPU seconds since its clock started, but at least its wall seconds over
+        ``wall_factor``; wall seconds where the seat's CPU time is not counted.
+        """
+        wall = now - seat.clock_began
+        cpu = seat.proc.cpu_seconds() if seat.proc is not None else None
+        if seat.cpu_began is None or cpu is None:
+            return wall, True
+        backstop = wall / self.tc.wall_factor
+        used = cpu - seat.cpu_began
+        return (used, False) if used >= backstop else (backstop, True)
+
+    def exchange(self, waits: dict[_Seat, tuple[bytes, float]], code: str) -> dict[_Seat, bytes]:
+        """Send each seat its message and wait for one line back from each within its allowance.
+
+        ``waits`` maps a seat to (bytes to write, seconds of time it may be charged); each
+        seat's clock was started by :meth:`_start_clock`. Returns the line per seat that
+        answered (with what it was charged in ``charged_s``); seats that failed are forfeited
+        here (``code`` for a missed deadline).
         """
         lines: dict[_Seat, bytes] = {}
         waiting: dict[_Seat, float] = {}
-        for seat, (payload, deadline) in waits.items():
+        for seat, (payload, allowance) in waits.items():
             seat.pending = payload
             try:
                 line = self._take_line(seat)
@@ -409,9 +451,10 @@ class _Match:
             if line is not None:
                 lines[seat] = line
                 seat.line_at = time.monotonic()
+                seat.charged_s, _ = self._charge(seat, seat.line_at)
                 seat.pending = b""
                 continue
-            waiting[seat] = deadline
+            waiting[seat] = allowance
             self._watch_out(seat)
             if payload:
                 self._write(seat)
@@ -420,14 +463,22 @@ class _Match:
         try:
             while waiting:
                 now = time.monotonic()
-                for seat in [s for s, d in waiting.items() if d <= now]:
+                for seat, allowance in list(waiting.items()):
+                    if now < seat.cpu_check_at:
+                        continue
+                    charged, by_wall = self._charge(seat, now)
+                    if charged < allowance:
+                        # Charged time grows at most CORES times as fast as wall time (one
+                        # second per second where only wall time is counted).
+                        rate = 1.0 if seat.cpu_began is None else CORES
+                        seat.cpu_check_at = now + max((allowance - charged) / rate, MIN_CPU_POLL_S)
+                        continue
                     del waiting[seat]
                     self._unwatch(seat)
-                    limit = self.tc.startup_ms if code == "startup_timeout" else None
-                    self.forfeit(seat, code, self._timeout_text(seat, limit, code))
+                    self.forfeit(seat, code, self._timeout_text(seat, allowance, code, by_wall))
                 if not waiting:
                     break
-                timeout = min(waiting.values()) - now
+                timeout = max(0.0, min(seat.cpu_check_at for seat in waiting) - now)
                 for key, _ in self.sel.select(timeout):
                     seat, kind = key.data
                     if seat.proc is None:  # stopped by an earlier event of this batch
@@ -445,13 +496,22 @@ class _Match:
                 self._unwatch(seat)
         return lines
 
-    def _timeout_text(self, seat: _Seat, startup_limit: int | None, code: str) -> str:
-        if startup_limit is not None:
-            return f"no ready answer within {startup_limit} ms"
+    def _timeout_text(self, seat: _Seat, allowance: float, code: str, by_wall: bool) -> str:
         if code == "thinking_budget":
             seat.budget_s = 0.0
             return self._budget_text(seat)
-        return f"no reply within {self.tc.move_ms} ms move time plus the time bank"
+        what = "no ready answer" if code == "startup_timeout" else "no reply"
+        budget = f"{allowance * 1000:.0f} ms"
+        if code != "startup_timeout":
+            budget += " (move time plus the time bank)"
+        if seat.cpu_began is None:
+            return f"{what} within {budget}"
+        if by_wall:
+            return (
+                f"{what} within {self.tc.wall_factor:g} times {budget} of wall-clock time "
+                "(the backstop for a bot that waits instead of computing)"
+            )
+        return f"{what} within {budget} of CPU time"
 
     def _watch_out(self, seat: _Seat) -> None:
         if not seat.out_watched:
@@ -518,6 +578,7 @@ class _Match:
         elif line is not None:
             seat.pending = b""  # stdout stays watched for the seat's next decision
             seat.line_at = time.monotonic()
+            seat.charged_s, _ = self._charge(seat, seat.line_at)
             lines[seat] = line
 
     # --- the match --------------------------------------------------------------------------
@@ -525,7 +586,6 @@ class _Match:
         """Launch every bot, send ``start`` and wait for all ``ready`` answers in parallel."""
         n = len(self.seats)
         waits: dict[_Seat, tuple[bytes, float]] = {}
-        started: dict[_Seat, float] = {}
         for seat in self.seats:
             began = time.monotonic()
             try:
@@ -555,11 +615,11 @@ class _Match:
                 max_decisions=self.max_decisions,
                 match_budget_ms=self.tc.match_budget_ms,
             )
-            started[seat] = began
-            waits[seat] = (protocol.encode(message), began + self.tc.startup_ms / 1000)
+            self._start_clock(seat, began, fresh=True)
+            waits[seat] = (protocol.encode(message), self.tc.startup_ms / 1000)
         lines = self.exchange(waits, "startup_timeout")
         for seat, line in lines.items():
-            self.startup_ms[seat.index] = round((seat.line_at - started[seat]) * 1000, 1)
+            self.startup_ms[seat.index] = round((seat.line_at - seat.clock_began) * 1000, 1)
             try:
                 seat.wants_state = protocol.parse_ready(line)
             except protocol.ProtocolError as exc:
@@ -614,15 +674,15 @@ class _Match:
         )
         payload = protocol.encode(message)
         self._wake(seat)  # thawed before its clock starts
-        began = time.monotonic()
-        allowed = self.tc.move_ms / 1000 + seat.bank_s
+        self._start_clock(seat, time.monotonic())
+        allowance = self.tc.move_ms / 1000 + seat.bank_s
         code = "timeout"
-        if seat.budget_s < allowed:  # the whole-match budget runs out first
-            allowed, code = seat.budget_s, "thinking_budget"
-        line = self.exchange({seat: (payload, began + allowed)}, code).get(seat)
-        elapsed = time.monotonic() - began
+        if seat.budget_s < allowance:  # the whole-match budget runs out first
+            allowance, code = seat.budget_s, "thinking_budget"
+        line = self.exchange({seat: (payload, allowance)}, code).get(seat)
         if line is None:
             return None, {}
+        elapsed = seat.charged_s
         seat.budget_s -= elapsed
         seat.bank_s = max(0.0, seat.bank_s - max(0.0, elapsed - self.tc.move_ms / 1000))
         try:

@@ -108,6 +108,7 @@ def match_time_controls() -> TimeControls:
         DEFAULT_TIME_CONTROLS,
         startup_ms=round(settings.MONSOON_MATCH_STARTUP_SECONDS * 1000),
         match_budget_ms=round(settings.MONSOON_MATCH_THINKING_BUDGET_SECONDS * 1000),
+        wall_factor=settings.MONSOON_DECISION_WALL_FACTOR,
     )
 
 

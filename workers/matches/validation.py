@@ -112,5 +112,6 @@ def validate_artifact(artifact: ArtifactToValidate) -> ValidationOutcome:
         launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
         seed=secrets.randbits(31),
         table=artifact.table,
+        time_controls=TimeControls(wall_factor=settings.MONSOON_DECISION_WALL_FACTOR),
     )
     return ValidationOutcome(ok, "" if ok else text, log=dict(log))

@@ -14,7 +14,8 @@ from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot
-from ladder.core.errors import Conflict, ServiceError
+from ladder.bots.source_check import RETRY_AFTER_SECONDS
+from ladder.core.errors import Conflict, ServiceError, Unavailable
 from ladder.core.throttles import wait_seconds
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
@@ -80,6 +81,9 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
         version = bot_services.upload_version(
             bot, request.user, filename=upload.name, data=upload.read(limit + 1)
         )
+    except Unavailable as exc:  # the host, not the upload: nothing refused, try again
+        form.add_error("artifact", f"The upload could not be checked now: {exc}")
+        return 503
     except ServiceError as exc:
         form.add_error("artifact", f"The upload was refused: {exc}")
         return 400
@@ -101,7 +105,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         if refused is None:
             return redirect(reverse("web:bot", args=[bot.name]) + "#versions")
         status = refused
-    return render(
+    response = render(
         request,
         "web/bot.html",
         {
@@ -121,6 +125,9 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         },
         status=status,
     )
+    if status == 503:
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 @login_required
