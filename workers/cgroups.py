@@ -56,6 +56,8 @@ class SeatCgroup(ABC):
     """The verdict kept by :meth:`remove` ("" for none), since the counters go with the group."""
     peak: int | None = None
     """The seat's peak memory in bytes, kept by :meth:`remove` where the kernel reports it."""
+    cpu: float | None = None
+    """The seat's CPU seconds (all its tasks), kept by :meth:`remove` where reported."""
 
     @abstractmethod
     def join(self) -> None:
@@ -81,6 +83,10 @@ class SeatCgroup(ABC):
     @abstractmethod
     def _peak_now(self) -> int | None:
         """The live group's peak memory, where the kernel reports it."""
+
+    def _cpu_now(self) -> float | None:
+        """The live group's CPU seconds, where the kernel reports them (cgroup v2's cpu.stat)."""
+        return None
 
     @abstractmethod
     def _remove_groups(self) -> None:
@@ -113,11 +119,16 @@ class SeatCgroup(ABC):
         """The most memory the seat held at once (kept after :meth:`remove`)."""
         return self.peak if self.final is not None else self._peak_now()
 
+    def cpu_seconds(self) -> float | None:
+        """The CPU time every task of the seat used (kept after :meth:`remove`), for metrics."""
+        return self.cpu if self.final is not None else self._cpu_now()
+
     def remove(self) -> None:
         """Keep the verdict and the peak, then delete the groups; safe to call twice."""
         if self.final is not None:
             return
         self.peak = self._peak_now()
+        self.cpu = self._cpu_now()
         self.final = self._verdict() or ""
         self._remove_groups()
 
@@ -257,6 +268,10 @@ class V2SeatCgroup(SeatCgroup):
 
     def _peak_now(self) -> int | None:
         return _read_int(self.path / "memory.peak")
+
+    def _cpu_now(self) -> float | None:
+        usage = _counters(self.path / "cpu.stat").get("usage_usec")
+        return usage / 1e6 if usage is not None else None
 
     def _procs_file(self) -> Path:
         return self.path / "cgroup.procs"

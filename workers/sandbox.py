@@ -380,6 +380,10 @@ class BwrapProcess:
         """The most memory the whole seat held at once, where its cgroup reports it."""
         return self._cgroup.peak_memory_bytes() if self._cgroup is not None else None
 
+    def cpu_seconds(self) -> float | None:
+        """The CPU time the whole seat used, where its cgroup reports it."""
+        return self._cgroup.cpu_seconds() if self._cgroup is not None else None
+
     def terminate_all(self) -> None:
         """Kill the sandbox and everything in it; safe to call more than once.
 

@@ -118,6 +118,8 @@ class _Seat:
         self.blank_bytes = 0
         self.bank_s = bank_ms / 1000
         self.decisions = 0
+        self.usage: tuple[int | None, float | None] = (None, None)
+        """Peak memory and CPU seconds, read when the seat is closed (``_usage``)."""
         self.forfeit: str | None = None
         self.forfeit_order = 0
         self.stdout_closed = False
@@ -173,6 +175,9 @@ class MatchOutcome:
     play_cpu_s: float = 0.0
     """The runner thread's own CPU time while playing (engine included): against ``play`` it
     tells what the runner costs from what it waits for (the bots, a busy machine)."""
+    seat_usage: list[tuple[int | None, float | None]] = field(default_factory=list)
+    """Per seat, its peak memory in bytes and CPU seconds where the sandbox's cgroup reports
+    them (None elsewhere), for the workers' metrics."""
 
     def record(self) -> MatchRecord:
         """The typed result record the worker hands to the ladder (as JSON)."""
@@ -713,7 +718,15 @@ class _Match:
                 with contextlib.suppress(Exception):
                     self._drain_stderr(seat)
                 proc.terminate_all()
+                seat.usage = _usage(proc)
         self.sel.close()
+
+
+def _usage(proc: BotProcess) -> tuple[int | None, float | None]:
+    """A finished seat's peak memory and CPU time, where its launcher can tell them."""
+    peak = getattr(proc, "peak_memory_bytes", None)
+    cpu = getattr(proc, "cpu_seconds", None)
+    return (peak() if callable(peak) else None, cpu() if callable(cpu) else None)
 
 
 def run_match(
@@ -757,6 +770,7 @@ def run_match(
             "finish": time.monotonic() - played,
         }
         outcome.play_cpu_s = cpu
-        return outcome
     finally:
         match.close()
+    outcome.seat_usage = [seat.usage for seat in match.seats]
+    return outcome
