@@ -26,6 +26,10 @@ from workers.matches.runner import MatchOutcome
 
 logger = logging.getLogger(__name__)
 
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    # The metrics below open their files there as they are made (the unlabelled ones at once).
+    Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
+
 MATCH_SECONDS = Histogram(
     "monsoon_worker_match_duration_seconds",
     "Wall time of a match on this worker, start of the first bot to the last exit.",

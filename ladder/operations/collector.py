@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
-from django.db.models import Case, Count, F, IntegerField, Min, Value, When
+from django.db.models import Case, Count, F, IntegerField, Min, TextField, Value, When
 from django.db.models.functions import StrIndex, Substr
 from django.utils import timezone
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -75,6 +75,7 @@ class LadderCollector(Collector):
                 code=Case(
                     When(forfeit_reason__contains=":", then=Substr("forfeit_reason", 1, colon - 1)),
                     default=F("forfeit_reason"),
+                    output_field=TextField(),
                 )
             )
             .order_by()

@@ -24,7 +24,6 @@ from functools import cache
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -69,13 +68,13 @@ _ladder_registry.register(LadderCollector())
 
 
 def ladder_metrics() -> bytes:
-    """The ladder's figures and ``monsoon_ladder_metrics_up`` (0: the database did not answer,
-    so a scrape during an outage still shows the processes' own metrics and says why)."""
+    """The ladder's figures and ``monsoon_ladder_metrics_up`` (0: they could not be read, the
+    database being down, say: the scrape still shows the processes' own metrics)."""
     try:
         body = generate_latest(_ladder_registry)
         up = 1
-    except DatabaseError:
-        logger.warning("the ladder's metrics could not be read", exc_info=True)
+    except Exception:  # a broken figure never costs the scrape its other metrics
+        logger.exception("the ladder's metrics could not be read")
         body, up = b"", 0
     return body + (
         b"# HELP monsoon_ladder_metrics_up Whether the ladder's figures could be read.\n"
