@@ -296,6 +296,7 @@ class _Match:
         seat.stderr_open = seat.out_watched = seat.in_watched = False
         proc, seat.proc = seat.proc, None
         proc.terminate_all()
+        seat.usage = _usage(proc)
 
     # --- pipes ------------------------------------------------------------------------------
     def _drain_stderr(self, seat: _Seat, budget: int = 16) -> None:
