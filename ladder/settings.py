@@ -520,6 +520,8 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": MONSOON_LOG_LEVEL},
+    # Django's own console handler (DEBUG only) would print its lines a second time.
+    "loggers": {"django": {"handlers": [], "propagate": True}},
 }
 # Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
 MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
