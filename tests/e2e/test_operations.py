@@ -1,5 +1,6 @@
 """Operating the ladder with the real thing: Prometheus (Debian's package) scrapes the web
-process and a worker while matches are played, one of them forfeited on purpose.
+process and a worker while matches are played, one of them forfeited on purpose; the worker
+writes JSON logs whose lines about a match name it.
 
 The web process is this test's live server (its ``/metrics/`` holds the request metrics and the
 ladder's figures from the database); the worker serves its pool's metrics from its main process
@@ -138,6 +139,7 @@ def test_prometheus_sees_matches_played_and_a_forfeit(fleet, live_server, promet
         PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "worker-metrics"),
         MONSOON_WORKER_METRICS_PORT=str(worker_port),
         MONSOON_WORKER_METRICS_ADDRESS="127.0.0.1",
+        MONSOON_LOG_FORMAT="json",
     )
     prometheus = prometheus_for(
         {
@@ -174,6 +176,13 @@ def test_prometheus_sees_matches_played_and_a_forfeit(fleet, live_server, promet
         MatchSeat.objects.get(bot_version=crasher).stderr + forfeits[0]
     ), forfeits
     reason = forfeit_code(forfeits[0])
+
+    # JSON logs: the worker's lines about the forfeited match name it, its versions and worker.
+    lines = [json.loads(line) for line in fleet.log("ops").splitlines() if line.startswith("{")]
+    about = [line for line in lines if line.get("match_id") == played[-1].pk]
+    assert about, fleet.log("ops")[-3000:]
+    assert all(line["version_ids"] == [steady[0].pk, crasher.pk] for line in about)
+    assert all(line["worker"].startswith("ops@") for line in about)
 
     # The ladder's figures (web, from the database) and the worker's own, through Prometheus.
     wait_for(
