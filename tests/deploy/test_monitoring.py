@@ -100,3 +100,38 @@ def test_dashboard_is_grafana_json_with_a_query_in_every_panel():
         (GRAFANA / "provisioning" / "dashboards" / "monsoon.yml").read_text()
     )
     assert provisioning["providers"][0]["options"]["path"] == "/var/lib/grafana/dashboards"
+
+
+def test_compose_and_systemd_run_the_health_checks_that_exist():
+    """The health checks the supervisors run name modules, endpoints and units that exist."""
+    import importlib.util
+
+    from ladder.operations.middleware import ENDPOINTS
+
+    services = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text())["services"]
+    web = services["web"]["healthcheck"]["test"]
+    assert web[:4] == ["CMD", "python", "-m", "ladder.operations.probe"]
+    assert web[4].removeprefix("http://127.0.0.1:8000") in ENDPOINTS
+    assert (
+        "python -m workers.check --worker worker@" in services["worker"]["healthcheck"]["test"][1]
+    )
+    worker_name = services["worker"]["command"][services["worker"]["command"].index("-n") + 1]
+    assert worker_name == "worker@%h"  # what the health check names: worker@$(hostname)
+    for module in ("ladder.operations.probe", "workers.check"):
+        assert importlib.util.find_spec(module) is not None
+    units = ROOT / "deploy" / "systemd"
+    for timer in units.glob("*.timer"):
+        service = units / timer.name.replace(".timer", ".service")
+        text = service.read_text()
+        assert "Type=oneshot" in text and "/srv/monsoon/.venv/bin/python -m " in text
+        assert any(
+            f"-m {module}" in text for module in ("ladder.operations.probe", "workers.check")
+        )
+    assert {t.stem for t in units.glob("*.timer")} == {
+        "monsoon-web-health",
+        "monsoon-worker-health",
+    }
+    worker_unit = (units / "monsoon-worker.service").read_text()
+    assert "ExecStartPre=/srv/monsoon/.venv/bin/python -m workers.check" in worker_unit
+    for unit in ("monsoon-web.service", "monsoon-worker.service"):
+        assert "Environment=PROMETHEUS_MULTIPROC_DIR=/run/" in (units / unit).read_text()
