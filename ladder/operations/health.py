@@ -46,31 +46,32 @@ class _Bounded(HealthCheck):
                 time_taken=budget,
             )
 
+    def __repr__(self) -> str:
+        """The check's name in the JSON answer and the metrics' label: ``database``..."""
+        return type(self).__name__.removesuffix("Ready").lower()
 
-@dataclasses.dataclass
+
+@dataclasses.dataclass(repr=False)
 class DatabaseReady(_Bounded, Database):
     """``SELECT 1`` on the default database."""
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(repr=False)
 class CacheReady(_Bounded, Cache):
     """A set and get on the default cache (Redis in production: throttles live there)."""
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(repr=False)
 class BrokerReady(_Bounded):
     """The Celery broker answers: a Redis ``PING``, or the filesystem broker's folder exists.
 
-    The URL is never shown (it may hold a password); only the transport.
+    The URL is never shown (it may hold a password), not even its transport.
     """
 
     url: str = dataclasses.field(repr=False, default="")
     timeout: datetime.timedelta = dataclasses.field(
         default=datetime.timedelta(seconds=1), repr=False
     )
-
-    def __repr__(self) -> str:
-        return f"Broker({self.url.split(':', 1)[0]})"
 
     async def run(self) -> None:
         if self.url.startswith(("redis://", "rediss://", "unix://")):
@@ -102,7 +103,7 @@ def readiness_checks() -> list[HealthCheck]:
 
 def check_name(check: HealthCheck) -> str:
     """``database``, ``cache``, ``broker``: the label of a readiness check in the metrics."""
-    return type(check).__name__.removesuffix("Ready").lower()
+    return repr(check)
 
 
 async def run_readiness() -> list[HealthCheckResult]:
