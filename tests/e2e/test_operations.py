@@ -185,20 +185,25 @@ def test_prometheus_sees_matches_played_and_a_forfeit(fleet, live_server, promet
     assert all(line["worker"].startswith("ops@") for line in about)
 
     # The ladder's figures (web, from the database) and the worker's own, through Prometheus.
-    wait_for(
-        lambda: (
-            prometheus.value('monsoon_matches_total{game="packet_row", status="finished"}') == 3
-            and prometheus.value(f'monsoon_forfeits_total{{game="packet_row", reason="{reason}"}}')
-            == 1
-            and prometheus.value('monsoon_worker_matches_total{outcome="finished"}') == 3
-            and prometheus.value(f'monsoon_worker_forfeits_total{{reason="{reason}"}}') == 1
-            and prometheus.value('monsoon_worker_match_decisions_count{game="packet_row"}') == 3
-            # Every seat's peak memory, from its cgroup (the sandbox bounds seats with one).
-            and prometheus.value("monsoon_worker_seat_peak_memory_bytes_count") == 6
-        ),
-        120,
-        "prometheus to see three matches played and one forfeit",
-    )
+    expected = {
+        'monsoon_matches_total{game="packet_row", status="finished"}': 3,
+        f'monsoon_forfeits_total{{game="packet_row", reason="{reason}"}}': 1,
+        'monsoon_worker_matches_total{job="monsoon-worker", outcome="finished"}': 3,
+        f'monsoon_worker_forfeits_total{{job="monsoon-worker", reason="{reason}"}}': 1,
+        'monsoon_worker_match_decisions_count{job="monsoon-worker", game="packet_row"}': 3,
+        # Every seat's peak memory, from its cgroup (the sandbox bounds seats with one).
+        'monsoon_worker_seat_peak_memory_bytes_count{job="monsoon-worker"}': 6,
+    }
+    seen: dict[str, float] = {}
+
+    def prometheus_saw_them() -> bool:
+        seen.update({expr: prometheus.value(expr) for expr in expected})
+        return seen == expected
+
+    try:
+        wait_for(prometheus_saw_them, 120, "prometheus to see three matches and one forfeit")
+    except pytest.fail.Exception:
+        pytest.fail(f"prometheus saw {seen}, not {expected}")
     assert prometheus.value('monsoon_queue_depth{queue="ladder"}') == 0
     assert prometheus.value('monsoon_worker_slots{worker=~"ops@.*"}') == 2
     assert prometheus.value('monsoon_readiness_check_ok{check="database"}') == 1
