@@ -34,3 +34,24 @@ errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 # Behind a reverse proxy on another address, list it here so X-Forwarded-* is believed.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+# Metrics (docs/deploy.md, "Operations"): with PROMETHEUS_MULTIPROC_DIR set, every gunicorn
+# process writes its request metrics to files there and /metrics/ sums them. The folder is
+# emptied when gunicorn starts (files of a past run would count as live processes), and a
+# process that exits has its live gauges dropped.
+def on_starting(server: object) -> None:
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+    if folder:
+        from pathlib import Path
+
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        for stale in Path(folder).glob("*.db"):
+            stale.unlink(missing_ok=True)
+
+
+def child_exit(server: object, worker: object) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(getattr(worker, "pid", 0))

@@ -7,6 +7,7 @@ production deployment can never run on a development secret by accident.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Callable
 from datetime import timedelta
@@ -103,9 +104,15 @@ INSTALLED_APPS = [
     "ladder.versus",
     "ladder.web",
     "axes",
+    "django_prometheus",
 ]
 
 MIDDLEWARE = [
+    # First and last: django-prometheus times every request and counts it by view and status.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # /health/live/, /health/ready/ and /metrics/ for probes and Prometheus, which reach the
+    # process by its own address: answered before host validation and HTTPS redirects.
+    "ladder.operations.middleware.OperationsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Oversized bodies are refused (413) from Content-Length before anything is read.
     "ladder.core.body_limits.BodySizeLimitMiddleware",
@@ -122,6 +129,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a django-axes lockout into the 429 of ladder/accounts/lockout.py.
     "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 # Brute force: django-axes counts failed logins (API token, web login, admin login) per IP and,
 # separately, per user name, in the database; past the limit both are refused for the cool-off.
@@ -479,6 +487,61 @@ if not DEBUG:
             "CACHE_URL must name a shared (redis://) cache when DEBUG is off: throttles count "
             "per process without one (MONSOON_ALLOW_LOCAL_CACHE=1 for a single-process setup)"
         )
+# --- Operations (docs/deploy.md, "Operations") ---------------------------------------------------
+# Each readiness check (database, cache, broker) reports "no answer" after this many seconds.
+MONSOON_HEALTH_TIMEOUT_SECONDS = env_float("MONSOON_HEALTH_TIMEOUT_SECONDS", 0.8)
+# Who may read /metrics/: requests straight from these networks (never through a proxy), or any
+# request with "Authorization: Bearer <MONSOON_METRICS_TOKEN>" when a token is set.
+MONSOON_METRICS_ALLOWED_NETWORKS = env_list(
+    "MONSOON_METRICS_ALLOWED_NETWORKS", ["127.0.0.0/8", "::1/128"]
+)
+MONSOON_METRICS_TOKEN = os.environ.get("MONSOON_METRICS_TOKEN", "")
+for _network in MONSOON_METRICS_ALLOWED_NETWORKS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"MONSOON_METRICS_ALLOWED_NETWORKS: {_network!r} is not a network (10.0.0.0/8, ::1)"
+        ) from None
+# A worker's main process serves its pool's metrics (match durations, decisions, seat memory and
+# CPU) on this port for Prometheus (0: none). The pool processes write them to the folder named by
+# PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode), which the worker needs then.
+MONSOON_WORKER_METRICS_PORT = env_int("MONSOON_WORKER_METRICS_PORT", 0)
+MONSOON_WORKER_METRICS_ADDRESS = os.environ.get("MONSOON_WORKER_METRICS_ADDRESS", "0.0.0.0")  # noqa: S104
+if MONSOON_WORKER_METRICS_PORT and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    raise ImproperlyConfigured(
+        "MONSOON_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR (a folder of the worker's own) "
+        "so that every pool process's metrics are served"
+    )
+# "text" (the default) or "json": one JSON object a line (python-json-logger), with match_id,
+# version_ids and worker on every line written while a worker plays a match.
+MONSOON_LOG_FORMAT = os.environ.get("MONSOON_LOG_FORMAT", "text").strip().lower()
+if MONSOON_LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(
+        f"MONSOON_LOG_FORMAT must be 'text' or 'json', not {MONSOON_LOG_FORMAT!r}"
+    )
+MONSOON_LOG_LEVEL = os.environ.get("MONSOON_LOG_LEVEL", "INFO").strip().upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"match": {"()": "ladder.operations.logcontext.MatchContextFilter"}},
+    "formatters": {
+        "text": {
+            "format": "[%(asctime)s: %(levelname)s/%(processName)s] %(name)s: %(message)s%(match)s"
+        },
+        "json": {"()": "ladder.operations.logcontext.json_formatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": MONSOON_LOG_FORMAT,
+            "filters": ["match"],
+        }
+    },
+    "root": {"handlers": ["console"], "level": MONSOON_LOG_LEVEL},
+    # Django's own console handler (DEBUG only) would print its lines a second time.
+    "loggers": {"django": {"handlers": [], "propagate": True}},
+}
 # Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
 MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
 # A worker still shutting down this long after its consumer stopped exits hard (workers/fleet.py):

@@ -2,7 +2,8 @@
 # Make PostgreSQL and Redis reachable on 127.0.0.1 for the test suite, from nothing if need be:
 # installs them with apt when missing, starts them when stopped, creates the test role/database.
 # Also installs the headless browser the web tests drive (Debian chromium + chromium-driver),
-# socat and iproute2 for the remote-worker test's network namespace, and, through
+# socat and iproute2 for the remote-worker test's network namespace, Prometheus (and promtool)
+# for the operations tests, and, through
 # ensure-sandbox.sh, what sandboxed bots need (bubblewrap, libseccomp, python3).
 # Its only output on stdout is the DATABASE_URL=... line (progress goes to stderr), so the
 # Makefile can export it; safe to run again and again.
@@ -87,8 +88,22 @@ ensure_namespace_tools() {
     if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
+ensure_prometheus() {
+    # The operations test (tests/e2e/test_operations.py) runs a Prometheus server of its own and
+    # the deploy tests check the alert rules and scrape config with promtool; both come with
+    # Debian's package. Its service is not started here: the tests start their own.
+    if command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1; then
+        return
+    fi
+    say "installing prometheus"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        prometheus >&2
+}
+
 ensure_postgres
 ensure_redis
+ensure_prometheus
 ensure_namespace_tools
 ensure_browser
 # The workers' tests run bots in bubblewrap sandboxes.

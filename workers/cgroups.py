@@ -62,6 +62,8 @@ class SeatCgroup(ABC):
     """The verdict kept by :meth:`remove` ("" for none), since the counters go with the group."""
     peak: int | None = None
     """The seat's peak memory in bytes, kept by :meth:`remove` where the kernel reports it."""
+    cpu: float | None = None
+    """The seat's CPU seconds (all its tasks), kept by :meth:`remove` where reported."""
 
     @abstractmethod
     def join(self) -> None:
@@ -87,6 +89,10 @@ class SeatCgroup(ABC):
     @abstractmethod
     def _peak_now(self) -> int | None:
         """The live group's peak memory, where the kernel reports it."""
+
+    def _cpu_now(self) -> float | None:
+        """The live group's CPU seconds, where the kernel reports them (cgroup v2's cpu.stat)."""
+        return None
 
     @abstractmethod
     def _remove_groups(self) -> None:
@@ -115,22 +121,24 @@ class SeatCgroup(ABC):
             return self.final or None
         return self._verdict()
 
-    def cpu_seconds(self) -> float | None:
-        """CPU time every task of the seat has used so far (monotonic), None if not counted.
-
-        The runner charges each decision by it (:mod:`workers.cputime`).
-        """
-        return None
-
     def peak_memory_bytes(self) -> int | None:
         """The most memory the seat held at once (kept after :meth:`remove`)."""
         return self.peak if self.final is not None else self._peak_now()
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time every task of the seat has used (monotonic; kept after :meth:`remove`).
+
+        The runner charges each decision by it (:mod:`workers.cputime`); the metrics report it.
+        None where the host does not count it per seat.
+        """
+        return self.cpu if self.final is not None else self._cpu_now()
 
     def remove(self) -> None:
         """Keep the verdict and the peak, then delete the groups; safe to call twice."""
         if self.final is not None:
             return
         self.peak = self._peak_now()
+        self.cpu = self._cpu_now()
         self.final = self._verdict() or ""
         self._remove_groups()
 
@@ -408,7 +416,7 @@ class V2SeatCgroup(SeatCgroup):
     def _peak_now(self) -> int | None:
         return _read_int(self.path / "memory.peak")
 
-    def cpu_seconds(self) -> float | None:
+    def _cpu_now(self) -> float | None:
         """``usage_usec`` of ``cpu.stat``, which every v2 group has (no controller needed)."""
         usec = _pread_counter(self._cpu_fd, b"usage_usec")
         return usec / 1e6 if usec is not None else None
@@ -575,7 +583,7 @@ class V1SeatCgroup(SeatCgroup):
     def _peak_now(self) -> int | None:
         return _read_int(self.memory / "memory.max_usage_in_bytes")
 
-    def cpu_seconds(self) -> float | None:
+    def _cpu_now(self) -> float | None:
         """``cpuacct.usage`` (nanoseconds), where the v1 ``cpuacct`` hierarchy is writable."""
         nsec = _pread_counter(self._cpu_fd)
         return nsec / 1e9 if nsec is not None else None

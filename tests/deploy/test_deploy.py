@@ -27,9 +27,10 @@ DEPLOY = ROOT / "deploy"
 ENV_EXAMPLE = DEPLOY / "monsoon.env.example"
 GOOD_KEY = "k" * 50
 APP_SERVICES = {"migrate", "web", "worker", "beat", "flower"}
+MONITORING = {"prometheus", "grafana"}  # the compose file's `monitoring` profile
 
 ENV_READ = re.compile(
-    r'(?:os\.environ(?:\.get|\.setdefault)?\(|os\.environ\[|env_(?:bool|int|list)\()\s*"([A-Z0-9_]+)"'
+    r'(?:os\.environ(?:\.get|\.setdefault)?\(|os\.environ\[|env_(?:bool|int|float|list)\()\s*"([A-Z0-9_]+)"'
 )
 # Read by other programs, not by Monsoon's code.
 FOREIGN_NAMES = {
@@ -50,6 +51,7 @@ NOT_FOR_PRODUCTION = {
     "MONSOON_MATCH_OVER": "hooks for tests",
     "MONSOON_ALLOW_UNBOUNDED_SEATS": "development machines only (refused without DEBUG)",
     "PATH": "the sandbox passes it on",
+    "PROMETHEUS_MULTIPROC_DIR": "a folder per process group: the compose file and units set it",
 }
 
 
@@ -103,7 +105,12 @@ def test_deploy_docs_describe_every_setting():
 def test_compose_services_commands_and_sandbox_privileges():
     spec = compose()
     services = spec["services"]
-    assert set(services) == {"db", "redis", *APP_SERVICES}
+    assert set(services) == {"db", "redis", *APP_SERVICES, *MONITORING}
+    for name in MONITORING:
+        assert services[name]["profiles"] == ["monitoring"]
+        for volume in services[name]["volumes"]:
+            source = volume.split(":")[0]
+            assert not source.startswith(".") or (DEPLOY / source).is_dir(), volume
     for name in APP_SERVICES:
         service = services[name]
         assert service["env_file"] == "monsoon.env"

@@ -168,6 +168,9 @@ def test_a_seat_cannot_hold_more_than_its_limit_across_processes(each_mib, limit
     cgroup_peak = seat.peak_memory_bytes()
     assert cgroup_peak is not None and cgroup_peak <= limit
     assert seat.limit_hit() == "memory_limit"
+    # The workers' metrics read the same peak, for the forfeited seat as for the other one.
+    assert outcome.seat_usage[0][0] == cgroup_peak
+    assert outcome.seat_usage[1][0] == recording.started[1].peak_memory_bytes() is not None
 
 
 def test_without_a_seat_cgroup_the_same_bot_holds_three_times_its_limit(monkeypatch):

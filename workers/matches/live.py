@@ -10,6 +10,7 @@ tick, never an error of the match: spectators are not worth a forfeit or a retry
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 from collections.abc import Callable
@@ -32,7 +33,13 @@ class LivePublisher:
         self.published = 0
         """Decisions in the last successful publish."""
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"live-{match_id}", daemon=True)
+        self._thread = threading.Thread(
+            # In a copy of the context: its log lines name the match (ladder.operations.logcontext).
+            target=contextvars.copy_context().run,
+            args=(self._run,),
+            name=f"live-{match_id}",
+            daemon=True,
+        )
 
     def watch(self, source: ProgressSource) -> None:
         """Given to ``run_match`` as ``watch``: where the progress comes from."""

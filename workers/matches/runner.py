@@ -140,6 +140,8 @@ class _Seat:
         """What is left of the whole-match thinking budget."""
         self.debug_left = protocol.MAX_DEBUG_CHARS_PER_MATCH
         self.decisions = 0
+        self.usage: tuple[int | None, float | None] = (None, None)
+        """Peak memory and CPU seconds, read when the seat is closed (``_usage``)."""
         self.forfeit: str | None = None
         self.forfeit_order = 0
         self.stdout_closed = False
@@ -203,6 +205,9 @@ class MatchOutcome:
     play_cpu_s: float = 0.0
     """The runner thread's own CPU time while playing (engine included): against ``play`` it
     tells what the runner costs from what it waits for (the bots, a busy machine)."""
+    seat_usage: list[tuple[int | None, float | None]] = field(default_factory=list)
+    """Per seat, its peak memory in bytes and CPU seconds where the sandbox's cgroup reports
+    them (None elsewhere), for the workers' metrics."""
 
     def record(self) -> MatchRecord:
         """The typed result record the worker hands to the ladder (as JSON)."""
@@ -327,6 +332,7 @@ class _Match:
         seat.stderr_open = seat.out_watched = seat.in_watched = False
         proc, seat.proc = seat.proc, None
         proc.terminate_all()
+        seat.usage = _usage(proc)
 
     # --- pipes ------------------------------------------------------------------------------
     def _drain_stderr(self, seat: _Seat, budget: int = 16) -> None:
@@ -811,7 +817,15 @@ class _Match:
                 with contextlib.suppress(Exception):
                     self._drain_stderr(seat)
                 proc.terminate_all()
+                seat.usage = _usage(proc)
         self.sel.close()
+
+
+def _usage(proc: BotProcess) -> tuple[int | None, float | None]:
+    """A finished seat's peak memory and CPU time, where its launcher can tell them."""
+    peak = getattr(proc, "peak_memory_bytes", None)
+    cpu = getattr(proc, "cpu_seconds", None)
+    return (peak() if callable(peak) else None, cpu() if callable(cpu) else None)
 
 
 def run_match(
@@ -855,6 +869,7 @@ def run_match(
             "finish": time.monotonic() - played,
         }
         outcome.play_cpu_s = cpu
-        return outcome
     finally:
         match.close()
+    outcome.seat_usage = [seat.usage for seat in match.seats]
+    return outcome

@@ -16,6 +16,7 @@ match goes back to the queue until it has used its attempts.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import threading
@@ -31,6 +32,8 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from kombu.exceptions import OperationalError as BrokerError
 
 from ladder.core.hooks import WorkerLink
+from ladder.operations.logcontext import MatchContext, bind_match
+from workers import metrics
 from workers.celery_app import app
 from workers.matches import job
 from workers.matches.live import LivePublisher
@@ -73,7 +76,13 @@ class LeaseKeeper:
     def __init__(self, match_id: int, worker: str, lease_seconds: int) -> None:
         self.match_id, self.worker, self.lease_seconds = match_id, worker, lease_seconds
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"lease-{match_id}", daemon=True)
+        self._thread = threading.Thread(
+            # In a copy of the context: its log lines name the match (ladder.operations.logcontext).
+            target=contextvars.copy_context().run,
+            args=(self._run,),
+            name=f"lease-{match_id}",
+            daemon=True,
+        )
 
     def _run(self) -> None:
         from ladder.matches.services import renew_lease
@@ -134,9 +143,7 @@ def _fail(match_id: int, reason: str) -> str:
 )
 def run_match(self: Task, match_id: int) -> str:
     """Play one queued match in the sandbox and record its result exactly once."""
-    from ladder.bots.selectors import artifact_bytes
-    from ladder.matches.selectors import match_spec
-    from ladder.matches.services import claim_match, record_result
+    from ladder.matches.services import claim_match
 
     worker = _worker_name(self)
     lease = settings.MONSOON_MATCH_LEASE_SECONDS
@@ -147,10 +154,24 @@ def run_match(self: Task, match_id: int) -> str:
         raise self.retry(exc=exc, countdown=min(2 ** min(self.request.retries, 5), 30)) from exc
     if not claimed:
         return f"match {match_id} was not queued; nothing to do"
+    with bind_match(match_id, (), worker) as bound, metrics.PLAYING.track_inprogress():
+        return _play_claimed(match_id, worker, lease, bound)
+
+
+def _play_claimed(match_id: int, worker: str, lease: int, bound: MatchContext) -> str:
+    """Play a match this worker has claimed and record its outcome (or its failure)."""
+    from ladder.bots.selectors import artifact_bytes
+    from ladder.matches.selectors import match_spec
+    from ladder.matches.services import record_result
+
     live = LivePublisher(match_id, worker, settings.MONSOON_LIVE_INTERVAL_SECONDS)
+    game = "unknown"
     with LeaseKeeper(match_id, worker, lease), live:
         try:
             spec = MatchSpec.from_json(match_spec(match_id))
+            game = spec.game
+            bound.version_ids = tuple(seat.version_id for seat in spec.seats)
+            logger.info("playing match %s (%s)", match_id, spec.game)
             outcome = job.play(
                 spec,
                 launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
@@ -160,14 +181,18 @@ def run_match(self: Task, match_id: int) -> str:
                 time_controls=match_time_controls(),
             )
         except SoftTimeLimitExceeded:
+            metrics.MATCHES.labels(game, "infrastructure_failure").inc()
             return f"match {match_id}: " + _fail(
                 match_id, f"the match took longer than {settings.MONSOON_MATCH_TIME_LIMIT} s"
             )
         except Exception as exc:
+            metrics.MATCHES.labels(game, "infrastructure_failure").inc()
             return f"match {match_id}: " + _fail(match_id, f"{type(exc).__name__}: {exc}")
     result = _with_database_patience(
         lambda: record_result(match_id, outcome.record().to_json()), f"recording match {match_id}"
     )
+    metrics.observe_match(spec, outcome)
+    logger.info("match %s: %s", match_id, result.message)
     return result.message
 
 
@@ -193,6 +218,9 @@ def validate_bot_version(self: Task, version_id: int) -> str:
         ) from exc
     if version is None:
         return f"version {version_id} was not pending; nothing to do"
+    if version.validated_at is not None:
+        latency = (version.validated_at - version.uploaded_at).total_seconds()
+        metrics.VALIDATION_SECONDS.observe(max(latency, 0.0))
     return f"version {version_id}: {version.status}"
 
 
