@@ -130,6 +130,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("MONSOON_LOGIN_COOLOFF_MINUTES", 1
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "ladder.accounts.lockout.lockout_response"
+# Cut to the attempt record's 255 characters: a longer name is an ordinary failed login.
+AXES_USERNAME_CALLABLE = "ladder.accounts.lockout.attempted_username"
 # The client's address: REMOTE_ADDR, unless MONSOON_TRUSTED_PROXIES (how many proxies append to
 # X-Forwarded-For in front of gunicorn) says the header can be believed; it is spoofable otherwise.
 _TRUSTED_PROXIES = env_int("MONSOON_TRUSTED_PROXIES", 0)
