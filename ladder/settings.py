@@ -16,6 +16,8 @@ from typing import TypeVar
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from ladder.core.secret_key import DEVELOPMENT_KEY, secret_key_problem
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -64,15 +66,13 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DEBUG = env_bool("DEBUG", False)
 
-_DEV_SECRET_KEY = "insecure-development-key-never-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
+SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_KEY if DEBUG else "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 
 if not DEBUG:
-    if not SECRET_KEY or SECRET_KEY == _DEV_SECRET_KEY or len(SECRET_KEY) < 32:
-        raise ImproperlyConfigured(
-            "SECRET_KEY must be set to a random string of at least 32 characters when DEBUG is off"
-        )
+    _key_problem = secret_key_problem(SECRET_KEY)
+    if _key_problem:
+        raise ImproperlyConfigured(f"{_key_problem} (DEBUG is off)")
     if not ALLOWED_HOSTS or "*" in ALLOWED_HOSTS:
         raise ImproperlyConfigured(
             "ALLOWED_HOSTS must list this site's host names (no '*') when DEBUG is off"
