@@ -391,6 +391,10 @@ MONSOON_MATCH_OVER = os.environ.get(
 MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET", 8)
 MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS", 3)
 MONSOON_CHALLENGES_PER_HOUR = env_int("MONSOON_CHALLENGES_PER_HOUR", 20)
+# Rows a user may create per hour, counted exactly under a lock on their row
+# (ladder/core/quotas.py); the THROTTLE_* request rates above are a cheaper first guard.
+MONSOON_BOTS_PER_HOUR = env_int("MONSOON_BOTS_PER_HOUR", 20)
+MONSOON_UPLOADS_PER_HOUR = env_int("MONSOON_UPLOADS_PER_HOUR", 30)
 # Version tests (ladder.versus): running tests and new tests per user, matches in flight per test
 # (pairs of two), the default and largest game caps.
 MONSOON_VERSUS_RUNNING_PER_USER = 1
@@ -417,6 +421,9 @@ MONSOON_MATCH_LEASE_SECONDS = env_int("MONSOON_MATCH_LEASE_SECONDS", 60)
 MONSOON_RESEND_AFTER_SECONDS = env_int("MONSOON_RESEND_AFTER_SECONDS", 120)
 # A version stuck in ``validating`` this long (its worker died) goes back to ``pending``.
 MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS", 600)
+# A validation that fails the same way this many times in a row (not the bot's doing: e.g. its
+# stored artifact is missing) rejects the version with that reason instead of retrying forever.
+MONSOON_VALIDATION_SAME_FAILURES = env_int("MONSOON_VALIDATION_SAME_FAILURES", 3)
 # Hard wall-clock limit of one match task (the soft limit is a minute less); a match that
 # overruns is an infrastructure failure and goes back to the queue.
 MONSOON_MATCH_TIME_LIMIT = env_int("MONSOON_MATCH_TIME_LIMIT", 1800)

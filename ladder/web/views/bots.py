@@ -14,7 +14,7 @@ from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot
-from ladder.core.errors import Conflict, ServiceError
+from ladder.core.errors import Conflict, RateLimited, ServiceError
 from ladder.core.throttles import wait_seconds
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
@@ -80,6 +80,9 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
         version = bot_services.upload_version(
             bot, request.user, filename=upload.name, data=upload.read(limit + 1)
         )
+    except RateLimited as exc:
+        form.add_error("artifact", f"Too many uploads: {exc}.")
+        return 429
     except ServiceError as exc:
         form.add_error("artifact", f"The upload was refused: {exc}")
         return 400
@@ -145,6 +148,12 @@ def bot_new(request: HttpRequest) -> HttpResponse:
                 description=data["description"],
                 is_public=data["is_public"],
             )
+        except RateLimited as exc:
+            form.add_error(None, f"Too many new bots: {exc}.")
+            response = render(request, "web/bot_new.html", {"form": form}, status=429)
+            if exc.retry_after:
+                response["Retry-After"] = str(exc.retry_after)
+            return response
         except ServiceError as exc:
             form.add_error("name" if isinstance(exc, Conflict) else None, str(exc))
         else:
