@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -289,6 +289,34 @@ def _version_artifact(version: BotVersion) -> bytes:
     return artifact_bytes(version.pk)
 
 
+# Failures of the machine or the network, whatever the version: a database or broker outage
+# repeats the same message too, and must not reject a good version.
+OUTAGES: tuple[type[BaseException], ...] = (
+    ArtifactStoreMissing,
+    DatabaseError,
+    ConnectionError,
+    TimeoutError,
+)
+
+
+def _is_host_or_outage(exc: BaseException) -> bool:
+    """An outage, or an exception the worker layer marks as its host's (``host_failure``:
+    e.g. the sandbox is unavailable there)."""
+    return isinstance(exc, OUTAGES) or bool(getattr(exc, "host_failure", False))
+
+
+def _failure_text(exc: BaseException) -> str:
+    return printable(str(exc) or type(exc).__name__)[:2000]
+
+
+def _counted_failure(version_id: int, exc: BaseException) -> bool:
+    """Count the failure; True when it is time to reject (a database error here: not yet)."""
+    try:
+        return _same_failure_again(version_id, _failure_text(exc))
+    except DatabaseError:
+        return False
+
+
 def _same_failure_again(version_id: int, error: str) -> bool:
     """Count a failure of validation that was not the bot's; True when it is the
     ``MONSOON_VALIDATION_SAME_FAILURES``-th identical one in a row (time to reject)."""
@@ -329,17 +357,15 @@ def validate_version(version_id: int, *, validator: Validator | None = None) -> 
             outcome = ValidationOutcome(False, "the stored artifact does not match its sha256")
         else:
             outcome = validator(artifact)
-    except ArtifactStoreMissing:
-        release_validation(version_id)  # the host's failure: another worker may have the store
-        raise
     except Exception as exc:
         # Not the bot's doing, so retried; but a failure that repeats identically (a missing
         # artifact, ...) would repeat forever: after enough of them the version is rejected
-        # with the reason, which its owner sees.
-        error = printable(str(exc) or type(exc).__name__)[:2000]
-        if not _same_failure_again(version_id, error):
+        # with the reason, which its owner sees. The host's own failures (no artifact store,
+        # no sandbox) and outages (database, network) never count against the version.
+        if _is_host_or_outage(exc) or not _counted_failure(version_id, exc):
             release_validation(version_id)
             raise
+        error = _failure_text(exc)
         times = settings.MONSOON_VALIDATION_SAME_FAILURES
         outcome = ValidationOutcome(False, f"validation failed {times} times in a row: {error}")
     except BaseException:

@@ -226,3 +226,23 @@ def test_a_host_without_the_artifact_store_fails_itself_not_the_version(alice, s
     _announce("w1@storeless", 2, ["validation"])
     node = WorkerNode.objects.get(name="w1@storeless")
     assert "does not exist on this host" in node.storage_problem
+
+
+def test_outages_and_host_failures_never_reject_a_version(alice, settings):
+    """A database or network outage, or a host without a sandbox, repeats its message too."""
+    from django.db import OperationalError
+
+    from workers.sandbox import SandboxUnavailable
+
+    settings.MONSOON_VALIDATION_SAME_FAILURES = 2
+    version = upload(make_bot(alice, "clove"))
+    for error in (OperationalError, ConnectionError, SandboxUnavailable):
+        for _ in range(3):
+
+            def failing(artifact, error=error):
+                raise error("the same message every time")
+
+            with pytest.raises(error):
+                services.validate_version(version.pk, validator=failing)
+    version.refresh_from_db()
+    assert version.status == Status.PENDING and version.validation_error_count == 0
