@@ -18,6 +18,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from ladder.core.match_bounds import worker_time_limit_s
+from ladder.core.secret_key import DEVELOPMENT_KEY, secret_key_problem
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -67,15 +68,13 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DEBUG = env_bool("DEBUG", False)
 
-_DEV_SECRET_KEY = "insecure-development-key-never-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
+SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_KEY if DEBUG else "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 
 if not DEBUG:
-    if not SECRET_KEY or SECRET_KEY == _DEV_SECRET_KEY or len(SECRET_KEY) < 32:
-        raise ImproperlyConfigured(
-            "SECRET_KEY must be set to a random string of at least 32 characters when DEBUG is off"
-        )
+    _key_problem = secret_key_problem(SECRET_KEY)
+    if _key_problem:
+        raise ImproperlyConfigured(f"{_key_problem} (DEBUG is off)")
     if not ALLOWED_HOSTS or "*" in ALLOWED_HOSTS:
         raise ImproperlyConfigured(
             "ALLOWED_HOSTS must list this site's host names (no '*') when DEBUG is off"
@@ -142,6 +141,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("MONSOON_LOGIN_COOLOFF_MINUTES", 1
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "ladder.accounts.lockout.lockout_response"
+# Cut to the attempt record's 255 characters: a longer name is an ordinary failed login.
+AXES_USERNAME_CALLABLE = "ladder.accounts.lockout.attempted_username"
 # The client's address: REMOTE_ADDR, unless MONSOON_TRUSTED_PROXIES (how many proxies append to
 # X-Forwarded-For in front of gunicorn) says the header can be believed; it is spoofable otherwise.
 _TRUSTED_PROXIES = env_int("MONSOON_TRUSTED_PROXIES", 0)
@@ -401,6 +402,10 @@ MONSOON_MATCH_OVER = os.environ.get(
 MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET", 8)
 MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS", 3)
 MONSOON_CHALLENGES_PER_HOUR = env_int("MONSOON_CHALLENGES_PER_HOUR", 20)
+# Rows a user may create per hour, counted exactly under a lock on their row
+# (ladder/core/quotas.py); the THROTTLE_* request rates above are a cheaper first guard.
+MONSOON_BOTS_PER_HOUR = env_int("MONSOON_BOTS_PER_HOUR", 20)
+MONSOON_UPLOADS_PER_HOUR = env_int("MONSOON_UPLOADS_PER_HOUR", 30)
 # Version tests (ladder.versus): running tests and new tests per user, matches in flight per test
 # (pairs of two), the default and largest game caps.
 MONSOON_VERSUS_RUNNING_PER_USER = 1
@@ -427,6 +432,9 @@ MONSOON_MATCH_LEASE_SECONDS = env_int("MONSOON_MATCH_LEASE_SECONDS", 60)
 MONSOON_RESEND_AFTER_SECONDS = env_int("MONSOON_RESEND_AFTER_SECONDS", 120)
 # A version stuck in ``validating`` this long (its worker died) goes back to ``pending``.
 MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS", 600)
+# A validation that fails the same way this many times in a row (not the bot's doing: e.g. its
+# stored artifact is missing) rejects the version with that reason instead of retrying forever.
+MONSOON_VALIDATION_SAME_FAILURES = env_int("MONSOON_VALIDATION_SAME_FAILURES", 3)
 # Each seat's thinking time for a whole match (on top of the per-decision move time and bank): a
 # seat that uses it up forfeits (``thinking_budget``) and the match is recorded as usual.
 MONSOON_MATCH_THINKING_BUDGET_SECONDS: float = env_int("MONSOON_MATCH_THINKING_BUDGET_SECONDS", 60)

@@ -12,6 +12,9 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/monsoo
 os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
 os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
 os.environ.setdefault("MONSOON_ALLOW_LOCAL_CACHE", "1")  # one test process: its memory is shared
+# Fixtures create many bots and versions for one user; the tests of these budgets set their own.
+os.environ.setdefault("MONSOON_BOTS_PER_HOUR", "1000")
+os.environ.setdefault("MONSOON_UPLOADS_PER_HOUR", "1000")
 
 from ladder.settings import *  # noqa: F403
 

@@ -11,7 +11,11 @@ urlpatterns = [
     path("api/v1/", include("ladder.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+        name="api-redoc",
+    ),
     path("api-auth/", include("rest_framework.urls")),
     path("", include("ladder.web.urls")),
 ]

@@ -116,8 +116,11 @@ def demo_environment(data: Path, host: str, no_sandbox: bool) -> dict[str, str]:
     local = {"localhost", "127.0.0.1", "::1", "[::1]"}
     env.update(
         {
-            "DJANGO_SETTINGS_MODULE": "ladder.settings",
-            "DEBUG": "1",  # the development secret and plain-HTTP cookies; it binds to localhost
+            # DEBUG=1 lets ladder.settings accept the demo's development setup (SQLite, the
+            # development secret, plain-HTTP cookies; it binds to localhost); ladder.settings_demo
+            # then turns Django's DEBUG off, so visitors see the site's own 404 and 500 pages.
+            "DJANGO_SETTINGS_MODULE": "ladder.settings_demo",
+            "DEBUG": "1",
             "ALLOWED_HOSTS": "*" if host not in local else "localhost,127.0.0.1,[::1]",
             "DATABASE_URL": f"sqlite:///{data / 'demo.sqlite3'}",
             "CELERY_BROKER_URL": "filesystem://localhost/",  # the host is ignored (no warning)

@@ -59,6 +59,12 @@ def sweep_seats(**_kwargs: object) -> None:
         logger.warning("ended the seats of dead worker processes: %s", [str(p) for p in removed])
 
 
+def _storage_problem() -> str:
+    from ladder.bots.selectors import artifact_store_problem
+
+    return artifact_store_problem() or ""
+
+
 def _queues(consumer: object) -> list[str]:
     queues = getattr(getattr(consumer, "task_consumer", None), "queues", None)
     return sorted(q.name for q in queues) if queues is not None else []
@@ -76,6 +82,7 @@ def _announce(name: str, slots: int, queues: list[str]) -> None:
         queues=queues,
         sandbox=sandbox,
         sandbox_problem=problem,
+        storage_problem=_storage_problem(),
     )
     if problem and sandbox == "bwrap":
         logger.error("this worker cannot sandbox bots and will fail their matches: %s", problem)
@@ -90,7 +97,7 @@ def _stopping(controller: object) -> bool:
 
 
 def _beat(name: str, slots: int, queues: list[str], controller: object = None) -> None:
-    from ladder.fleet.services import worker_heartbeat
+    from ladder.fleet.services import worker_heartbeat, worker_storage_problem
 
     stopping_since: float | None = None
     while not _stop.wait(settings.MONSOON_WORKER_HEARTBEAT_SECONDS):
@@ -107,6 +114,8 @@ def _beat(name: str, slots: int, queues: list[str], controller: object = None) -
         try:
             if not worker_heartbeat(name):
                 _announce(name, slots, queues)
+            else:  # a store mounted (or lost) since start-up shows on the next beat
+                worker_storage_problem(name, _storage_problem())
         except DatabaseError as exc:  # the database is away for a while: try again next beat
             logger.warning("worker heartbeat failed: %s", exc)
             connections.close_all()

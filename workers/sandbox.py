@@ -86,6 +86,10 @@ ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class SandboxUnavailable(LaunchError):
     """bubblewrap cannot run on this host, so untrusted bots must not be started."""
 
+    # The host's failure, not the version's: validation leaves the version pending for another
+    # worker and never counts it towards rejection (ladder.bots.services.validate_version).
+    host_failure = True
+
 
 def _root_links() -> list[str]:
     """bwrap arguments recreating the host's top-level ``/bin``, ``/lib``... as in merged /usr.

@@ -29,3 +29,26 @@ def lockout_response(
         response = render(request, "web/locked_out.html", {"message": message}, status=429)
     response["Retry-After"] = str(seconds)
     return response
+
+
+# django-axes records the user name of a failed login in a ``varchar(255)`` column.
+AXES_USERNAME_CHARS = 255
+
+
+def attempted_username(
+    request: HttpRequest, credentials: dict[str, object] | None = None
+) -> str | None:
+    """The user name axes records and counts (``AXES_USERNAME_CALLABLE``), cut to its column.
+
+    A longer name can belong to no account (Django's user names stop at 150 characters), so
+    every such attempt is still an ordinary failed login; unshortened it would not fit the
+    attempt record and the login would fail with a server error instead.
+    """
+    if credentials:
+        value = credentials.get("username")
+    else:
+        data = getattr(request, "data", request.POST)
+        value = data.get("username")
+    if value is None:
+        return None
+    return str(value)[:AXES_USERNAME_CHARS]

@@ -269,6 +269,9 @@ class WorkerNodeSerializer(serializers.Serializer):
     queues = serializers.ListField(child=serializers.CharField())
     sandbox = serializers.CharField(help_text="bwrap, or none (bots unsandboxed)")
     sandbox_problem = serializers.CharField(help_text="why bots cannot be sandboxed there")
+    storage_problem = serializers.CharField(
+        help_text="why that host cannot read stored bot artifacts (its versions and matches fail)"
+    )
     started_at = serializers.DateTimeField()
     last_seen = serializers.DateTimeField()
     stopped_at = serializers.DateTimeField(allow_null=True)

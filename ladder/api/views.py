@@ -492,11 +492,11 @@ class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 
 class TokenView(ObtainAuthToken):
-    """``auth/token/``: a user name and password for the API token; brute force gets a 429.
+    """Your API token for your user name and password. After repeated failed logins from an
+    address or for an account, further attempts are refused with 429 for a while."""
 
-    django-axes marks the request it is given as locked out, and DRF hands it its own wrapper:
-    the mark is copied onto Django's request so ``AxesMiddleware`` answers with the lockout page.
-    """
+    # django-axes marks the request it is given as locked out, and DRF hands it its own wrapper:
+    # the mark is copied onto Django's request so AxesMiddleware answers with the lockout page.
 
     parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import stat
 import tarfile
 import zipfile
@@ -225,17 +226,29 @@ class _Tree:
 
 
 class _Budget:
-    """Counts files and unpacked bytes across an archive against the limits."""
+    """Counts entries and unpacked bytes across an archive against the limits.
+
+    Folders count like files: each is an entry to check and a directory to make on every
+    worker (30,000 empty folders once passed a limit that counted files only).
+    """
 
     def __init__(self, limits: UploadLimits) -> None:
         self.limits = limits
-        self.files = 0
+        self.entries = 0
         self.total = 0
 
+    def add_folder(self) -> None:
+        self._count()
+
+    def _count(self) -> None:
+        self.entries += 1
+        if self.entries > self.limits.max_files:
+            raise UploadRejected(
+                f"the archive holds more than {self.limits.max_files} files and folders"
+            )
+
     def add_file(self, name: str, size: int) -> None:
-        self.files += 1
-        if self.files > self.limits.max_files:
-            raise UploadRejected(f"the archive holds more than {self.limits.max_files} files")
+        self._count()
         self.total += size
         if self.total > self.limits.max_unpacked_bytes:
             raise UploadRejected(
@@ -263,6 +276,7 @@ def _zip_members(data: bytes, limits: UploadLimits) -> dict[str, Member]:
                 raise UploadRejected(f"archive member {name!r} is not a regular file")
             tree.add(name, folder=info.is_dir())
             if info.is_dir():
+                budget.add_folder()
                 continue
             if info.flag_bits & 0x1:
                 raise UploadRejected(f"archive member {name!r} is encrypted")
@@ -333,6 +347,7 @@ def _tar_members(data: bytes, limits: UploadLimits) -> dict[str, Member]:
                     raise UploadRejected(f"archive member {name!r} is not a regular file")
                 tree.add(name, folder=info.isdir())
                 if info.isdir():
+                    budget.add_folder()
                     continue
                 budget.add_file(name, info.size)
                 stream = archive.extractfile(info)
@@ -359,6 +374,49 @@ def _read_manifest(members: dict[str, Member]) -> tuple[list[str], str | None]:
     return command, game
 
 
+def _check_command_files(command: list[str], members: dict[str, Member]) -> None:
+    """Refuse a manifest whose command runs a Python file the archive does not hold (the
+    first ``.py`` it names; later ones may be the bot's own arguments).
+
+    An argument that is a path (``bot/run.py``) must name a member exactly: it is run from the
+    archive's root. A shell command line (``sh -c "cd bot && exec python3 main.py"``) is split
+    into words as the shell would; a ``.py`` word there may be relative to a folder the script
+    changes into, so it is accepted when the archive holds it at the root or in any folder.
+    What the shell really does is not second-guessed: this catches a misspelt or forgotten
+    file, the mistake an author makes, before a version is stored and validated.
+    """
+    for arg in command:
+        if not any(char.isspace() for char in arg):
+            if arg.endswith(".py"):
+                if _member_name_or_none(arg) not in members:
+                    raise UploadRejected(
+                        f"{MANIFEST_NAME} runs {arg!r}, which is not in the archive"
+                    )
+                return
+            continue
+        try:
+            words = shlex.split(arg)
+        except ValueError:  # unbalanced quotes: the shell will say so when the bot starts
+            continue
+        for word in words:
+            if not word.endswith(".py") or word.startswith(("$", "/")):
+                continue
+            name = _member_name_or_none(word)
+            if name is None or not any(m == name or m.endswith("/" + name) for m in members):
+                raise UploadRejected(
+                    f"{MANIFEST_NAME}: the shell command runs {word!r}, which is not in the "
+                    "archive (at its top level or in any folder)"
+                )
+            return
+
+
+def _member_name_or_none(path: str) -> str | None:
+    try:
+        return _safe_member_name(path)
+    except UploadRejected:
+        return None
+
+
 def _finish(members: dict[str, Member], kind: str) -> ArtifactInfo:
     if not members:
         raise UploadRejected("the archive is empty")
@@ -366,9 +424,7 @@ def _finish(members: dict[str, Member], kind: str) -> ArtifactInfo:
     # the command names paths relative to the archive root.
     if MANIFEST_NAME in members:
         command, game = _read_manifest(members)
-        script = next((arg for arg in command if arg.endswith(".py")), None)
-        if script is not None and _safe_member_name(script) not in members:
-            raise UploadRejected(f"{MANIFEST_NAME} runs {script!r}, which is not in the archive")
+        _check_command_files(command, members)
     elif DEFAULT_ENTRY in members:
         command, game = ["python3", DEFAULT_ENTRY], None
     else:

@@ -61,6 +61,14 @@ class BotVersion(models.Model):
     validation_started_at = models.DateTimeField(
         null=True, blank=True, help_text="when a worker took it (its lease starts here)"
     )
+    validation_error = models.TextField(
+        blank=True,
+        help_text="the last failure of validation that was not the bot's (retried); the same "
+        "one MONSOON_VALIDATION_SAME_FAILURES times in a row rejects the version",
+    )
+    validation_error_count = models.PositiveSmallIntegerField(
+        default=0, help_text="how many times in a row validation failed with validation_error"
+    )
     validation_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="when its id was last sent to the broker again"
     )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
+from django.core.files.storage import FileSystemStorage, Storage, default_storage
 from django.db.models import Q, QuerySet
 
 from ladder.accounts.models import User, Visitor
@@ -47,6 +49,23 @@ def visible_versions(user: Visitor, bot: Bot | None = None) -> QuerySet[BotVersi
     if isinstance(user, User):
         return qs.filter(Q(status__in=PLAYED) | Q(bot__owner=user))
     return qs.filter(status__in=PLAYED)
+
+
+def artifact_store_problem(storage: Storage | None = None) -> str | None:
+    """Why this host cannot read stored artifacts at all, or None.
+
+    A folder store (``FileSystemStorage``) whose folder does not exist here means the host
+    lacks the store (the shared ``MEDIA_ROOT`` is not mounted): every artifact would look
+    missing, so it is the host's failure, never a version's. A bucket is shared by every host:
+    a missing object there is missing for all of them.
+    """
+    storage = storage or default_storage
+    if isinstance(storage, FileSystemStorage) and not Path(storage.location).is_dir():
+        return (
+            f"the artifact store {storage.location} does not exist on this host (mount the "
+            "shared MEDIA_ROOT here, or store artifacts in a bucket: docs/deploy.md)"
+        )
+    return None
 
 
 def artifact_bytes(version_id: int) -> bytes:

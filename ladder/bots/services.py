@@ -19,19 +19,20 @@ from typing import Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from engine.registry import UnknownGame, get_game
 from ladder.accounts.models import Visitor
 from ladder.accounts.selectors import signed_in
-from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
+from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload, printable
 from ladder.bots.models import Bot, BotVersion
-from ladder.bots.selectors import SmokeTable, artifact_bytes, smoke_table
+from ladder.bots.selectors import SmokeTable, artifact_bytes, artifact_store_problem, smoke_table
 from ladder.bots.source_check import RETRY_AFTER_SECONDS, CheckerUnavailable
 from ladder.core.errors import Conflict, NotAllowed, ServiceError, Unavailable
 from ladder.core.hooks import after_commit, configured_hook
+from ladder.core.quotas import hold_quota
 from ladder.core.resend import stamp_unsent
 from ladder.matches import logstore
 
@@ -99,6 +100,13 @@ def create_bot(
         raise Conflict(f"a bot named {name!r} already exists")
     try:
         with transaction.atomic():
+            hold_quota(
+                user,
+                Bot.objects.filter(owner=user),
+                limit=settings.MONSOON_BOTS_PER_HOUR,
+                window=timedelta(hours=1),
+                what="new bots",
+            )
             return Bot.objects.create(
                 owner=user, name=name, game=game, description=description, is_public=is_public
             )
@@ -145,12 +153,30 @@ def upload_limits() -> UploadLimits:
     )
 
 
+def _store_once(version: BotVersion, filename: str, data: bytes) -> str | None:
+    """Point ``version.artifact`` at the stored file named by the content's sha256, writing it
+    only if it is not there yet; returns the name when this call wrote it.
+
+    Identical uploads (a re-upload, the same bot under two names) share one stored file:
+    storage kept a new copy with a random suffix each time (16 uploads, 16 copies). A name
+    that exists with another size is not this content (a damaged copy): a fresh one is written.
+    """
+    name = version.artifact.field.generate_filename(version, filename)
+    storage = version.artifact.storage
+    if storage.exists(name) and storage.size(name) == len(data):
+        version.artifact.name = name
+        return None
+    version.artifact.save(filename, ContentFile(data), save=False)
+    return version.artifact.name
+
+
 def upload_version(bot: Bot, user: Visitor, *, filename: str, data: bytes) -> BotVersion:
     """Check an upload and store it as the bot's next version, ``pending`` validation.
 
     Nothing is written (no file, no row) unless every check passes.  The artifact is stored
-    under its sha256, so workers can cache it by content. A check the host could not run now
-    (a busy machine) is :class:`~ladder.core.errors.Unavailable`, never a refusal.
+    once under its sha256 (identical uploads share the file), so workers cache it by content.
+    A check the host could not run now (a busy machine) is
+    :class:`~ladder.core.errors.Unavailable`, never a refusal.
     """
     if bot.owner_id != user.pk:
         raise NotAllowed("only the bot's owner may upload versions of it")
@@ -172,6 +198,14 @@ def upload_version(bot: Bot, user: Visitor, *, filename: str, data: bytes) -> Bo
     digest = hashlib.sha256(data).hexdigest()
     extension = {"py": "py", "zip": "zip", "tar.gz": "tar.gz"}[info.kind]
     with transaction.atomic():
+        hold_quota(
+            bot.owner,
+            BotVersion.objects.filter(bot__owner_id=bot.owner_id),
+            limit=settings.MONSOON_UPLOADS_PER_HOUR,
+            window=timedelta(hours=1),
+            what="uploads",
+            field="uploaded_at",
+        )
         Bot.objects.select_for_update().get(pk=bot.pk)  # serialise version numbers per bot
         number = (bot.versions.aggregate(top=Max("number"))["top"] or 0) + 1
         version = BotVersion(
@@ -184,13 +218,12 @@ def upload_version(bot: Bot, user: Visitor, *, filename: str, data: bytes) -> Bo
             file_count=info.file_count,
             unpacked_size=info.unpacked_size,
         )
-        version.artifact.save(f"{digest}.{extension}", ContentFile(data), save=False)
-        stored_name = version.artifact.name
+        written = _store_once(version, f"{digest}.{extension}", data)
         try:
             version.save()
         except Exception:
-            if stored_name:
-                version.artifact.storage.delete(stored_name)
+            if written:  # a file only this upload wrote; a shared one stays for its versions
+                version.artifact.storage.delete(written)
             raise
         after_commit("MONSOON_ENQUEUE_VALIDATION", version.pk)
     return version
@@ -243,6 +276,71 @@ def release_validation(version_id: int) -> None:
     BotVersion.objects.filter(pk=version_id, status=Status.VALIDATING).update(status=Status.PENDING)
 
 
+class ArtifactStoreMissing(Exception):
+    """This host cannot read the artifact store at all: the host's failure, retried elsewhere,
+    never counted against the version (workers report it on the fleet: ``storage_problem``)."""
+
+
+class ArtifactMissing(Exception):
+    """The store is there but this version's artifact is not in it (the same on every try)."""
+
+
+def _version_artifact(version: BotVersion) -> bytes:
+    """The stored bytes of ``version``; :class:`ArtifactStoreMissing` or
+    :class:`ArtifactMissing` when they cannot be had, saying which."""
+    storage = version.artifact.storage
+    problem = artifact_store_problem(storage)
+    if problem:
+        raise ArtifactStoreMissing(problem)
+    if not version.artifact.name or not storage.exists(version.artifact.name):
+        raise ArtifactMissing(
+            f"the uploaded file of this version ({version.artifact.name or 'no name'}) is "
+            "missing from storage; upload the bot again"
+        )
+    return artifact_bytes(version.pk)
+
+
+# Failures of the machine or the network, whatever the version: a database or broker outage
+# repeats the same message too, and must not reject a good version.
+OUTAGES: tuple[type[BaseException], ...] = (
+    ArtifactStoreMissing,
+    DatabaseError,
+    ConnectionError,
+    TimeoutError,
+)
+
+
+def _is_host_or_outage(exc: BaseException) -> bool:
+    """An outage, or an exception the worker layer marks as its host's (``host_failure``:
+    e.g. the sandbox is unavailable there)."""
+    return isinstance(exc, OUTAGES) or bool(getattr(exc, "host_failure", False))
+
+
+def _failure_text(exc: BaseException) -> str:
+    return printable(str(exc) or type(exc).__name__)[:2000]
+
+
+def _counted_failure(version_id: int, exc: BaseException) -> bool:
+    """Count the failure; True when it is time to reject (a database error here: not yet)."""
+    try:
+        return _same_failure_again(version_id, _failure_text(exc))
+    except DatabaseError:
+        return False
+
+
+def _same_failure_again(version_id: int, error: str) -> bool:
+    """Count a failure of validation that was not the bot's; True when it is the
+    ``MONSOON_VALIDATION_SAME_FAILURES``-th identical one in a row (time to reject)."""
+    with transaction.atomic():
+        version = BotVersion.objects.select_for_update().get(pk=version_id)
+        if version.validation_error == error:
+            version.validation_error_count += 1
+        else:
+            version.validation_error, version.validation_error_count = error, 1
+        version.save(update_fields=["validation_error", "validation_error_count"])
+        return version.validation_error_count >= settings.MONSOON_VALIDATION_SAME_FAILURES
+
+
 def validate_version(version_id: int, *, validator: Validator | None = None) -> BotVersion | None:
     """Run the smoke test of a pending version and record the outcome.
 
@@ -264,13 +362,24 @@ def validate_version(version_id: int, *, validator: Validator | None = None) -> 
             kind=version.kind,
             command=list(version.command),
             sha256=version.sha256,
-            data=artifact_bytes(version.pk),
+            data=_version_artifact(version),
             table=smoke_table(version),
         )
         if hashlib.sha256(artifact.data).hexdigest() != version.sha256:
             outcome = ValidationOutcome(False, "the stored artifact does not match its sha256")
         else:
             outcome = validator(artifact)
+    except Exception as exc:
+        # Not the bot's doing, so retried; but a failure that repeats identically (a missing
+        # artifact, ...) would repeat forever: after enough of them the version is rejected
+        # with the reason, which its owner sees. The host's own failures (no artifact store,
+        # no sandbox) and outages (database, network) never count against the version.
+        if _is_host_or_outage(exc) or not _counted_failure(version_id, exc):
+            release_validation(version_id)
+            raise
+        error = _failure_text(exc)
+        times = settings.MONSOON_VALIDATION_SAME_FAILURES
+        outcome = ValidationOutcome(False, f"validation failed {times} times in a row: {error}")
     except BaseException:
         release_validation(version_id)
         raise

@@ -19,6 +19,9 @@ class WorkerNode(models.Model):
     queues = models.JSONField(default=list)
     sandbox = models.CharField(max_length=20, help_text="bwrap, or none (unsandboxed)")
     sandbox_problem = models.TextField(blank=True, help_text="why bots cannot be sandboxed")
+    storage_problem = models.TextField(
+        blank=True, help_text="why this host cannot read the stored bot artifacts"
+    )
     started_at = models.DateTimeField()
     last_seen = models.DateTimeField()
     stopped_at = models.DateTimeField(null=True, blank=True)

@@ -40,6 +40,7 @@ def fleet(now: datetime | None = None) -> list[dict[str, Any]]:
                 "queues": node.queues,
                 "sandbox": node.sandbox,
                 "sandbox_problem": node.sandbox_problem,
+                "storage_problem": node.storage_problem,
                 "started_at": node.started_at,
                 "last_seen": node.last_seen,
                 "stopped_at": node.stopped_at,

@@ -18,6 +18,7 @@ def worker_started(
     queues: Sequence[str],
     sandbox: str,
     sandbox_problem: str = "",
+    storage_problem: str = "",
 ) -> WorkerNode:
     """A worker came up (or came back under the same name): its row, reset."""
     now = timezone.now()
@@ -30,6 +31,7 @@ def worker_started(
             "queues": list(queues),
             "sandbox": sandbox,
             "sandbox_problem": sandbox_problem,
+            "storage_problem": storage_problem,
             "started_at": now,
             "last_seen": now,
             "stopped_at": None,
@@ -43,6 +45,11 @@ def worker_heartbeat(name: str) -> bool:
     return bool(
         WorkerNode.objects.filter(name=name[:200]).update(last_seen=timezone.now(), stopped_at=None)
     )
+
+
+def worker_storage_problem(name: str, problem: str) -> None:
+    """What this worker found wrong with its artifact store ("" once it can read it again)."""
+    WorkerNode.objects.filter(name=name[:200]).update(storage_problem=problem)
 
 
 def worker_stopped(name: str) -> None:

@@ -28,7 +28,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -37,8 +36,9 @@ from engine.registry import get_game
 from ladder.accounts.models import User, Visitor
 from ladder.bots.models import BotVersion
 from ladder.bots.selectors import visible_bots
-from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
+from ladder.core.errors import Conflict, NotAllowed, ServiceError
 from ladder.core.hooks import after_commit
+from ladder.core.quotas import hold_quota
 from ladder.core.resend import stamp_unsent
 from ladder.ladders.models import Ladder
 from ladder.matches import logstore
@@ -444,18 +444,15 @@ def create_challenge(user: Visitor, bot_ids: Sequence[int], *, seed: int | None 
             raise Conflict(f"{bot.name} has no active version yet")
         versions.append(version)
     with transaction.atomic():
-        # One user's concurrent requests queue on their user row, so the count is exact (without
-        # the lock, 40 parallel requests got 21-22 challenges against a limit of 20).
-        get_user_model().objects.select_for_update().only("pk").get(pk=user.pk)
-        since = timezone.now() - timedelta(hours=1)
-        recent = Match.objects.filter(
-            kind=Match.Kind.CHALLENGE, requested_by=user, created_at__gte=since
-        ).count()
-        if recent >= settings.MONSOON_CHALLENGES_PER_HOUR:
-            raise RateLimited(
-                f"at most {settings.MONSOON_CHALLENGES_PER_HOUR} challenges an hour; try again "
-                "later"
-            )
+        # Exact under concurrency (without the lock, 40 parallel requests got 21-22 challenges
+        # against a limit of 20).
+        hold_quota(
+            user,
+            Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=user),
+            limit=settings.MONSOON_CHALLENGES_PER_HOUR,
+            window=timedelta(hours=1),
+            what="challenges",
+        )
         return create_match(
             ladder, versions, kind=Match.Kind.CHALLENGE, ranked=False, requested_by=user, seed=seed
         )

@@ -23,7 +23,6 @@ import math
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +31,7 @@ from engine.registry import get_game
 from ladder.accounts.models import User
 from ladder.bots.models import BotVersion
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
+from ladder.core.quotas import hold_quota, lock_user
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
 from ladder.matches.selectors import ranking_of
@@ -85,9 +85,7 @@ def start_test(
     max_games = settings.MONSOON_VERSUS_DEFAULT_MAX_GAMES if max_games is None else max_games
     _check_parameters(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, max_games=max_games)
     with transaction.atomic():
-        # One user's concurrent requests queue on their user row, so the limits are exact.
-        get_user_model().objects.select_for_update().only("pk").get(pk=user.pk)
-        _check_limits(user)
+        _check_limits(user)  # exact under concurrency: it locks the user's row first
         test = VersionTest.objects.create(
             owner=user,
             bot=candidate.bot,
@@ -210,6 +208,7 @@ def _check_parameters(
 
 
 def _check_limits(user: User) -> None:
+    lock_user(user)
     running = VersionTest.objects.filter(owner=user, status=Status.RUNNING)
     allowed = settings.MONSOON_VERSUS_RUNNING_PER_USER
     if running.count() >= allowed:
@@ -219,22 +218,13 @@ def _check_limits(user: User) -> None:
             "(wait for it or cancel it)",
             retry_after=RUNNING_RETRY_AFTER,
         )
-    now = timezone.now()
-    window = now - timedelta(days=1)
-    per_day = settings.MONSOON_VERSUS_PER_DAY
-    recent = list(
-        VersionTest.objects.filter(owner=user, created_at__gte=window)
-        .order_by("created_at")
-        .values_list("created_at", flat=True)
+    hold_quota(
+        user,
+        VersionTest.objects.filter(owner=user),
+        limit=settings.MONSOON_VERSUS_PER_DAY,
+        window=timedelta(days=1),
+        what="version tests",
     )
-    if len(recent) >= per_day:
-        # The oldest test in the window leaves it first; the budget has room again then.
-        frees_at = recent[len(recent) - per_day] + timedelta(days=1)
-        wait = max(1, math.ceil((frees_at - now).total_seconds()))
-        raise RateLimited(
-            f"at most {per_day} version tests a day; the next one is possible in {wait} s",
-            retry_after=wait,
-        )
 
 
 def _seats(pair: int, players: int) -> tuple[int, int]:

@@ -21,6 +21,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -157,6 +158,15 @@ def test_demo_fills_standings_with_sandboxed_matches_and_leaves_nothing_behind(t
             assert all(len(rows) == 2 for rows in table.values()), (table, output.read_text())
             finished = get_object(port, "/api/v1/matches/?status=finished&page_size=200")["results"]
             assert finished, "standings without finished matches"
+            # The site's own 404 page through gunicorn, not Django's debug page; CSS served.
+            with pytest.raises(urllib.error.HTTPError) as missing:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/no-such-page/", timeout=10)
+            page = missing.value.read().decode()
+            assert missing.value.code == 404 and "URLconf" not in page and "Monsoon" in page
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{port}/static/web/site.css", timeout=10
+            ) as css:
+                assert css.status == 200
             match = get_object(port, f"/api/v1/matches/{finished[-1]['id']}/")
             assert match["kind"] == "ladder" and match["ranked"]
             assert {seat["bot_name"] for seat in match["seats"]} <= {

@@ -25,7 +25,7 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 ENV_EXAMPLE = DEPLOY / "monsoon.env.example"
-GOOD_KEY = "k" * 50
+GOOD_KEY = "k7Qz-" * 10  # 50 characters, five distinct: the least Django accepts
 APP_SERVICES = {"migrate", "web", "worker", "beat", "flower"}
 MONITORING = {"prometheus", "grafana"}  # the compose file's `monitoring` profile
 
@@ -284,8 +284,21 @@ def test_filesystem_broker_uses_one_absolute_folder(tmp_path):
     assert options["visibility_timeout"] > 0
 
 
+def test_the_example_secret_key_is_refused_with_the_command_for_a_good_one():
+    env = {**PRODUCTION, "SECRET_KEY": example_names()["SECRET_KEY"]}
+    result = run_settings("import ladder.settings", **env)
+    assert result.returncode != 0
+    assert "placeholder" in result.stderr
+    assert "secrets.token_urlsafe(50)" in result.stderr
+
+
 def test_example_environment_passes_django_deploy_checks():
-    env = {**example_names(), "DATABASE_URL": "postgres://u@127.0.0.1:1/unused"}
+    # The example's SECRET_KEY is a placeholder the settings refuse (tested below).
+    env = {
+        **example_names(),
+        "DATABASE_URL": "postgres://u@127.0.0.1:1/unused",
+        "SECRET_KEY": GOOD_KEY,
+    }
     env = {k: v for k, v in env.items() if v and not k.startswith("AWS_")}
     result = run_settings(
         "import sys; from django.core.management import execute_from_command_"

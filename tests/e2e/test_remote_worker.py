@@ -184,7 +184,8 @@ def test_a_worker_on_another_host_plays_ranked_matches_with_nothing_shared_on_di
     api = client_for(alice)
     upload_reference_bots(api)
     stored = [key for key in s3_server.keys(ARTIFACTS_BUCKET) if key.startswith("bots/")]
-    assert len(stored) == len(BOTS), stored
+    # Stored once per content: the two bots playing the same reference code share one object.
+    assert len(stored) == len(set(BOTS.values())), stored
 
     hidden = tmp_path_factory.getbasetemp()  # the ladder host's media, logs, Redis folder
     assert not remote_disk.is_relative_to(hidden)

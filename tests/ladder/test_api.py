@@ -510,6 +510,22 @@ def test_api_docs_load_their_scripts_from_this_site_not_a_cdn(db, page, asset):
     assert body
 
 
+@pytest.mark.parametrize("page", ["/api/docs/", "/api/redoc/"])
+def test_api_doc_pages_name_no_other_host(db, page):
+    """Offline the Redoc page lost its fonts: nothing a docs page names may come from elsewhere
+    (fonts, style sheets, scripts, preconnects)."""
+    html = client_for(None).get(page).content.decode()
+    assert re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}", html) == []
+
+
+def test_the_schema_tells_users_nothing_of_the_servers_insides(db):
+    """Descriptions are for API users: no notes on django-axes, middleware or DRF internals."""
+    schema = client_for(None).get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    text = schema.content.decode().lower()
+    for internal in ("axes", "middleware", "drf", "_request"):
+        assert internal not in text, internal
+
+
 def test_public_lists_are_cached_briefly(personas, world, settings):
     settings.MONSOON_API_CACHE_SECONDS = 60
     cache.clear()

@@ -60,3 +60,27 @@ def test_an_address_is_cut_off_across_accounts(victim):
         _api(client, "guess", username=f"someone-{i}")
     assert _api(client, "the-right-password-1").status_code == 429
     assert _api(Client(REMOTE_ADDR="10.1.1.2"), "the-right-password-1").status_code == 200
+
+
+LONG_NAME = "x" * 300  # longer than the login-attempt record's 255-character column
+
+
+def test_a_very_long_username_is_an_ordinary_failed_login_on_the_api(victim):
+    answer = _api(Client(), "guess", username=LONG_NAME)
+    assert answer.status_code == 400
+    assert "non_field_errors" in answer.json() or "detail" in answer.json()
+
+
+@pytest.mark.parametrize("path", ["/login/", "/admin/login/"])
+def test_a_very_long_username_is_an_ordinary_failed_login_on_the_site(victim, path):
+    ordinary = _web(Client(), "guess", path, username="nobody")
+    answer = _web(Client(), "guess", path, username=LONG_NAME)
+    assert answer.status_code == ordinary.status_code == 200  # the form again, with its error
+    assert "correct username and password" in ordinary.content.decode()
+    assert "correct username and password" in answer.content.decode()
+
+
+def test_very_long_usernames_still_count_towards_a_lockout(victim):
+    client = Client(REMOTE_ADDR="10.2.2.2")
+    statuses = [_api(client, f"guess-{i}", username=LONG_NAME).status_code for i in range(5)]
+    assert statuses == [400] * 4 + [429]

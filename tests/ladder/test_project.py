@@ -21,7 +21,9 @@ from tests.ladder.conftest import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-GOOD_KEY = "k" * 50
+GOOD_KEY = "k7Qz-" * 10  # 50 characters, five distinct: the least Django accepts
+PLACEHOLDER_KEY = "replace-with-at-least-32-random-characters-from-a-password-generator"
+KEY_ADVICE = "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
 
 
 def load_settings(**env: str) -> subprocess.CompletedProcess:
@@ -50,6 +52,11 @@ def load_settings(**env: str) -> subprocess.CompletedProcess:
     [
         ({}, "SECRET_KEY must be set"),
         ({"SECRET_KEY": "short"}, "SECRET_KEY must be set"),
+        ({"SECRET_KEY": "k" * 32}, "SECRET_KEY must be set"),
+        ({"SECRET_KEY": "k" * 49 + "Q"}, "at least 5 different characters"),
+        ({"SECRET_KEY": "abcd" * 20}, "at least 5 different characters"),
+        ({"SECRET_KEY": PLACEHOLDER_KEY}, "placeholder"),
+        ({"SECRET_KEY": "django-insecure-" + "abcdefghij" * 5}, "placeholder"),
         ({"SECRET_KEY": GOOD_KEY}, "ALLOWED_HOSTS must list"),
         ({"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS must list"),
         ({"DEBUG": "maybe"}, "DEBUG must be a boolean"),
@@ -59,6 +66,27 @@ def test_production_settings_refuse_unsafe_defaults(env, complaint):
     result = load_settings(**env)
     assert result.returncode != 0
     assert complaint in result.stderr
+    if "ALLOWED_HOSTS" not in complaint and "DEBUG" not in env:
+        assert KEY_ADVICE in result.stderr  # how to make a good one
+
+
+def test_the_deploy_check_refuses_a_placeholder_key_even_in_debug():
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL"}
+    }
+    env.update(DEBUG="1", SECRET_KEY=PLACEHOLDER_KEY, DJANGO_SETTINGS_MODULE="ladder.settings")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "monsoon.E001" in result.stderr and KEY_ADVICE in result.stderr
 
 
 def test_settings_from_environment():

@@ -60,3 +60,21 @@ def test_the_site_and_the_api_share_one_bot_budget(monkeypatch, alice):
     refused = site.post("/bots/new/", {"name": "second", "game": "batavia", "is_public": "on"})
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert "Too many new bots in the last hour" in refused.content.decode()
+
+
+def test_the_exact_bot_budget_answers_429_on_the_site_and_the_api(alice, settings):
+    """The row-counted budget (MONSOON_BOTS_PER_HOUR) behind the request throttle."""
+    settings.MONSOON_BOTS_PER_HOUR = 1
+    api = client_for(alice)
+    assert (
+        api.post("/api/v1/bots/", {"name": "one", "game": "batavia"}, format="json").status_code
+        == 201
+    )
+    refused = api.post("/api/v1/bots/", {"name": "two", "game": "batavia"}, format="json")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "at most 1 new bots an hour" in refused.json()["detail"]
+    site = Client()
+    site.force_login(alice)
+    page = site.post("/bots/new/", {"name": "three", "game": "batavia", "is_public": "on"})
+    assert page.status_code == 429 and int(page["Retry-After"]) > 0
+    assert "Too many new bots" in page.content.decode()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -462,3 +463,73 @@ def test_an_archive_of_the_current_folder_made_by_tar_is_accepted(tmp_path):
 def test_only_a_folder_entry_may_name_the_archive_top(name):
     with pytest.raises(UploadRejected, match="no file name"):
         inspect_upload("bot.tar.gz", tar_gz([regular(name, b"x")[0]], {name: b"x"}), LIMITS)
+
+
+# --- folders count, shell commands, identical uploads stored once --------------------------------
+
+
+def zip_with_folders(count: int) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("main.py", GOOD_BOT)
+        for i in range(count):
+            archive.writestr(zipfile.ZipInfo(f"empty-{i}/"), b"")
+    return buffer.getvalue()
+
+
+def tar_with_folders(count: int) -> bytes:
+    folders = []
+    for i in range(count):
+        info = tarfile.TarInfo(f"empty-{i}")
+        info.type = tarfile.DIRTYPE
+        folders.append(info)
+    main, data = regular("main.py", GOOD_BOT)
+    return tar_gz([main, *folders], {"main.py": data})
+
+
+@pytest.mark.parametrize(
+    "filename, make", [("bot.zip", zip_with_folders), ("bot.tar.gz", tar_with_folders)]
+)
+def test_empty_folders_count_towards_the_file_limit(filename, make):
+    """30,000 empty folders were accepted (5.5 s in the web worker) under a 200-file limit."""
+    assert inspect_upload(filename, make(LIMITS.max_files - 1), LIMITS).file_count == 1
+    with pytest.raises(UploadRejected, match="more than 10 files and folders"):
+        inspect_upload(filename, make(LIMITS.max_files), LIMITS)
+
+
+def shell_zip(script: str, files: dict[str, bytes]) -> bytes:
+    manifest = {"command": ["sh", "-c", script]}
+    return zip_bytes({"monsoon.json": json.dumps(manifest).encode(), **files})
+
+
+def test_a_shell_command_that_runs_a_file_of_the_archive_is_accepted():
+    data = shell_zip("ulimit -s 8192; exec python3 main.py", {"main.py": GOOD_BOT})
+    assert inspect_upload("bot.zip", data, LIMITS).command[0] == "sh"
+    nested = shell_zip("cd bot && exec python3 main.py", {"bot/main.py": GOOD_BOT})
+    assert inspect_upload("bot.zip", nested, LIMITS).command[-1].endswith("main.py")
+
+
+def test_a_shell_command_that_runs_a_missing_file_says_which():
+    data = shell_zip("exec python3 mian.py", {"main.py": GOOD_BOT})
+    with pytest.raises(UploadRejected, match=r"shell command runs 'mian\.py', which is not in"):
+        inspect_upload("bot.zip", data, LIMITS)
+
+
+def test_identical_uploads_are_stored_once(alice, settings):
+    """16 identical uploads kept 16 copies; the content is now stored once by its hash."""
+    from ladder.bots.services import upload_version
+
+    first, second = make_bot(alice, "pepper"), make_bot(alice, "salt")
+    versions = [
+        upload_version(bot, alice, filename="main.py", data=GOOD_BOT)
+        for bot in (first, first, second)
+    ]
+    assert len({v.artifact.name for v in versions}) == 1
+    assert len(stored_files(settings)) == 1
+    other = upload_version(first, alice, filename="main.py", data=GOOD_BOT + b"# v2\n")
+    assert other.artifact.name != versions[0].artifact.name
+    assert len(stored_files(settings)) == 2
+    for version in (*versions, other):
+        version.refresh_from_db()
+        with version.artifact.open("rb") as stream:
+            assert hashlib.sha256(stream.read()).hexdigest() == version.sha256

@@ -210,3 +210,85 @@ def test_the_validator_is_handed_the_smoke_table(alice):
 
     services.validate_version(upload(bot).pk, validator=validator)
     assert handed[0] is not None and handed[0].names[handed[0].seat] == "clove v1"
+
+
+def _unique_bot_source() -> bytes:
+    """Content of this test alone: artifacts are stored once per content, and these tests
+    delete or hide the stored file."""
+    import uuid
+
+    return GOOD_BOT + f"# {uuid.uuid4()}\n".encode()
+
+
+def test_a_missing_artifact_is_retried_then_rejected_with_its_reason(alice, settings):
+    """It stayed pending forever (26 attempts in 8 minutes) and its owner saw no reason."""
+    from tests.ladder.conftest import client_for
+
+    settings.MONSOON_VALIDATION_SAME_FAILURES = 3
+    bot = make_bot(alice, "clove")
+    version = upload(bot, _unique_bot_source())
+    version.artifact.storage.delete(version.artifact.name)
+    for _ in range(2):
+        with pytest.raises(services.ArtifactMissing):
+            services.validate_version(version.pk, validator=accept)
+        version.refresh_from_db()
+        assert version.status == Status.PENDING
+    rejected = present(services.validate_version(version.pk, validator=accept))
+    assert rejected.status == Status.REJECTED
+    assert "missing from storage" in rejected.failure_reason
+    assert "3 times" in rejected.failure_reason
+    seen = client_for(alice).get(f"/api/v1/bots/{bot.pk}/versions/").json()
+    assert "missing from storage" in seen[0]["failure_reason"]
+
+
+def test_different_failures_in_a_row_keep_the_version_pending(alice, settings):
+    settings.MONSOON_VALIDATION_SAME_FAILURES = 2
+    version = upload(make_bot(alice, "clove"), _unique_bot_source())
+    for n in range(4):
+
+        def flaky(artifact, n=n):
+            raise ConnectionError(f"broker hiccup {n}")
+
+        with pytest.raises(ConnectionError):
+            services.validate_version(version.pk, validator=flaky)
+    version.refresh_from_db()
+    assert version.status == Status.PENDING
+
+
+def test_a_host_without_the_artifact_store_fails_itself_not_the_version(alice, settings, tmp_path):
+    from ladder.fleet.models import WorkerNode
+    from workers.fleet import _announce
+
+    settings.MONSOON_VALIDATION_SAME_FAILURES = 2
+    version = upload(make_bot(alice, "clove"), _unique_bot_source())
+    settings.MEDIA_ROOT = str(tmp_path / "not-mounted")  # this host lacks the shared folder
+    for _ in range(4):
+        with pytest.raises(services.ArtifactStoreMissing, match="does not exist on this host"):
+            services.validate_version(version.pk, validator=accept)
+    version.refresh_from_db()
+    assert version.status == Status.PENDING and version.validation_error_count == 0
+
+    settings.MONSOON_SANDBOX = "none"
+    _announce("w1@storeless", 2, ["validation"])
+    node = WorkerNode.objects.get(name="w1@storeless")
+    assert "does not exist on this host" in node.storage_problem
+
+
+def test_outages_and_host_failures_never_reject_a_version(alice, settings):
+    """A database or network outage, or a host without a sandbox, repeats its message too."""
+    from django.db import OperationalError
+
+    from workers.sandbox import SandboxUnavailable
+
+    settings.MONSOON_VALIDATION_SAME_FAILURES = 2
+    version = upload(make_bot(alice, "clove"))
+    for error in (OperationalError, ConnectionError, SandboxUnavailable):
+        for _ in range(3):
+
+            def failing(artifact, error=error):
+                raise error("the same message every time")
+
+            with pytest.raises(error):
+                services.validate_version(version.pk, validator=failing)
+    version.refresh_from_db()
+    assert version.status == Status.PENDING and version.validation_error_count == 0

@@ -264,6 +264,34 @@ def test_the_fleet_is_shown_to_staff_only(db, settings):
     assert not rows["w1@alpha"]["alive"]
 
 
+def test_a_worker_without_the_artifact_store_reports_it_on_the_fleet(
+    db, settings, tmp_path, monkeypatch
+):
+    """The version stays pending for a worker that has the store; staff see why this one fails."""
+    # A real worker drops its connections after a failure; here they are the test's own.
+    monkeypatch.setattr(match_tasks.connections, "close_all", lambda: None)
+    from celery.utils.nodenames import gethostname
+
+    alice = create_user("alice", password="alice-password-1")
+    version = bot_services.upload_version(
+        make_bot(alice, "storeless"), alice, filename="main.py", data=b"print('hi')\n"
+    )
+    name = gethostname()  # the name an eagerly applied task gives as its worker
+    fleet_services.worker_started(
+        name, hostname="alpha", pid=10, slots=1, queues=["validation"], sandbox="bwrap"
+    )
+    settings.MEDIA_ROOT = str(tmp_path / "not-mounted")
+    result = match_tasks.validate_bot_version.apply(args=(version.pk,))
+    assert result.state in ("RETRY", "FAILURE")  # applied eagerly, its retries run here too
+    version.refresh_from_db()
+    assert version.status == BotVersion.Status.PENDING
+    staff = create_user("sam", password="sam-password-1")
+    staff.is_staff = True
+    staff.save()
+    rows = {row["name"]: row for row in client_for(staff).get("/api/v1/workers/").json()}
+    assert "does not exist on this host" in rows[name]["storage_problem"]
+
+
 # ---------------------------------------------------------------- hostile uploads, on the worker
 SHEBANG_BOT = b"#!/usr/bin/python3\n" + (REFERENCE / "random" / "main.py").read_bytes()
 

@@ -16,6 +16,7 @@ match goes back to the queue until it has used its attempts.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import os
@@ -205,11 +206,20 @@ def _play_claimed(match_id: int, worker: str, lease: int, bound: MatchContext) -
 )
 def validate_bot_version(self: Task, version_id: int) -> str:
     """The smoke match of a pending version; a failure of the host leaves it pending."""
-    from ladder.bots.services import validate_version
+    from ladder.bots.services import ArtifactStoreMissing, validate_version
+    from ladder.fleet.services import worker_storage_problem
     from workers.matches.validation import validate_artifact
 
     try:
         version = validate_version(version_id, validator=validate_artifact)
+    except ArtifactStoreMissing as exc:  # this host's failure: shown on the fleet, then retried
+        with contextlib.suppress(DatabaseError):
+            worker_storage_problem(str(self.request.hostname or ""), str(exc))
+        connections.close_all()
+        logger.error("this worker cannot read the artifact store: %s", exc)
+        raise self.retry(
+            exc=exc, countdown=min(5 * 2 ** min(self.request.retries, 5), 300)
+        ) from exc
     except Exception as exc:  # the version is back to pending: the host failed, not the bot
         connections.close_all()
         logger.warning("validating version %s failed on this worker: %s", version_id, exc)

@@ -15,7 +15,7 @@ from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot
 from ladder.bots.source_check import RETRY_AFTER_SECONDS
-from ladder.core.errors import Conflict, ServiceError, Unavailable
+from ladder.core.errors import Conflict, RateLimited, ServiceError, Unavailable
 from ladder.core.throttles import wait_seconds
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
@@ -84,6 +84,9 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
     except Unavailable as exc:  # the host, not the upload: nothing refused, try again
         form.add_error("artifact", f"The upload could not be checked now: {exc}")
         return 503
+    except RateLimited as exc:
+        form.add_error("artifact", f"Too many uploads: {exc}.")
+        return 429
     except ServiceError as exc:
         form.add_error("artifact", f"The upload was refused: {exc}")
         return 400
@@ -152,6 +155,12 @@ def bot_new(request: HttpRequest) -> HttpResponse:
                 description=data["description"],
                 is_public=data["is_public"],
             )
+        except RateLimited as exc:
+            form.add_error(None, f"Too many new bots: {exc}.")
+            response = render(request, "web/bot_new.html", {"form": form}, status=429)
+            if exc.retry_after:
+                response["Retry-After"] = str(exc.retry_after)
+            return response
         except ServiceError as exc:
             form.add_error("name" if isinstance(exc, Conflict) else None, str(exc))
         else:
