@@ -11,6 +11,7 @@ failures raise :class:`StackError` carrying the process's last log lines.
 from __future__ import annotations
 
 import contextlib
+import functools
 import http.client
 import os
 import pwd
@@ -252,7 +253,7 @@ def start_nginx(
             os.environ,
             prefix / "nginx.out",
         )
-        if process.wait_until(lambda port=port: _listening(port), timeout, error_log):
+        if process.wait_until(functools.partial(_listening, port), timeout, error_log):
             return process, port
         if "Address already in use" not in tail(error_log):
             break
