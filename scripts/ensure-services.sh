@@ -89,10 +89,11 @@ ensure_namespace_tools() {
 }
 
 ensure_nginx() {
-    # tests/e2e/test_proxy.py runs its own nginx (deploy/nginx/monsoon.conf on test ports, as an
-    # unprivileged-prefix process of its own). Debian's package would start and enable the system
-    # service on port 80: a policy-rc.d that refuses every start keeps it from starting during
-    # the install (unless the machine already has one), and the unit is disabled afterwards.
+    # tests/e2e/test_proxy.py runs nginx itself (deploy/nginx/monsoon.conf on free ports, with a
+    # temporary prefix), so only the binary is wanted. Debian's package would start and enable
+    # the system service on port 80: a policy-rc.d that refuses every start keeps it from
+    # starting during the install (unless the machine already has one), and the unit is
+    # disabled afterwards.
     if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then
         return
     fi
@@ -109,10 +110,10 @@ ensure_nginx() {
     [ "$status" -eq 0 ] || { say "installing nginx failed"; exit "$status"; }
     # systemctl disables offline too (and the SysV links with it); stop it if it did start.
     if command -v systemctl >/dev/null 2>&1; then
-        as_root systemctl disable nginx.service >&2 2>&1 || true
+        as_root systemctl disable nginx.service >&2 || true
         if [ -d /run/systemd/system ]; then as_root systemctl stop nginx.service >&2 || true; fi
     elif command -v update-rc.d >/dev/null 2>&1; then
-        as_root update-rc.d nginx disable >&2 2>&1 || true
+        as_root update-rc.d nginx disable >&2 || true
     fi
 }
 
