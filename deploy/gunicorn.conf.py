@@ -3,7 +3,9 @@
 Every value can be changed from the environment, so the same file serves docker-compose, the
 systemd unit and ``make demo``. Requests are short (pages, the REST API, uploads of at most a
 few megabytes; matches run on the workers), so threads over a few processes use the memory
-best; static files come from WhiteNoise inside the same processes.
+best. A thread is held from a request's first byte to its last, so gunicorn must sit behind a
+buffering proxy (deploy/nginx/monsoon.conf) that hands it only complete requests and serves the
+static files (WhiteNoise inside these processes is the fallback).
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ worker_class = "gthread"
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)
 keepalive = 5
+# Request line and header limits (gunicorn's largest); nginx's large_client_header_buffers
+# (deploy/nginx/monsoon.conf) refuse anything bigger before it gets here.
+limit_request_line = 8190
+limit_request_fields = 100
+limit_request_field_size = 8190
 # Recycle processes now and then, so a slow leak never grows without bound.
 max_requests = _int("GUNICORN_MAX_REQUESTS", 2000)
 max_requests_jitter = max_requests // 10

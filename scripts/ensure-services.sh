@@ -3,7 +3,8 @@
 # installs them with apt when missing, starts them when stopped, creates the test role/database.
 # Also installs the headless browser the web tests drive (Debian chromium + chromium-driver),
 # socat and iproute2 for the remote-worker test's network namespace, Prometheus (and promtool)
-# for the operations tests, and, through
+# for the operations tests, nginx for the proxy test (the binary only: the system's nginx
+# service is neither started nor enabled), and, through
 # ensure-sandbox.sh, what sandboxed bots need (bubblewrap, libseccomp, python3).
 # Its only output on stdout is the DATABASE_URL=... line (progress goes to stderr), so the
 # Makefile can export it; safe to run again and again.
@@ -101,9 +102,39 @@ ensure_prometheus() {
         prometheus >&2
 }
 
+ensure_nginx() {
+    # tests/e2e/test_proxy.py runs nginx itself (deploy/nginx/monsoon.conf on free ports, with a
+    # temporary prefix), so only the binary is wanted. Debian's package would start and enable
+    # the system service on port 80: a policy-rc.d that refuses every start keeps it from
+    # starting during the install (unless the machine already has one), and the unit is
+    # disabled afterwards.
+    if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then
+        return
+    fi
+    local policy=/usr/sbin/policy-rc.d placed=0
+    if [ ! -e "$policy" ]; then
+        printf '#!/bin/sh\n# monsoon ensure-services: no service starts while nginx installs\nexit 101\n' \
+            | as_root tee "$policy" >/dev/null
+        as_root chmod 755 "$policy"
+        placed=1
+    fi
+    local status=0
+    apt_install nginx || status=$?
+    if [ "$placed" -eq 1 ]; then as_root rm -f "$policy"; fi
+    [ "$status" -eq 0 ] || { say "installing nginx failed"; exit "$status"; }
+    # systemctl disables offline too (and the SysV links with it); stop it if it did start.
+    if command -v systemctl >/dev/null 2>&1; then
+        as_root systemctl disable nginx.service >&2 || true
+        if [ -d /run/systemd/system ]; then as_root systemctl stop nginx.service >&2 || true; fi
+    elif command -v update-rc.d >/dev/null 2>&1; then
+        as_root update-rc.d nginx disable >&2 || true
+    fi
+}
+
 ensure_postgres
 ensure_redis
 ensure_prometheus
+ensure_nginx
 ensure_namespace_tools
 ensure_browser
 # The workers' tests run bots in bubblewrap sandboxes.

@@ -105,7 +105,7 @@ def test_deploy_docs_describe_every_setting():
 def test_compose_services_commands_and_sandbox_privileges():
     spec = compose()
     services = spec["services"]
-    assert set(services) == {"db", "redis", *APP_SERVICES, *MONITORING}
+    assert set(services) == {"db", "redis", "nginx", *APP_SERVICES, *MONITORING}
     for name in MONITORING:
         assert services[name]["profiles"] == ["monitoring"]
         for volume in services[name]["volumes"]:
@@ -139,6 +139,15 @@ def test_compose_services_commands_and_sandbox_privileges():
     assert "media:/data/media" in services["web"]["volumes"]
     assert "media:/data/media" in services["worker"]["volumes"]
     assert services["flower"]["ports"] == ["127.0.0.1:5555:5555"]
+    # Slow clients meet nginx only (issue 25): the one port open to the world is nginx's.
+    public = {
+        name: port
+        for name, service in services.items()
+        for port in service.get("ports", [])
+        if not str(port).startswith("127.0.0.1:")
+    }
+    assert public == {"nginx": "80:80"}
+    assert services["nginx"]["depends_on"]["web"]["condition"] == "service_started"
     assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
     assert services["web"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
 
@@ -154,8 +163,8 @@ def test_flower_is_an_optional_extra():
 
 def test_dockerfile_copies_what_exists_and_installs_the_sandbox():
     text = (DEPLOY / "Dockerfile").read_text()
-    assert re.search(r"^FROM python:3\.11-slim-bookworm$", text, re.M)
-    for line in re.findall(r"^COPY (.+)$", text, re.M):
+    assert re.search(r"^FROM python:3\.11-slim-bookworm AS app$", text, re.M)
+    for line in re.findall(r"^COPY (?!--from=)(.+)$", text, re.M):
         *sources, _target = line.split()
         for source in sources:
             assert (ROOT / source).exists(), source
@@ -310,3 +319,51 @@ def test_example_environment_passes_django_deploy_checks():
     # HSTS for subdomains and preloading are each site's own decision (off in the example).
     warnings = set(re.findall(r"\((security\.W\d+)\)", result.stderr + result.stdout))
     assert warnings <= {"security.W005", "security.W021"}, result.stderr
+
+
+def _directives(text: str, name: str) -> list[str]:
+    return re.findall(rf"^\s*{name}\s+([^;]+);", text, re.M)
+
+
+def test_nginx_site_limits_match_django_and_gunicorn():
+    """deploy/nginx/monsoon.conf repeats limits the code sets; they must not drift apart."""
+    from ladder.core.body_limits import MULTIPART_OVERHEAD_BYTES, UPLOAD_PATHS
+
+    site = (DEPLOY / "nginx" / "monsoon.conf").read_text()
+    gunicorn = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    sizes = [int(v.removesuffix("k")) * 1024 for v in _directives(site, "client_max_body_size")]
+    upload = settings.MONSOON_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
+    assert sizes == [settings.DATA_UPLOAD_MAX_MEMORY_SIZE, upload, upload]
+    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE == settings.MONSOON_REQUEST_MAX_BYTES
+    # The upload locations are body_limits' UPLOAD_PATHS, written in nginx's regex dialect.
+    locations = re.findall(r"^\s*location ~ (\S+) \{", site, re.M)
+    assert [loc.replace("[0-9]+", "\\d+") for loc in locations] == [
+        pattern.pattern for pattern in UPLOAD_PATHS
+    ]
+    assert _directives(site, "proxy_read_timeout") == [f"{gunicorn['timeout']}s"]
+    assert _directives(site, "proxy_request_buffering") == ["on"]
+    for timeout in ("client_body_timeout", "client_header_timeout", "send_timeout"):
+        (value,) = _directives(site, timeout)
+        assert int(value.removesuffix("s")) <= 10, timeout
+    (buffers,) = _directives(site, "large_client_header_buffers")
+    size = int(buffers.split()[1].removesuffix("k")) * 1024
+    assert gunicorn["limit_request_line"] < size and gunicorn["limit_request_field_size"] < size
+    # Static files: where the systemd set-up's STATIC_ROOT is and the proxy image copies them.
+    assert _directives(site, "alias") == ["/srv/monsoon/staticfiles/"]
+    assert "/srv/monsoon/staticfiles" in (DEPLOY / "Dockerfile").read_text()
+    assert "STATIC_ROOT=/srv/monsoon/staticfiles" in (ROOT / "docs" / "deploy.md").read_text()
+
+
+def test_proxy_image_points_the_site_at_the_web_service():
+    """The Dockerfile's proxy stage rewrites the site's upstream line for the compose network;
+    that line must be there to rewrite, and the compose file must build that stage."""
+    text = (DEPLOY / "Dockerfile").read_text()
+    stages = re.findall(r"^FROM \S+(?: AS (\S+))?$", text, re.M)
+    assert stages[:2] == ["app", "proxy"]
+    services = compose()["services"]
+    assert services["nginx"]["build"]["target"] == "proxy"
+    assert services["web"]["build"]["target"] == "app"
+    site = (DEPLOY / "nginx" / "monsoon.conf").read_text()
+    assert re.findall(r"^\s*server (\S+);", site, re.M) == ["127.0.0.1:8000"]
+    assert "server web:8000;" in text
+    assert services["web"]["environment"]["GUNICORN_BIND"] == "0.0.0.0:8000"
