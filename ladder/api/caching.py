@@ -5,7 +5,8 @@ need them recomputed for each of hundreds of requests a second.  JSON answers ar
 (bytes), so a hit costs a cache read; other formats (the browsable API) are never cached.
 
 Readers who may name a private bot (its owner, staff) read answers of their own: they neither
-read nor fill the shared cache, so a private bot's name never reaches anybody else through it.
+read nor fill the shared cache, so a private bot's name never reaches anybody else through it;
+and an answer cached while a bot was still public is dropped when it is made private.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ladder.bots.selectors import names_private_bots
+from ladder.bots.selectors import names_private_bots, visibility_generation
 
 ViewMethod = TypeVar("ViewMethod", bound=Callable[..., HttpResponse])
 
@@ -42,7 +43,9 @@ def public_cache(view_method: ViewMethod) -> ViewMethod:
             or names_private_bots(request.user)
         ):
             return view_method(self, request, *args, **kwargs)
-        key = "api-cache:" + hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()
+        # Making a bot private changes the generation: nothing cached before then is served.
+        seen = f"{visibility_generation()}:{request.build_absolute_uri()}"
+        key = "api-cache:" + hashlib.sha256(seen.encode()).hexdigest()
         hit = cache.get(key)
         if hit is not None:
             content, content_type = hit

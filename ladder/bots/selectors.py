@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
 from ladder.accounts.models import User, Visitor
@@ -64,6 +65,16 @@ def names_private_bots(viewer: Visitor) -> bool:
     if not isinstance(viewer, User):
         return False
     return bool(viewer.is_staff) or Bot.objects.filter(owner=viewer, is_public=False).exists()
+
+
+VISIBILITY_GENERATION_KEY = "bots:visibility-generation"
+"""Cache key of a token that changes whenever a bot is made private (``bots.services``)."""
+
+
+def visibility_generation() -> str:
+    """Part of every key of an answer cached for everyone alike: an answer cached while a bot
+    was public, with its name, is never served once it is private."""
+    return str(cache.get(VISIBILITY_GENERATION_KEY, ""))
 
 
 HIDDEN_REF_KEYS = ("owner", "version", "version_number")
