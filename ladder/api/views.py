@@ -323,8 +323,11 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class MatchFilter(StrictFilterSet):
+    """``?bot=`` and ``?version=`` of a bot the reader may not see (another user's private bot)
+    match nothing, as for a missing one: its id must not list its history."""
+
     bot = IntegerFilter(method="played_by", label="bot id")
-    version = IntegerFilter(field_name="seats__bot_version")
+    version = IntegerFilter(method="played_by_version", label="bot version id")
     since = IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
     until = IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
 
@@ -333,7 +336,17 @@ class MatchFilter(StrictFilterSet):
         fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since", "until"]
 
     def played_by(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
+        if not bot_selectors.visible_bots(self.request.user).filter(pk=value).exists():
+            return queryset.none()
         return queryset.filter(match_selectors.of_bot(value))
+
+    def played_by_version(
+        self, queryset: QuerySet[Match], name: str, value: int
+    ) -> QuerySet[Match]:
+        visible = bot_selectors.visible_bots(self.request.user)
+        if not BotVersion.objects.filter(pk=value, bot__in=visible).exists():
+            return queryset.none()
+        return queryset.filter(seats__bot_version=value)
 
 
 class NewestFirst(IdCursorPagination):

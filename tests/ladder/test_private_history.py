@@ -324,3 +324,11 @@ def test_the_organisers_invite_page_reads_a_private_bot_too(history, web_clients
     assert SECRET not in organiser
     assert f'name="remove" value="{history.secret.pk}"' not in organiser
     assert SECRET in _get(web_clients["staff"], path)
+
+
+@pytest.mark.parametrize("role", [*STRANGERS, *ALLOWED])
+def test_the_bots_id_lists_its_matches_only_for_the_owner_and_staff(history, personas, role):
+    """A private bot's id (known from before) filters nothing for others, as a missing id."""
+    for query in (f"bot={history.secret.pk}", f"version={history.version.pk}"):
+        rows = personas[role].get(f"/api/v1/matches/?{query}").json()["results"]
+        assert bool(rows) == (role in ALLOWED), query
