@@ -3,6 +3,10 @@
 Those answers do not depend on who asks, and a ladder that changes every few seconds does not
 need them recomputed for each of hundreds of requests a second.  JSON answers are cached rendered
 (bytes), so a hit costs a cache read; other formats (the browsable API) are never cached.
+
+Readers who may name a private bot (its owner, staff) read answers of their own: they neither
+read nor fill the shared cache, so a private bot's name never reaches anybody else through it;
+and an answer cached while a bot was still public is dropped when it is made private.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ladder.bots.selectors import names_private_bots, visibility_generation
+
 ViewMethod = TypeVar("ViewMethod", bound=Callable[..., HttpResponse])
 
 
@@ -34,9 +40,12 @@ def public_cache(view_method: ViewMethod) -> ViewMethod:
             or request.method != "GET"
             or renderer is None
             or getattr(renderer, "format", "") != "json"
+            or names_private_bots(request.user)
         ):
             return view_method(self, request, *args, **kwargs)
-        key = "api-cache:" + hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()
+        # Making a bot private changes the generation: nothing cached before then is served.
+        seen = f"{visibility_generation()}:{request.build_absolute_uri()}"
+        key = "api-cache:" + hashlib.sha256(seen.encode()).hexdigest()
         hit = cache.get(key)
         if hit is not None:
             content, content_type = hit

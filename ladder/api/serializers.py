@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from ladder.accounts.models import Visitor
 from ladder.bots.models import Bot, BotVersion
-from ladder.bots.selectors import can_see_private_details
+from ladder.bots.selectors import (
+    PRIVATE_BOT_NAME,
+    bot_named_for,
+    can_see_private_details,
+    visible_bot_name,
+)
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings.models import RatingPoint
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments.models import Entrant, Tournament
+
+
+def viewer_of(serializer: serializers.BaseSerializer[Any]) -> Visitor:
+    """Who the answer is for: the request's user, else (serialised outside a request) nobody,
+    so private bots stay unnamed by default."""
+    request = serializer.context.get("request")
+    user = getattr(request, "user", None)
+    return user if user is not None else AnonymousUser()
 
 
 class GameSerializer(serializers.Serializer):
@@ -159,10 +176,13 @@ class RatingPointSerializer(serializers.ModelSerializer):
 
 
 class SeatSerializer(serializers.ModelSerializer):
-    bot = serializers.IntegerField(source="bot_version.bot_id")
-    bot_name = serializers.CharField(source="bot_version.bot.name")
-    version = serializers.IntegerField(source="bot_version_id")
-    version_number = serializers.IntegerField(source="bot_version.number")
+    """A seat; a bot the reader may not name (``bot_named_for``) reads "a private bot", with
+    no bot id, version id or version number."""
+
+    bot = serializers.SerializerMethodField()
+    bot_name = serializers.SerializerMethodField()
+    version = serializers.SerializerMethodField()
+    version_number = serializers.SerializerMethodField()
 
     class Meta:
         model = MatchSeat
@@ -176,6 +196,25 @@ class SeatSerializer(serializers.ModelSerializer):
             "place",
             "forfeit_reason",
         ]
+
+    def _named(self, seat: MatchSeat) -> bool:
+        return bot_named_for(viewer_of(self), seat.bot_version.bot)
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_bot(self, seat: MatchSeat) -> int | None:
+        return seat.bot_version.bot_id if self._named(seat) else None
+
+    @extend_schema_field(serializers.CharField())
+    def get_bot_name(self, seat: MatchSeat) -> str:
+        return visible_bot_name(seat.bot_version, viewer_of(self))
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_version(self, seat: MatchSeat) -> int | None:
+        return seat.bot_version_id if self._named(seat) else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_version_number(self, seat: MatchSeat) -> int | None:
+        return seat.bot_version.number if self._named(seat) else None
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -232,7 +271,10 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class HeadToHeadSerializer(serializers.Serializer):
-    opponent = serializers.IntegerField()
+    opponent = serializers.IntegerField(
+        allow_null=True,
+        help_text=f"null: the one row of every opponent you read as {PRIVATE_BOT_NAME!r}",
+    )
     opponent_name = serializers.CharField()
     matches = serializers.IntegerField()
     ahead = serializers.IntegerField()
@@ -241,6 +283,8 @@ class HeadToHeadSerializer(serializers.Serializer):
 
 
 class SeatStderrSerializer(serializers.Serializer):
+    """Only seats of the reader's own bots (staff: every seat) are ever listed."""
+
     seat = serializers.IntegerField()
     bot_name = serializers.CharField()
     stderr = serializers.CharField()
@@ -374,23 +418,49 @@ class TournamentCreateSerializer(serializers.Serializer):
 
 
 class EntrantSerializer(serializers.Serializer):
+    """An entrant; a bot the reader may not name reads "a private bot", with no bot id, owner
+    or version."""
+
     id = serializers.IntegerField()
-    bot = serializers.IntegerField(source="bot_id")
-    bot_name = serializers.CharField(source="bot.name")
-    owner = serializers.CharField(source="bot.owner.username")
+    bot = serializers.SerializerMethodField()
+    bot_name = serializers.SerializerMethodField()
+    owner = serializers.SerializerMethodField()
     status = serializers.CharField()
     invited = serializers.SerializerMethodField()
-    version = serializers.IntegerField(source="version_id", allow_null=True)
-    version_number = serializers.IntegerField(
-        source="version.number", allow_null=True, default=None
-    )
+    version = serializers.SerializerMethodField()
+    version_number = serializers.SerializerMethodField()
     seed = serializers.IntegerField(allow_null=True)
     seed_rating = serializers.FloatField(allow_null=True)
     dropped_reason = serializers.CharField()
     registered_at = serializers.DateTimeField()
 
+    def _named(self, entrant: Entrant) -> bool:
+        return bot_named_for(viewer_of(self), entrant.bot)
+
     def get_invited(self, entrant: Entrant) -> bool:
         return entrant.invited_by_id is not None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_bot(self, entrant: Entrant) -> int | None:
+        return entrant.bot_id if self._named(entrant) else None
+
+    @extend_schema_field(serializers.CharField())
+    def get_bot_name(self, entrant: Entrant) -> str:
+        return visible_bot_name(entrant.bot, viewer_of(self))
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_owner(self, entrant: Entrant) -> str | None:
+        return entrant.bot.owner.username if self._named(entrant) else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_version(self, entrant: Entrant) -> int | None:
+        return entrant.version_id if self._named(entrant) else None
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_version_number(self, entrant: Entrant) -> int | None:
+        if entrant.version is None or not self._named(entrant):
+            return None
+        return entrant.version.number
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -403,9 +473,9 @@ class ReasonSerializer(serializers.Serializer):
 
 class TournamentEntrantRefSerializer(serializers.Serializer):
     entrant = serializers.IntegerField()
-    bot = serializers.IntegerField()
+    bot = serializers.IntegerField(allow_null=True, help_text="null for a private bot")
     bot_name = serializers.CharField()
-    owner = serializers.CharField()
+    owner = serializers.CharField(allow_null=True)
     version = serializers.IntegerField(allow_null=True)
     version_number = serializers.IntegerField(allow_null=True)
     seed = serializers.IntegerField(allow_null=True)
@@ -442,9 +512,9 @@ class TournamentRoundSerializer(serializers.Serializer):
 class TournamentStandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     entrant = serializers.IntegerField()
-    bot = serializers.IntegerField()
+    bot = serializers.IntegerField(allow_null=True, help_text="null for a private bot")
     bot_name = serializers.CharField()
-    owner = serializers.CharField()
+    owner = serializers.CharField(allow_null=True)
     version = serializers.IntegerField(allow_null=True)
     version_number = serializers.IntegerField(allow_null=True)
     seed = serializers.IntegerField(allow_null=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import django_filters
@@ -322,8 +323,11 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class MatchFilter(StrictFilterSet):
+    """``?bot=`` and ``?version=`` of a bot the reader may not see (another user's private bot)
+    match nothing, as for a missing one: its id must not list its history."""
+
     bot = IntegerFilter(method="played_by", label="bot id")
-    version = IntegerFilter(field_name="seats__bot_version")
+    version = IntegerFilter(method="played_by_version", label="bot version id")
     since = IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
     until = IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
 
@@ -332,7 +336,17 @@ class MatchFilter(StrictFilterSet):
         fields = ["game", "ladder", "status", "kind", "ranked", "bot", "version", "since", "until"]
 
     def played_by(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
+        if not bot_selectors.visible_bots(self.request.user).filter(pk=value).exists():
+            return queryset.none()
         return queryset.filter(match_selectors.of_bot(value))
+
+    def played_by_version(
+        self, queryset: QuerySet[Match], name: str, value: int
+    ) -> QuerySet[Match]:
+        visible = bot_selectors.visible_bots(self.request.user)
+        if not BotVersion.objects.filter(pk=value, bot__in=visible).exists():
+            return queryset.none()
+        return queryset.filter(seats__bot_version=value)
 
 
 class NewestFirst(IdCursorPagination):
@@ -365,7 +379,8 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         # under /challenges/.
         rows = match_selectors.list_rows(self.filter_queryset(match_selectors.public_matches()))
         page = self.paginate_queryset(rows)
-        return self.get_paginated_response(match_selectors.attach_seats(list(page or [])))
+        seated = match_selectors.attach_seats(list(page or []), request.user)
+        return self.get_paginated_response(seated)
 
     @extend_schema(
         responses={
@@ -389,7 +404,14 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         stored = match_selectors.stored_log(match)
         if stored is None:
             raise NotFound("this match has no stored log")
-        return _stored_log_response(request, stored.name, filename=f"match-{match.pk}.json")
+        seats = match.seats.select_related("bot_version__bot")
+        unnamed = match_selectors.unnamed_seats(list(seats), request.user)
+        return _stored_log_response(
+            request,
+            stored.name,
+            filename=f"match-{match.pk}.json",
+            unnamed=unnamed,
+        )
 
     @extend_schema(parameters=[s.LiveQuerySerializer], responses=s.LiveSerializer)
     @action(detail=True, methods=["get"])
@@ -434,7 +456,11 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
             raise PermissionDenied("none of this match's bots is yours")
         return Response(
             [
-                {"seat": seat.seat, "bot_name": seat.bot_version.bot.name, "stderr": seat.stderr}
+                {
+                    "seat": seat.seat,
+                    "bot_name": bot_selectors.visible_bot_name(seat.bot_version, request.user),
+                    "stderr": seat.stderr,
+                }
                 for seat in seats
             ]
         )
@@ -449,14 +475,17 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
                 status=status.HTTP_409_CONFLICT,
             )
         match.refresh_from_db()
-        return Response(s.MatchDetailSerializer(match).data)
+        return Response(s.MatchDetailSerializer(match, context={"request": request}).data)
 
     @extend_schema(request=None, responses={201: s.MatchDetailSerializer})
     @action(detail=True, methods=["post"], permission_classes=[IsStaff])
     def rerun(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
         again = match_services.rerun_match(match.pk, requested_by=request.user)
-        return Response(s.MatchDetailSerializer(again).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.MatchDetailSerializer(again, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
@@ -488,7 +517,10 @@ class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         serializer.is_valid(raise_exception=True)
         match = match_services.create_challenge(request.user, serializer.validated_data["bots"])
         match = match_selectors.with_seats(Match.objects.filter(pk=match.pk)).get()
-        return Response(s.MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.MatchDetailSerializer(match, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class TokenView(ObtainAuthToken):
@@ -602,7 +634,11 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = self.get_object()
         if request.method == "GET":
             return Response(
-                s.EntrantSerializer(tournament_selectors.entrants(tournament), many=True).data
+                s.EntrantSerializer(
+                    tournament_selectors.entrants(tournament),
+                    many=True,
+                    context={"request": request},
+                ).data
             )
         serializer = s.RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -610,7 +646,10 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             tournament.pk, request.user, serializer.validated_data["bot"]
         )
         entrant = tournament_selectors.entrants(tournament).get(pk=entrant.pk)
-        return Response(s.EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.EntrantSerializer(entrant, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(
         request=None,
@@ -635,19 +674,19 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     @action(detail=True, methods=["get"])
     def rounds(self, request: Request, pk: str | None = None) -> Response:
         """Rounds with their tables, seatings, match statuses and byes."""
-        return Response(tournament_selectors.rounds(self.get_object()))
+        return Response(tournament_selectors.rounds(self.get_object(), request.user))
 
     @extend_schema(responses=s.TournamentStandingSerializer(many=True))
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """Points, tie-breaks, bootstrap P(first) and 95% rank interval (docs/tournaments.md)."""
-        return Response(tournament_selectors.standings(self.get_object()))
+        return Response(tournament_selectors.standings(self.get_object(), request.user))
 
     @extend_schema(responses=s.CrossTableSerializer)
     @action(detail=True, methods=["get"])
     def crosstable(self, request: Request, pk: str | None = None) -> Response:
         """For every pair that met: games, ahead, behind, tied, points scored."""
-        return Response(tournament_selectors.crosstable(self.get_object()))
+        return Response(tournament_selectors.crosstable(self.get_object(), request.user))
 
     @extend_schema(
         responses=s.TournamentMatchSerializer(many=True),
@@ -662,7 +701,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             tournament, int(number) if number and number.isdigit() else None
         )
         page = self.paginate_queryset(qs)
-        return self.get_paginated_response(s.TournamentMatchSerializer(page, many=True).data)
+        return self.get_paginated_response(
+            s.TournamentMatchSerializer(page, many=True, context={"request": request}).data
+        )
 
     def _control(self, request: Request, operation: str) -> Response:
         tournament = self.get_object()
@@ -711,15 +752,23 @@ def _accepted_encodings(header: str) -> set[str]:
     return accepted
 
 
-def _stored_log_response(request: Request, name: str, *, filename: str) -> HttpResponse:
+def _stored_log_response(
+    request: Request, name: str, *, filename: str, unnamed: set[int] | None = None
+) -> HttpResponse:
     """A stored game log as JSON, in the best content coding the client accepts.
 
     Logs are stored zstd-compressed, so a client that accepts zstd gets the stored bytes as they
     are; one that accepts only gzip gets them recompressed. Shared by match and smoke-match logs
-    so both answer alike (and a lost object is a 503 with the reason, never a crash).
+    so both answer alike (and a lost object is a 503 with the reason, never a crash). With
+    ``unnamed`` seats (bots the reader may not name) the log is rewritten for this reader
+    (``match_selectors.log_for_viewer``) and packed again.
     """
     try:
         packed = logstore.read_compressed(name)
+        if unnamed:
+            log = json.loads(logstore.decompress(packed))
+            raw = logstore.encode(match_selectors.log_for_viewer(log, unnamed))
+            packed = logstore.zstd_for_client(raw)
         accepted = _accepted_encodings(request.headers.get("Accept-Encoding", ""))
         if "zstd" in accepted:
             body, encoding = packed, "zstd"
@@ -727,7 +776,7 @@ def _stored_log_response(request: Request, name: str, *, filename: str) -> HttpR
             body, encoding = logstore.gzip_for_client(logstore.decompress(packed)), "gzip"
         else:
             body, encoding = logstore.decompress(packed), ""
-    except logstore.UnreadableLog as exc:
+    except (logstore.UnreadableLog, ValueError) as exc:
         return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
     response = HttpResponse(body, content_type="application/json")
     if encoding:

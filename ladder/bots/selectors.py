@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from django.core.cache import cache
 from django.core.files.storage import FileSystemStorage, Storage, default_storage
 from django.db.models import Q, QuerySet
 
@@ -28,6 +31,90 @@ def can_see_private_details(user: Visitor, bot: Bot) -> bool:
     if not isinstance(user, User):
         return False
     return bool(user.is_staff or user.pk == bot.owner_id)
+
+
+PRIVATE_BOT_NAME = "a private bot"
+"""What a viewer who may not see a private bot reads wherever its name, code or ids would be."""
+
+
+def bot_named_for(viewer: Visitor, bot: Bot) -> bool:
+    """The one rule for naming a bot in history (matches, logs, replays, tournaments, head to
+    head): a public bot is named to everyone, a private one only to its owner and staff.
+
+    A bot made private after it played keeps its history, but to everybody else it becomes
+    :data:`PRIVATE_BOT_NAME`, with no id, version, owner or log note that leads back to it.
+    """
+    return bool(bot.is_public) or can_see_private_details(viewer, bot)
+
+
+def _bot_of(subject: Bot | BotVersion) -> Bot:
+    return subject.bot if isinstance(subject, BotVersion) else subject
+
+
+def visible_bot_name(subject: Bot | BotVersion, viewer: Visitor) -> str:
+    """The bot's name as ``viewer`` may read it (see :func:`bot_named_for`)."""
+    bot = _bot_of(subject)
+    return bot.name if bot_named_for(viewer, bot) else PRIVATE_BOT_NAME
+
+
+def visible_version_label(version: BotVersion, viewer: Visitor) -> str:
+    """``name vN`` (a seat's label in matches, replays and logs), or :data:`PRIVATE_BOT_NAME`:
+    a version number is part of the bot's code and is hidden with its name."""
+    return version.label if bot_named_for(viewer, version.bot) else PRIVATE_BOT_NAME
+
+
+def names_private_bots(viewer: Visitor) -> bool:
+    """Whether ``viewer`` reads any private bot's name (staff, or the owner of one): their
+    answers differ from the public ones and never go through a cache shared by everyone."""
+    if not isinstance(viewer, User):
+        return False
+    return bool(viewer.is_staff) or Bot.objects.filter(owner=viewer, is_public=False).exists()
+
+
+VISIBILITY_GENERATION_KEY = "bots:visibility-generation"
+"""Cache key of a token that changes whenever a bot is made private (``bots.services``)."""
+
+
+def visibility_generation() -> str:
+    """Part of every key of an answer cached for everyone alike: an answer cached while a bot
+    was public, with its name, is never served once it is private."""
+    return str(cache.get(VISIBILITY_GENERATION_KEY, ""))
+
+
+HIDDEN_REF_KEYS = ("owner", "version", "version_number")
+"""Keys of a bot reference row cleared with the name: each of them leads back to the bot."""
+
+
+def hide_private_bots(
+    rows: Iterable[Mapping[str, Any]],
+    viewer: Visitor,
+    *,
+    id_key: str = "bot",
+    name_key: str = "bot_name",
+    cleared: Iterable[str] = HIDDEN_REF_KEYS,
+) -> list[dict[str, Any]]:
+    """Copies of plain rows that refer to bots by id (seats, entrants, standings, head to head),
+    with the bots ``viewer`` may not name (:func:`bot_named_for`) read as
+    :data:`PRIVATE_BOT_NAME` and their id and the ``cleared`` keys set to None.
+
+    Rows are copied, never changed in place: they may be cached or stored snapshots (a finished
+    tournament's standings), which every viewer shares.
+    """
+    out = [dict(row) for row in rows]
+    ids = {row[id_key] for row in out if row.get(id_key) is not None}
+    hidden: set[int] = set()
+    if ids and not viewer.is_staff:
+        bots = Bot.objects.filter(pk__in=ids).only("id", "is_public", "owner_id")
+        hidden = {bot.pk for bot in bots if not bot_named_for(viewer, bot)}
+    extra = tuple(cleared)
+    for row in out:
+        if row.get(id_key) in hidden:
+            row[id_key] = None
+            row[name_key] = PRIVATE_BOT_NAME
+            for key in extra:
+                if key in row:
+                    row[key] = None
+    return out
 
 
 PLAYED = (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)

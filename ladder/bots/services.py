@@ -12,12 +12,14 @@ version cannot both win, and a retried task finds the work already done.
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
@@ -26,6 +28,7 @@ from django.utils import timezone
 from engine.registry import UnknownGame, get_game
 from ladder.accounts.models import Visitor
 from ladder.accounts.selectors import signed_in
+from ladder.bots import selectors as bot_selectors
 from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload, printable
 from ladder.bots.models import Bot, BotVersion
 from ladder.bots.selectors import SmokeTable, artifact_bytes, artifact_store_problem, smoke_table
@@ -135,6 +138,7 @@ def update_bot(
         bot.name = name
     if description is not None:
         bot.description = description
+    hidden_now = bot.is_public and is_public is False
     if is_public is not None:
         bot.is_public = is_public
     try:
@@ -142,7 +146,16 @@ def update_bot(
             bot.save()
     except IntegrityError:
         raise Conflict(f"a bot named {bot.name!r} already exists") from None
+    if hidden_now:
+        # Answers cached for everyone (match lists, standings) may hold its name: start anew,
+        # now and again once committed (a reader between the two may have cached the old row).
+        _new_visibility_generation()
+        transaction.on_commit(_new_visibility_generation)
     return bot
+
+
+def _new_visibility_generation() -> None:
+    cache.set(bot_selectors.VISIBILITY_GENERATION_KEY, uuid.uuid4().hex, None)
 
 
 def upload_limits() -> UploadLimits:

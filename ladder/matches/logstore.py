@@ -102,6 +102,11 @@ def read_json(name: str) -> bytes:
     return decompress(read_compressed(name))
 
 
+def zstd_for_client(raw: bytes) -> bytes:
+    """A log rewritten for one reader (a private bot's seat unnamed), packed as stored ones are."""
+    return zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(raw)
+
+
 def gzip_for_client(raw: bytes) -> bytes:
     """For clients that accept gzip but not zstd (level 6: a few ms for the largest logs)."""
     return gzip.compress(raw, 6)

@@ -17,7 +17,12 @@ from django.db.models import Count, F, Field, Lookup, Prefetch, Q, QuerySet
 from django.db.models.sql.compiler import SQLCompiler
 
 from ladder.accounts.models import User, Visitor
-from ladder.bots.selectors import visible_bots
+from ladder.bots.selectors import (
+    PRIVATE_BOT_NAME,
+    bot_named_for,
+    hide_private_bots,
+    visible_version_label,
+)
 from ladder.matches import logstore
 from ladder.matches.models import Match, MatchLog, MatchProgress, MatchSeat
 
@@ -154,9 +159,9 @@ def list_rows(qs: QuerySet[Match]) -> QuerySet:
     return qs.values(*LIST_FIELDS, "ladder_id")
 
 
-def attach_seats(rows: list[dict]) -> list[dict]:
+def attach_seats(rows: list[dict], viewer: Visitor) -> list[dict]:
     """Add each row's seats (one query for the page), the ranking and scores read from them,
-    and hide seeds of unfinished matches."""
+    and hide seeds of unfinished matches; bots ``viewer`` may not name read as a private bot."""
     by_match: dict[int, list[dict]] = {row["id"]: [] for row in rows}
     seats = (
         MatchSeat.objects.filter(match_id__in=list(by_match))
@@ -173,7 +178,7 @@ def attach_seats(rows: list[dict]) -> list[dict]:
             version_number=F("bot_version__number"),
         )
     )
-    for seat in seats:
+    for seat in hide_private_bots(seats, viewer):
         by_match[seat["match_id"]].append({k: v for k, v in seat.items() if k != "match_id"})
     for row in rows:
         ladder_id, rated = row.pop("ladder_id"), row.pop("rated")
@@ -254,16 +259,23 @@ HEAD_TO_HEAD_SQL = """
     JOIN matches_matchseat theirs ON theirs.match_id = mine.match_id AND theirs.id <> mine.id
     JOIN bots_botversion tv ON tv.id = theirs.bot_version_id
     JOIN bots_bot ob ON ob.id = tv.bot_id
-    WHERE mv.bot_id = %s AND m.status = 'finished' AND tv.bot_id <> %s
+    WHERE mv.bot_id = %s AND m.status = 'finished' AND tv.bot_id <> %s AND m.id IN ({matches})
     GROUP BY ob.id, ob.name
     ORDER BY COUNT(*) DESC, ob.name
 """
 
 
-def head_to_head(bot_id: int) -> list[dict[str, Any]]:
-    """Per opponent bot: finished matches together and how often this bot placed ahead."""
+def head_to_head(bot_id: int, viewer: Visitor) -> list[dict[str, Any]]:
+    """Per opponent bot: finished matches together and how often this bot placed ahead.
+
+    Only the matches ``viewer`` may see count (:func:`visible_matches`: another owner's private
+    challenges and version tests do not), so the counts agree with the match lists.
+    """
+    matches_sql, params = (
+        visible_matches(viewer).filter(pk__in=matches_of_bot(bot_id)).values("id").query
+    ).sql_with_params()
     with connection.cursor() as cursor:
-        cursor.execute(HEAD_TO_HEAD_SQL, [bot_id, bot_id])
+        cursor.execute(HEAD_TO_HEAD_SQL.format(matches=matches_sql), [bot_id, bot_id, *params])
         rows = cursor.fetchall()
     return [
         {
@@ -279,12 +291,45 @@ def head_to_head(bot_id: int) -> list[dict[str, Any]]:
 
 
 def head_to_head_for(user: Visitor, bot_id: int) -> list[dict[str, Any]]:
-    """``head_to_head`` without the opponents ``user`` may not see: a private bot stays unnamed."""
-    rows = head_to_head(bot_id)
-    visible = set(
-        visible_bots(user).filter(pk__in=[r["opponent"] for r in rows]).values_list("pk", flat=True)
+    """``head_to_head`` as ``user`` may read it: over the matches they may see, and the
+    opponents they may not name (private bots of others) merged into one "a private bot" row,
+    so neither a private bot's id nor its own record shows."""
+    rows = hide_private_bots(
+        head_to_head(bot_id, user), user, id_key="opponent", name_key="opponent_name"
     )
-    return [r for r in rows if r["opponent"] in visible]
+    named = [r for r in rows if r["opponent"] is not None]
+    hidden = [r for r in rows if r["opponent"] is None]
+    if hidden:
+        merged: dict[str, Any] = {"opponent": None, "opponent_name": PRIVATE_BOT_NAME}
+        for key in ("matches", "ahead", "behind", "tied"):
+            merged[key] = sum(r[key] for r in hidden)
+        named.append(merged)
+        named.sort(key=lambda r: -r["matches"])
+    return named
+
+
+def seat_labels(seats: Sequence[MatchSeat], viewer: Visitor) -> list[str]:
+    """Each seat's ``name vN`` as ``viewer`` may read it, in seat order (replays, charts)."""
+    return [visible_version_label(seat.bot_version, viewer) for seat in seats]
+
+
+def unnamed_seats(seats: Sequence[MatchSeat], viewer: Visitor) -> set[int]:
+    """The seat numbers whose bot ``viewer`` may not name (see ``bot_named_for``)."""
+    return {seat.seat for seat in seats if not bot_named_for(viewer, seat.bot_version.bot)}
+
+
+def log_for_viewer(log: dict[str, Any], unnamed: set[int]) -> dict[str, Any]:
+    """A copy of a game log for a reader who may not name the ``unnamed`` seats' bots: their
+    display names read "a private bot" and their bots' own ``debug`` notes (free text that may
+    sign the bot) are dropped; moves, times and the result stay, so the log still replays."""
+    out = dict(log)
+    seats = log.get("seats", [])
+    out["seats"] = [PRIVATE_BOT_NAME if i in unnamed else name for i, name in enumerate(seats)]
+    out["decisions"] = [
+        {k: v for k, v in entry.items() if k != "debug"} if entry.get("seat") in unnamed else entry
+        for entry in log.get("decisions", [])
+    ]
+    return out
 
 
 def log_is_public(match: Match) -> bool:

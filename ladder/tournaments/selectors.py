@@ -16,6 +16,7 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from ladder.accounts.models import User, Visitor
 from ladder.accounts.selectors import is_organiser
+from ladder.bots.selectors import hide_private_bots
 from ladder.matches.models import Match, MatchSeat
 from ladder.matches.selectors import ranking_of
 from ladder.tournaments import pairing
@@ -48,6 +49,19 @@ def entrants(tournament: Tournament) -> QuerySet[Entrant]:
     return tournament.entrants.select_related("bot__owner", "version", "invited_by").order_by(
         "seed", "registered_at", "id"
     )
+
+
+def entrant_rows(entrants: list[Entrant], viewer: Visitor) -> list[dict[str, Any]]:
+    """Each entrant with its bot as ``viewer`` may read it (``bot``, ``bot_name``, ``owner``;
+    a private bot of somebody else: no id, "a private bot", no owner)."""
+    refs = hide_private_bots(
+        [
+            {"bot": e.bot_id, "bot_name": e.bot.name, "owner": e.bot.owner.username}
+            for e in entrants
+        ],
+        viewer,
+    )
+    return [{"entrant": e, **ref} for e, ref in zip(entrants, refs, strict=True)]
 
 
 def live_matches(tournament: Tournament) -> QuerySet[TournamentMatch]:
@@ -175,7 +189,13 @@ def _results_key(tournament: Tournament, what: str) -> str:
     )
 
 
-def standings(tournament: Tournament) -> list[dict]:
+def standings(tournament: Tournament, viewer: Visitor) -> list[dict]:
+    """The standings as ``viewer`` may read them: a private bot's row unnamed (the stored and
+    cached tables, shared by every reader, keep the names)."""
+    return hide_private_bots(_all_standings(tournament), viewer)
+
+
+def _all_standings(tournament: Tournament) -> list[dict]:
     if tournament.final_standings is not None:
         return tournament.final_standings
     cached = cache.get_or_set(
@@ -203,7 +223,13 @@ def compute_crosstable(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def crosstable(tournament: Tournament) -> dict[str, Any]:
+def crosstable(tournament: Tournament, viewer: Visitor) -> dict[str, Any]:
+    """The cross-table as ``viewer`` may read it (private bots unnamed, as in the standings)."""
+    table = _all_crosstable(tournament)
+    return {**table, "entrants": hide_private_bots(table["entrants"], viewer)}
+
+
+def _all_crosstable(tournament: Tournament) -> dict[str, Any]:
     if tournament.final_crosstable is not None:
         return tournament.final_crosstable
     cached = cache.get_or_set(
@@ -212,10 +238,13 @@ def crosstable(tournament: Tournament) -> dict[str, Any]:
     return cached if cached is not None else compute_crosstable(tournament)
 
 
-def rounds(tournament: Tournament) -> list[dict[str, Any]]:
+def rounds(tournament: Tournament, viewer: Visitor) -> list[dict[str, Any]]:
     """Each round with its tables (entrants in seat order of the first game, the live matches
-    with status and places) and byes."""
-    names = _names(tournament)
+    with status and places) and byes; bots ``viewer`` may not name read as a private bot."""
+    shown = hide_private_bots(
+        [{"entrant": e, **ref} for e, ref in _names(tournament).items()], viewer
+    )
+    names = {row.pop("entrant"): row for row in shown}
     places = Prefetch(
         "match__seats",
         queryset=MatchSeat.objects.order_by("seat").only("id", "match_id", "seat", "place"),

@@ -76,7 +76,7 @@ def test_live_standings_follow_every_recorded_match(
 
     def games_played() -> int:
         t.refresh_from_db()
-        return sum(row["games"] for row in selectors.standings(t))
+        return sum(row["games"] for row in selectors.standings(t, olivia))
 
     assert games_played() == 0
     with django_capture_on_commit_callbacks(execute=True):

@@ -325,10 +325,11 @@ def test_a_bot_without_versions_is_unrated(personas, site_world, alice):
 
 def test_my_bots_never_lists_another_users_bots(personas, site_world):
     html = html_of(personas["other"].get(reverse("web:my-bots")))
-    # Bob's matches list names alice-secret (he sat at its challenge, unlinked); his cards don't.
+    # Bob sat at alice-secret's challenge: his matches list reads it as "a private bot".
     cards = html.split("<h2>My matches</h2>")[0]
     assert "alice-secret" not in cards and "alice-batavia" not in cards
     assert 'href="/bots/bob-batavia/"' in cards
+    assert "alice-secret" not in html and "a private bot" in html.split("<h2>My matches</h2>")[1]
 
 
 def test_bot_page_shows_the_record_and_the_smoke_test(personas, site_world):

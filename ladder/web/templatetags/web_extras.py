@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from django import template
+from django.contrib.auth.models import AnonymousUser
 
 from engine.registry import all_games
+from ladder.bots.selectors import visible_version_label
+from ladder.matches.models import MatchSeat
 
 register = template.Library()
 
@@ -14,3 +17,12 @@ def game_title(name: str) -> str:
     """A game's display title ("East Indiaman") from its registry name ("east_indiaman")."""
     spec = all_games().get(name)
     return spec.title if spec else name
+
+
+@register.simple_tag(takes_context=True)
+def seat_label(context: template.Context, seat: MatchSeat) -> str:
+    """A seat's ``name vN`` as the visitor may read it: ``bot_selectors.visible_version_label``
+    decides (a private bot of somebody else reads "a private bot"); templates never check."""
+    request = context.get("request")
+    viewer = getattr(request, "user", None) or AnonymousUser()
+    return visible_version_label(seat.bot_version, viewer)

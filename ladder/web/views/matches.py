@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 from engine import ENGINE_VERSION
 from engine.log import new_log
 from engine.registry import all_games
+from ladder.accounts.models import Visitor
 from ladder.bots import selectors as bot_selectors
 from ladder.matches import logstore
 from ladder.matches import selectors as match_selectors
@@ -32,13 +33,15 @@ LIVE_POLL_MS = 1000
 LIVE_STATUSES = (Match.Status.NEW, Match.Status.QUEUED, Match.Status.RUNNING)
 
 
-def _replay(match: Match, seats: Sequence[MatchSeat]) -> Replay | None:
+def _replay(match: Match, seats: Sequence[MatchSeat], viewer: Visitor) -> Replay | None:
     """The match's replay frames, or None while the log is unpublished (or missing).
 
     The log is published only once the match is finished, so every seat's hidden cards may go
     with it (``reveal_private``); before that no frame is built at all.  A finished log never
     changes, so the frames are cached under the stored log's digest (a Batavia game with five
-    players takes about 0.2 s to replay and draw up).
+    players takes about 0.2 s to replay and draw up).  Seats are named as ``viewer`` may read
+    them (a private bot's seat, and every sentence about it, says "a private bot"); the names
+    are part of the cache key, so each reading is cached apart.
     """
     published = match_selectors.log_is_public(match)
     if not published:
@@ -46,7 +49,7 @@ def _replay(match: Match, seats: Sequence[MatchSeat]) -> Replay | None:
     stored = match_selectors.stored_log(match)
     if stored is None:
         return None
-    names = [s.bot_version.label for s in seats]
+    names = match_selectors.seat_labels(seats, viewer)
     forfeits = [s.forfeit_reason or None for s in seats]
     # A stored log never changes: its object name and size identify it.
     identity = [stored.name, stored.stored_size, ENGINE_VERSION, names, forfeits]
@@ -63,17 +66,21 @@ def _replay(match: Match, seats: Sequence[MatchSeat]) -> Replay | None:
     return replay
 
 
-def _live_replay(match: Match, seats: Sequence[MatchSeat]) -> tuple[Replay, str] | None:
+def _live_replay(
+    match: Match, seats: Sequence[MatchSeat], viewer: Visitor
+) -> tuple[Replay, str] | None:
     """Frames of a match not over yet, from its worker's published moves, and the run id.
 
     Public views only, for everyone: the seed is used here, on the server, and never sent.
-    Each published state is drawn once, whoever watches (cached by run and move count).
+    Each published state is drawn once per reading of the seat names (cached by run, move count
+    and names: a private bot's owner reads its name, everybody else "a private bot").
     """
     if match.status not in LIVE_STATUSES:
         return None
     live = match_selectors.live_progress(match)
-    names = [s.bot_version.label for s in seats]
-    key = f"web:live:{match.pk}:{live.run}:{len(live.decisions)}:{ENGINE_VERSION}"
+    names = match_selectors.seat_labels(seats, viewer)
+    named = hashlib.sha256(json.dumps(names).encode()).hexdigest()[:16]
+    key = f"web:live:{match.pk}:{live.run}:{len(live.decisions)}:{ENGINE_VERSION}:{named}"
     replay = cache.get(key)
     if replay is None:
         header = new_log(match.game, match.variant, match.seed, names)
@@ -98,7 +105,7 @@ def match_live(request: HttpRequest, pk: int) -> JsonResponse:
         match_selectors.with_seats(match_selectors.visible_matches(request.user)), pk=pk
     )
     body: dict[str, object] = {"status": match.status, "over": match.is_over}
-    live = _live_replay(match, list(match.seats.all()))
+    live = _live_replay(match, list(match.seats.all()), request.user)
     if live is not None:
         replay, run = live
         total = len(replay.frames) - 1
@@ -124,21 +131,23 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     seats = list(match.seats.all())
-    visible_bots = set(
-        bot_selectors.visible_bots(request.user)
-        .filter(pk__in=[s.bot_version.bot_id for s in seats])
-        .values_list("pk", flat=True)
-    )
+    labels = match_selectors.seat_labels(seats, request.user)
     rows = [
         {
             "seat": s,
-            "bot_visible": s.bot_version.bot_id in visible_bots,
+            "label": label,
+            # A bot the visitor may not name is not linked: its page is a 404 to them anyway.
+            "bot_link": (
+                s.bot_version.bot.name
+                if bot_selectors.bot_named_for(request.user, s.bot_version.bot)
+                else ""
+            ),
             "stderr_visible": match_selectors.stderr_visible_to(request.user, s),
         }
-        for s in seats
+        for s, label in zip(seats, labels, strict=True)
     ]
-    replay = _replay(match, seats)
-    live = _live_replay(match, seats)
+    replay = _replay(match, seats, request.user)
+    live = _live_replay(match, seats, request.user)
     live_run = ""
     if live is not None:
         replay, live_run = live

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from engine.registry import all_games
+from ladder.bots import selectors as bot_selectors
 from ladder.ladders.models import Ladder
 from ladder.ladders.selectors import ladders
 from ladder.matches import selectors as match_selectors
@@ -78,7 +79,7 @@ def standing_rows(ladder: Ladder) -> list[dict]:
     seconds = settings.MONSOON_API_CACHE_SECONDS
     if seconds <= 0:
         return _standing_rows(ladder)
-    key = f"web:standings:{ladder.pk}"
+    key = f"web:standings:{ladder.pk}:{bot_selectors.visibility_generation()}"
     rows = cache.get(key)
     if rows is None:
         rows = _standing_rows(ladder)

@@ -223,7 +223,7 @@ def _render_invite(
         {
             "t": t,
             "form": form,
-            "entrants": list(selectors.entrants(t)),
+            "entrants": selectors.entrant_rows(list(selectors.entrants(t)), request.user),
             "open": t.status == Tournament.Status.SCHEDULED and t.started_at is None,
             "remove_error": error,
         },

@@ -125,11 +125,11 @@ def _registration(t: Tournament) -> dict[str, Any]:
     return {"state": state, "text": text}
 
 
-def _rounds(t: Tournament) -> list[dict[str, Any]]:
+def _rounds(t: Tournament, viewer: Visitor) -> list[dict[str, Any]]:
     """Each round's tables: the seated bots with their points at the table, and each match with
     its status and who came first."""
     out = []
-    for rnd in selectors.rounds(t):
+    for rnd in selectors.rounds(t, viewer):
         tables = []
         for table in rnd["tables"]:
             points: dict[int, float] = {e["entrant"]: 0.0 for e in table["entrants"]}
@@ -157,9 +157,9 @@ def _rounds(t: Tournament) -> list[dict[str, Any]]:
     return out
 
 
-def _crosstable(t: Tournament, order: list[int]) -> dict[str, Any]:
+def _crosstable(t: Tournament, order: list[int], viewer: Visitor) -> dict[str, Any]:
     """The cross-table as a square grid in standings order: row bot against column bot."""
-    ct = selectors.crosstable(t)
+    ct = selectors.crosstable(t, viewer)
     heads = {int(e["entrant"]): e for e in ct["entrants"]}
     order = [e for e in order if e in heads] + [e for e in heads if e not in order]
     cells = {(int(r["entrant"]), int(c["opponent"])): c for r in ct["rows"] for c in r["cells"]}
@@ -185,9 +185,9 @@ def _crosstable(t: Tournament, order: list[int]) -> dict[str, Any]:
     return {"columns": [heads[e] for e in order], "rows": rows}
 
 
-def _standings(t: Tournament) -> list[dict[str, Any]]:
+def _standings(t: Tournament, viewer: Visitor) -> list[dict[str, Any]]:
     rows = []
-    for row in selectors.standings(t):
+    for row in selectors.standings(t, viewer):
         p = row.get("p_first")
         rows.append(
             {
@@ -209,7 +209,7 @@ def _page(
     """The tournament page; ``bound`` holds a refused form to show with its errors."""
     user = request.user
     entrants = list(selectors.entrants(t))
-    standings = _standings(t)
+    standings = _standings(t, user)
     manage = selectors.can_manage(user, t)
     started = t.started_at is not None
     mine = [e for e in entrants if user.is_authenticated and e.bot.owner_id == user.pk]
@@ -233,16 +233,16 @@ def _page(
                 "format_text": _format_text(t),
                 "progress": _progress(t),
                 "registration": _registration(t),
-                "entrants": entrants,
+                "entrants": selectors.entrant_rows(entrants, user),
                 "started": started,
                 "mine": mine,
                 "dropped": [e for e in entrants if e.status == Entrant.Status.DROPPED],
                 "withdrawable": withdrawable,
                 "withdraw_error": bound.get("withdraw_error"),
-                "rounds": _rounds(t),
+                "rounds": _rounds(t, user),
                 "standings": standings,
                 "elimination": t.format == Tournament.Format.ELIMINATION,
-                "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings]),
+                "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings], user),
                 "can_manage": manage,
                 "can_register": can_register,
                 "entry_form": bound.get("entry_form") or EntryForm(bots=eligible),
