@@ -403,6 +403,8 @@ MONSOON_TOURNAMENT_MATCH_RERUNS = env_int("MONSOON_TOURNAMENT_MATCH_RERUNS", 2)
 # The most matches one tournament may plan: bounds games_per_pairing and Swiss rounds.
 MONSOON_TOURNAMENT_MAX_MATCHES = env_int("MONSOON_TOURNAMENT_MAX_MATCHES", 5000)
 MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES = env_int("MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES", 200)
+# How often an open tournament page polls its live fragment (progress, standings, rounds).
+MONSOON_TOURNAMENT_REFRESH_SECONDS = env_int("MONSOON_TOURNAMENT_REFRESH_SECONDS", 10)
 MONSOON_STDERR_MAX_BYTES = env_int("MONSOON_STDERR_MAX_BYTES", 64 * 1024)
 # Seconds the public standings and match lists may be served from cache (0: never).
 MONSOON_API_CACHE_SECONDS = env_int("MONSOON_API_CACHE_SECONDS", 2)

@@ -310,6 +310,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "advance",
             "registration_opens_at",
             "registration_closes_at",
+            "time_zone",
             "starts_at",
             "is_public",
             "ranked",
@@ -363,6 +364,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    time_zone = serializers.CharField(required=False, max_length=64)
     starts_at = serializers.DateTimeField()
     is_public = serializers.BooleanField(required=False, default=True)
     ranked = serializers.BooleanField(

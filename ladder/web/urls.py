@@ -38,6 +38,7 @@ urlpatterns = [
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournament_setup.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/live/", tournaments.tournament_live, name="tournament-live"),
     path("tournaments/<int:pk>/edit/", tournament_setup.tournament_edit, name="tournament-edit"),
     path(
         "tournaments/<int:pk>/invite/", tournament_setup.tournament_invite, name="tournament-invite"

@@ -227,14 +227,21 @@ def test_local_time_is_stored_in_utc_and_shown_back_in_that_zone(personas, db):
     t = Tournament.objects.get()
     assert t.starts_at == datetime(year, 1, 15, 17, 0, tzinfo=UTC)  # CET is UTC+1 in winter
     assert t.registration_closes_at == datetime(year, 1, 15, 16, 0, tzinfo=UTC)
+    assert t.time_zone == "Europe/Amsterdam"  # stored with the tournament
     page = text(personas["organiser"].get(response["Location"]))
-    assert f"15 Jan {year} 18:00</time> Europe/Amsterdam" in page
+    assert f'15 Jan {year} 18:00</time> <span class="zone-name">Europe/Amsterdam</span>' in page
+    # A fresh browser (no cookie) editing it sees the organiser's zone, not UTC.
+    personas["organiser"].cookies.pop(TZ_COOKIE)
     edit = text(personas["organiser"].get(reverse("web:tournament-edit", args=[t.pk])))
     assert f'value="{year}-01-15T18:00"' in edit
     assert '<option value="Europe/Amsterdam" selected>' in edit
-    assert "</time> UTC" in text(Client().get(response["Location"]))  # other visitors: UTC
+    # Other visitors: the organiser's zone, named, until the page's script rewrites it in theirs.
+    other = text(Client().get(response["Location"]))
+    assert f'18:00</time> <span class="zone-name">Europe/Amsterdam</span>' in other
+    assert "web/local-time.js" in other
+    personas["organiser"].cookies[TZ_COOKIE] = "Europe/Amsterdam"
     listed = text(personas["organiser"].get(reverse("web:tournaments")))
-    assert 'Starts <span class="muted">(Europe/Amsterdam)</span>' in listed
+    assert '(<span class="zone-name">Europe/Amsterdam</span>)' in listed
     assert f"15 Jan {year} 18:00</time>" in listed
 
 

@@ -4,7 +4,8 @@ count) and invite or remove entrants.
 Every rule is the service's: the form checks types, ``services.check_settings`` /
 ``create_tournament`` / ``update_tournament`` / ``register_entrant`` / ``unregister_entrant``
 decide, and their refusal is shown next to the field it is about.  The organiser's time zone is
-remembered in a cookie, so the tournament pages show times in it (with the zone named).
+stored with the tournament (the edit form shows the times in it) and remembered in a cookie for
+the next form; a fresh create form starts from the browser's zone.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ FIELD_WORDS: tuple[tuple[str, str], ...] = (
     ("starts_at", "starts_at"),
     ("registration must close", "registration_closes_at"),
     ("cannot start before registration closes", "starts_at"),
+    ("time_zone", "time_zone"),
 )
 
 
@@ -64,6 +66,14 @@ def viewer_zone(request: HttpRequest) -> zoneinfo.ZoneInfo:
     name = request.COOKIES.get(TZ_COOKIE, "")
     try:
         return zoneinfo.ZoneInfo(name) if name else zoneinfo.ZoneInfo("UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def stored_zone(t: Tournament) -> zoneinfo.ZoneInfo:
+    """The zone the organiser entered the tournament's times in (UTC if it is unknown)."""
+    try:
+        return zoneinfo.ZoneInfo(t.time_zone or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
 
@@ -163,7 +173,7 @@ def _entrant_count(t: Tournament) -> int:
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's (and staff's) form; the service refuses once the tournament started."""
     t = _managed(request, pk)
-    zone = viewer_zone(request)
+    zone = stored_zone(t)
     n = max(_entrant_count(t), 1)
     if request.method == "GET":
         initial = TournamentForm.initial_for(t, zone)
