@@ -7,6 +7,7 @@ from ladder.web.views import (
     challenge,
     learn,
     matches,
+    seasons,
     site,
     tournament_setup,
     tournaments,
@@ -18,6 +19,8 @@ app_name = "web"
 urlpatterns = [
     path("", site.home, name="home"),
     path("ladders/<slug:game>/<int:players>/", site.standings, name="standings"),
+    path("ladders/<slug:game>/seasons/", seasons.season_list, name="seasons"),
+    path("ladders/<slug:game>/seasons/<int:number>/", seasons.season_detail, name="season"),
     path("ladders/<slug:game>/<int:players>/table/", site.standings_table, name="standings-table"),
     path("start/", learn.start, name="start"),
     path("start/kits/<slug:language>.tar.gz", learn.kit, name="kit"),

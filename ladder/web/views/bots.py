@@ -117,6 +117,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
             ),
             "head_to_head": match_selectors.head_to_head_for(request.user, bot.pk),
             "tournaments": bot_tournaments(request.user, bot.pk),
+            "seasons": list(rating_selectors.bot_seasons(bot.pk)),
             "form": form,
         },
         status=status,
