@@ -115,6 +115,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A decision on the user's organiser request becomes a message on their next page.
+    "ladder.web.notices.DecisionNoticeMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a django-axes lockout into the 429 of ladder/accounts/lockout.py.
     "axes.middleware.AxesMiddleware",

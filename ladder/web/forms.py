@@ -300,3 +300,14 @@ class InviteForm(AccessibleForm):
         label="Bot name or id",
         help_text="A public bot of the tournament's game.",
     )
+
+
+class OrganiserRequestForm(AccessibleForm):
+    """A user asks to become an organiser; staff read the reason before they decide."""
+
+    reason = forms.CharField(
+        max_length=2000,
+        label="What would you like to organise?",
+        help_text="A line or two for staff: the event, the game, who plays.",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )

@@ -40,6 +40,11 @@ urlpatterns = [
     path("matches/<int:pk>/live/", matches.match_live, name="match-live"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournament_setup.tournament_new, name="tournament-new"),
+    path(
+        "tournaments/organisers/request/",
+        tournament_setup.organiser_request,
+        name="organiser-request",
+    ),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
     path("tournaments/<int:pk>/live/", tournaments.tournament_live, name="tournament-live"),
     path("tournaments/<int:pk>/edit/", tournament_setup.tournament_edit, name="tournament-edit"),

@@ -22,12 +22,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from ladder.accounts.models import Visitor
-from ladder.accounts.selectors import is_organiser
+from ladder.accounts.selectors import is_organiser, pending_request
+from ladder.accounts.services import request_organiser
 from ladder.bots.selectors import visible_bots
 from ladder.core.errors import ServiceError
 from ladder.tournaments import selectors, services
 from ladder.tournaments.models import Entrant, Tournament
-from ladder.web.forms import InviteForm, TournamentForm
+from ladder.web.forms import InviteForm, OrganiserRequestForm, TournamentForm
 from ladder.web.tournament_preview import Preview, cached_preview, unsaved
 
 TZ_COOKIE = "monsoon_tz"
@@ -128,7 +129,7 @@ def _saved(request: HttpRequest, t: Tournament, form: TournamentForm, text: str)
 def tournament_new(request: HttpRequest) -> HttpResponse:
     """Organisers and staff only; "Preview" re-renders with the schedule, "Create" saves."""
     if not is_organiser(request.user):
-        raise PermissionDenied("only organisers and staff can create tournaments")
+        return _organiser_page(request, OrganiserRequestForm(), status=403)
     zone = viewer_zone(request)
     if request.method == "GET":
         form = TournamentForm(
@@ -155,6 +156,36 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         form,
         f"{t.name} is scheduled. Invite bots from the organiser controls, or wait for entries.",
     )
+
+
+def _organiser_page(
+    request: HttpRequest, form: OrganiserRequestForm, *, status: int = 200
+) -> HttpResponse:
+    """What an organiser is, and the request to become one (or the one waiting for staff)."""
+    return render(
+        request,
+        "web/organiser_request.html",
+        {"form": form, "pending": pending_request(request.user)},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def organiser_request(request: HttpRequest) -> HttpResponse:
+    """Ask staff to become an organiser; staff approve it in the admin."""
+    form = OrganiserRequestForm(request.POST)
+    if not form.is_valid():
+        return _organiser_page(request, form, status=400)
+    try:
+        request_organiser(request.user, form.cleaned_data["reason"])
+    except ServiceError as exc:
+        form.add_error("reason", str(exc))
+        return _organiser_page(request, form, status=exc.status_code)
+    messages.success(
+        request, "Your request is sent. Staff will decide; you will be told here when they do."
+    )
+    return redirect(reverse("web:tournament-new"))
 
 
 def _managed(request: HttpRequest, pk: int) -> Tournament:
