@@ -15,7 +15,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from engine.registry import all_games
 from ladder.bots.models import Bot
+from ladder.core.errors import ServiceError
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
@@ -420,3 +422,44 @@ def test_entrants_are_fixed_once_started(personas, olivia, bots):
     late = personas["organiser"].post(url, {"bot": "alice-two"})
     assert late.status_code == 409 and "registration is closed" in text(late)
     assert t.entrants.count() == 3
+
+
+# --- issue 28: empty "Registration closes", valid defaults, the stored zone -------------------
+
+
+def test_an_empty_registration_close_on_edit_means_at_the_start(personas, olivia):
+    """Its help says "Empty: at the start"; the edit used to keep the stored close and refuse a
+    start moved before it."""
+    t = open_tournament(olivia)
+    earlier = t.registration_closes_at - timedelta(minutes=30)
+    response = personas["organiser"].post(
+        reverse("web:tournament-edit", args=[t.pk]),
+        form_data(
+            name=t.name,
+            registration_opens_at=local(t.registration_opens_at),
+            registration_closes_at="",
+            starts_at=local(earlier),
+        ),
+    )
+    assert response.status_code == 302, field_errors(text(response), "starts_at")
+    t.refresh_from_db()
+    assert t.registration_closes_at == t.starts_at == earlier.replace(second=0, microsecond=0)
+    # Shown back empty, as it was entered.
+    edit = text(personas["organiser"].get(reverse("web:tournament-edit", args=[t.pk])))
+    assert 'name="registration_closes_at" ' in edit
+    assert re.search(r'name="registration_closes_at"[^>]*value=', edit) is None
+
+
+def test_the_new_form_defaults_are_valid(personas, db):
+    """The first game on the menu with its smallest table (Batavia: 3, never 2)."""
+    page = text(personas["organiser"].get(NEW))
+    game = re.search(r'name="game"[^>]*>\s*<option value="(\w+)"', page).group(1)
+    players = int(re.search(r'name="num_players" value="(\d+)"', page).group(1))
+    assert players in all_games()[game].player_counts
+    data = form_data(game=game, num_players=players, name="")
+    assert personas["organiser"].post(NEW, data).status_code == 302
+
+
+def test_an_unknown_zone_is_refused_by_the_service(olivia):
+    with pytest.raises(ServiceError, match="unknown time_zone"):
+        open_tournament(olivia, time_zone="Mars/Olympus")
