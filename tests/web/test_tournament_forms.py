@@ -106,10 +106,13 @@ def test_organiser_creates_a_tournament_and_sees_it(personas, db, who):
 
 @pytest.mark.parametrize("who", ["owner", "other"])
 def test_non_organisers_are_refused_and_nothing_is_created(personas, db, who):
-    assert personas[who].get(NEW).status_code == 403
-    assert personas[who].post(NEW, form_data()).status_code == 403
+    explained = personas[who].get(NEW)  # what an organiser is, and how to become one
+    assert explained.status_code == 200 and "Become an organiser" in text(explained)
+    refused = personas[who].post(NEW, form_data())
+    assert refused.status_code == 403 and "Become an organiser" in text(refused)
     assert not Tournament.objects.exists()
-    assert NEW not in text(personas[who].get(reverse("web:tournaments")))
+    listed = text(personas[who].get(reverse("web:tournaments")))
+    assert "Create a tournament" not in listed and "Become an organiser" in listed
 
 
 def test_anonymous_is_sent_to_log_in(personas, db):

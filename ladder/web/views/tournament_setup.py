@@ -129,7 +129,11 @@ def _saved(request: HttpRequest, t: Tournament, form: TournamentForm, text: str)
 def tournament_new(request: HttpRequest) -> HttpResponse:
     """Organisers and staff only; "Preview" re-renders with the schedule, "Create" saves."""
     if not is_organiser(request.user):
-        return _organiser_page(request, OrganiserRequestForm(), status=403)
+        # Not an error to look at: the page says what an organiser is and how to become one.
+        # Sending the form is refused (403) with the same page.
+        return _organiser_page(
+            request, OrganiserRequestForm(), status=200 if request.method == "GET" else 403
+        )
     zone = viewer_zone(request)
     if request.method == "GET":
         form = TournamentForm(
