@@ -24,7 +24,9 @@ class OrganiserRequestAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def _decide(self, request: HttpRequest, queryset: QuerySet[OrganiserRequest], *, approve: bool) -> None:
+    def _decide(
+        self, request: HttpRequest, queryset: QuerySet[OrganiserRequest], *, approve: bool
+    ) -> None:
         for req in queryset:
             try:
                 decide_organiser_request(req.pk, request.user, approve=approve)

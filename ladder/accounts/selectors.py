@@ -37,6 +37,8 @@ def pending_request(user: Visitor) -> OrganiserRequest | None:
 
 def unannounced_decisions(user: Visitor) -> QuerySet[OrganiserRequest]:
     """Decisions on the user's organiser requests they have not been told about yet."""
-    return OrganiserRequest.objects.filter(
-        user_id=user.pk, notified_at__isnull=True
-    ).exclude(status=OrganiserRequest.Status.PENDING)
+    if not isinstance(user, User):
+        return OrganiserRequest.objects.none()
+    return OrganiserRequest.objects.filter(user=user, notified_at__isnull=True).exclude(
+        status=OrganiserRequest.Status.PENDING
+    )

@@ -65,12 +65,12 @@ def decide_organiser_request(request_id: int, staff: Visitor, *, approve: bool) 
     if not (isinstance(staff, User) and staff.is_staff):
         raise NotAllowed("only staff decide organiser requests")
     with transaction.atomic():
-        req = OrganiserRequest.objects.select_for_update().select_related("user").get(
-            pk=request_id
-        )
+        req = OrganiserRequest.objects.select_for_update().select_related("user").get(pk=request_id)
         if req.status != OrganiserRequest.Status.PENDING:
             raise Conflict(f"this request was {req.status} already")
-        req.status = OrganiserRequest.Status.APPROVED if approve else OrganiserRequest.Status.DECLINED
+        req.status = (
+            OrganiserRequest.Status.APPROVED if approve else OrganiserRequest.Status.DECLINED
+        )
         req.decided_at = timezone.now()
         req.decided_by = staff
         req.save(update_fields=["status", "decided_at", "decided_by"])

@@ -24,6 +24,7 @@ class Ladder(models.Model):
     target_games = models.PositiveIntegerField(
         default=100, help_text="ranked games each new version should reach; the neediest go first"
     )
+
     class SeasonStart(models.TextChoices):
         CARRY = "carry", "carry ratings over, with widened uncertainty"
         RESET = "reset", "reset every rating"

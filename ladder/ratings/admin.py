@@ -1,5 +1,4 @@
 from django.contrib import admin
-
 from django.http import HttpRequest
 
 from ladder.ratings.models import Rating, RatingFit, Season

@@ -128,10 +128,7 @@ def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
     season = selectors.current_season(ladder)
     if season is not None:
         seats = seats.filter(match__finished_at__gte=season.started_at)
-    rows = (
-        seats.order_by("match_id", "seat")
-        .values_list("match_id", "bot_version_id", "place")
-    )
+    rows = seats.order_by("match_id", "seat").values_list("match_id", "bot_version_id", "place")
     match_ids: list[int] = []
     version_ids: list[int] = []
     places: list[int] = []

@@ -236,8 +236,13 @@ class TournamentForm(AccessibleForm):
         help_text="Only for the preview below: how many bots you expect.",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        data: Mapping[str, object] | None = None,
+        *,
+        initial: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(data, initial=initial)
         if not self.is_bound and "num_players" not in self.initial:
             # A valid start: the smallest table of the game the menu shows first (Batavia is
             # for three to five, so a fixed 2 was refused).

@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
 
 from ladder.accounts import selectors, services
 from ladder.accounts.models import OrganiserRequest
@@ -28,8 +27,8 @@ class DecisionNoticeMiddleware:
                 if req.status == OrganiserRequest.Status.APPROVED:
                     messages.success(
                         request,
-                        "Staff approved your request: you are an organiser now and can "
-                        f"create tournaments at {reverse('web:tournament-new')}.",
+                        "Staff approved your request: you are an organiser now. Create a "
+                        "tournament from the Tournaments page.",
                     )
                 else:
                     messages.info(request, "Staff declined your request to become an organiser.")

@@ -12,6 +12,7 @@ from ladder.ratings import selectors
 from ladder.ratings.models import Rating, Season
 from ladder.ratings.services import end_season, refit_ladder
 from tests.factories import api_client, web_client
+from tests.helpers import present
 from tests.ladder.conftest import ladder_for, make_active_version, make_bot
 from tests.ladder.test_ratings_service import play
 
@@ -75,7 +76,7 @@ def test_a_reset_season_starts_every_bot_from_the_prior_and_refits_only_its_own_
     assert fit.matches == 1
     second = end_season(ladder.pk)
     assert second.number == 2 and second.start == "reset"
-    assert selectors.current_season(ladder).number == 3
+    assert present(selectors.current_season(ladder)).number == 3
 
 
 def test_season_pages_api_and_bot_page(field):

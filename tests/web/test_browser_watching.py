@@ -20,10 +20,12 @@ from ladder.accounts.services import decide_organiser_request
 from ladder.ratings.services import end_season
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments.models import Tournament
-from tests.factories import ladder_for, make_bot, make_user, make_version
+from tests.factories import ladder_for, make_bot, make_version
+from tests.helpers import present
 from tests.tournaments.conftest import play_one, play_pending
 from tests.web.conftest import started_tournament
 from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
+    ARTIFACTS,
     BROWSER_MARKS,
     all_css,
     browser,
@@ -75,14 +77,20 @@ def page_width(driver) -> int:
 
 
 def test_a_running_tournament_page_follows_its_rounds(
-    browser, live_server, site_world, olivia, bob, settings, django_capture_on_commit_callbacks
+    browser,  # noqa: F811
+    live_server,
+    site_world,
+    olivia,
+    bob,
+    settings,
+    django_capture_on_commit_callbacks,
 ):
     settings.MONSOON_TOURNAMENT_REFRESH_SECONDS = 1
     extra = make_bot(bob, "bob-batavia-2")
     make_version(extra)
-    field = [
-        site_world.bots[n] for n in ("alice-batavia", "bob-batavia", "olivia-batavia")
-    ] + [extra]
+    field = [site_world.bots[n] for n in ("alice-batavia", "bob-batavia", "olivia-batavia")] + [
+        extra
+    ]
     t = started_tournament(
         olivia, field, name="Typhoon Swiss", format="swiss", rounds=2, time_zone="Europe/Paris"
     )
@@ -118,6 +126,8 @@ def test_a_running_tournament_page_follows_its_rounds(
         # At 390 px the points column is in view and the page does not scroll sideways.
         wait_for(browser, lambda d: page_width(d) <= PHONE[0] + 10)
         assert right_edge(browser, "#standings-table th.points-col") <= PHONE[0]
+        ARTIFACTS.mkdir(exist_ok=True)
+        by_css(browser, "#live-standings").screenshot(str(ARTIFACTS / "standings-390.png"))
         screenshot(browser, "tournament-running-390.png", width=PHONE[0])
         # The last round: the page reloads itself once the tournament is over.
         play_pending(django_capture_on_commit_callbacks, t)
@@ -134,7 +144,7 @@ def test_a_running_tournament_page_follows_its_rounds(
         browser.set_window_size(1280, 1000)
 
 
-def test_ask_to_become_an_organiser_and_hear_the_answer(browser, live_server, site_world, sam):
+def test_ask_to_become_an_organiser_and_hear_the_answer(browser, live_server, site_world, sam):  # noqa: F811
     browser.delete_all_cookies()
     log_in(browser, live_server, "bob", "bob-password-1")
     new = live_server.url + reverse("web:tournament-new")
@@ -163,7 +173,7 @@ def test_ask_to_become_an_organiser_and_hear_the_answer(browser, live_server, si
         browser.set_window_size(1280, 1000)
 
 
-def test_a_finished_season_is_browsable(browser, live_server, site_world):
+def test_a_finished_season_is_browsable(browser, live_server, site_world):  # noqa: F811
     ladder = ladder_for("batavia", 3)
     season = end_season(ladder.pk)
     assert season.standings.count() > 0
@@ -179,7 +189,7 @@ def test_a_finished_season_is_browsable(browser, live_server, site_world):
             assert page_width(browser) <= width + 10
             assert fits(browser, "#season-3") or width == PHONE[0]
             screenshot(browser, name, width=width)
-        first = season.standings.order_by("rank").first()
+        first = present(season.standings.order_by("rank").first(), "the season's winner")
         browser.get(live_server.url + reverse("web:bot", args=[first.bot.name]))
         wait_for(browser, lambda d: "Season 1" in text_of(d, "#bot-season-table"))
         assert script_errors(browser) == []

@@ -23,6 +23,7 @@ from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
 from ladder.web.views.tournament_setup import TZ_COOKIE
 from tests.factories import make_bot, make_version
+from tests.helpers import present
 from tests.tournaments.conftest import play_pending
 from tests.web.conftest import open_tournament
 
@@ -242,7 +243,7 @@ def test_local_time_is_stored_in_utc_and_shown_back_in_that_zone(personas, db):
     assert '<option value="Europe/Amsterdam" selected>' in edit
     # Other visitors: the organiser's zone, named, until the page's script rewrites it in theirs.
     other = text(Client().get(response["Location"]))
-    assert f'18:00</time> <span class="zone-name">Europe/Amsterdam</span>' in other
+    assert '18:00</time> <span class="zone-name">Europe/Amsterdam</span>' in other
     assert "web/local-time.js" in other
     personas["organiser"].cookies[TZ_COOKIE] = "Europe/Amsterdam"
     listed = text(personas["organiser"].get(reverse("web:tournaments")))
@@ -456,8 +457,8 @@ def test_an_empty_registration_close_on_edit_means_at_the_start(personas, olivia
 def test_the_new_form_defaults_are_valid(personas, db):
     """The first game on the menu with its smallest table (Batavia: 3, never 2)."""
     page = text(personas["organiser"].get(NEW))
-    game = re.search(r'name="game"[^>]*>\s*<option value="(\w+)"', page).group(1)
-    players = int(re.search(r'name="num_players" value="(\d+)"', page).group(1))
+    game = present(re.search(r'name="game"[^>]*>\s*<option value="(\w+)"', page)).group(1)
+    players = int(present(re.search(r'name="num_players" value="(\d+)"', page)).group(1))
     assert players in all_games()[game].player_counts
     data = form_data(game=game, num_players=players, name="")
     assert personas["organiser"].post(NEW, data).status_code == 302

@@ -18,12 +18,12 @@ from django.utils import timezone
 
 from ladder.bots.models import Bot
 from ladder.matches.models import Match
+from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament
-from ladder.tournaments import selectors as tournament_selectors
 from tests.factories import make_bot, make_user, make_version, web_client
-from tests.tournaments.conftest import play_one
 from tests.helpers import present
+from tests.tournaments.conftest import play_one
 from tests.web.conftest import finished_tournament, open_tournament, started_tournament
 
 pytestmark = pytest.mark.django_db
@@ -524,8 +524,9 @@ def test_a_bot_with_only_a_bye_shows_no_probability(personas, olivia, bots):
     page = personas["anonymous"].get(page_url(t)).content.decode()
     table = page[page.index('id="standings-table"') : page.index('id="crosstable"')]
     for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]:
-        cell = htmllib.unescape(re.search(r'<td class="p-first">(.*?)</td>', row, re.S).group(1))
-        interval = re.search(r'<td class="interval">(.*?)</td>', row, re.S).group(1)
+        p_first = present(re.search(r'<td class="p-first">(.*?)</td>', row, re.S), "P(first)")
+        cell = htmllib.unescape(p_first.group(1))
+        interval = present(re.search(r'<td class="interval">(.*?)</td>', row, re.S)).group(1)
         if f">{idle[0]}</a>" in row:
             assert (cell, interval) == ("\u2013", "\u2013")
         else:

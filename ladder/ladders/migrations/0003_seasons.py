@@ -4,15 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ladders', '0002_ladders_for_registered_games'),
+        ("ladders", "0002_ladders_for_registered_games"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='ladder',
-            name='season_start',
-            field=models.CharField(choices=[('carry', 'carry ratings over, with widened uncertainty'), ('reset', 'reset every rating')], default='carry', help_text='what the next season starts from when staff end the current one', max_length=5),
+            model_name="ladder",
+            name="season_start",
+            field=models.CharField(
+                choices=[
+                    ("carry", "carry ratings over, with widened uncertainty"),
+                    ("reset", "reset every rating"),
+                ],
+                default="carry",
+                help_text="what the next season starts from when staff end the current one",
+                max_length=5,
+            ),
         ),
     ]

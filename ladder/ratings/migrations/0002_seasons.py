@@ -5,57 +5,109 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bots', '0003_botversion_smoke_log'),
-        ('ladders', '0003_seasons'),
-        ('ratings', '0001_initial'),
+        ("bots", "0003_botversion_smoke_log"),
+        ("ladders", "0003_seasons"),
+        ("ratings", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('started_at', models.DateTimeField()),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('start', models.CharField(blank=True, help_text="carry or reset: how this season's ratings began", max_length=5)),
-                ('priors', models.JSONField(blank=True, default=dict)),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='ladders.ladder')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("started_at", models.DateTimeField()),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "start",
+                    models.CharField(
+                        blank=True,
+                        help_text="carry or reset: how this season's ratings began",
+                        max_length=5,
+                    ),
+                ),
+                ("priors", models.JSONField(blank=True, default=dict)),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seasons",
+                        to="ladders.ladder",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['ladder', '-number'],
+                "ordering": ["ladder", "-number"],
             },
         ),
         migrations.CreateModel(
-            name='SeasonStanding',
+            name="SeasonStanding",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rank', models.PositiveIntegerField()),
-                ('rating', models.FloatField()),
-                ('low', models.FloatField()),
-                ('high', models.FloatField()),
-                ('games', models.PositiveIntegerField()),
-                ('provisional', models.BooleanField(default=False)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='season_standings', to='bots.bot')),
-                ('bot_version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='season_standings', to='bots.botversion')),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='ratings.season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rank", models.PositiveIntegerField()),
+                ("rating", models.FloatField()),
+                ("low", models.FloatField()),
+                ("high", models.FloatField()),
+                ("games", models.PositiveIntegerField()),
+                ("provisional", models.BooleanField(default=False)),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="season_standings",
+                        to="bots.bot",
+                    ),
+                ),
+                (
+                    "bot_version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="season_standings",
+                        to="bots.botversion",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="ratings.season",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['season', 'rank'],
+                "ordering": ["season", "rank"],
             },
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.UniqueConstraint(fields=('ladder', 'number'), name='one_season_number'),
+            model_name="season",
+            constraint=models.UniqueConstraint(
+                fields=("ladder", "number"), name="one_season_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.UniqueConstraint(condition=models.Q(('ended_at__isnull', True)), fields=('ladder',), name='one_current_season'),
+            model_name="season",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("ended_at__isnull", True)),
+                fields=("ladder",),
+                name="one_current_season",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seasonstanding',
-            constraint=models.UniqueConstraint(fields=('season', 'bot'), name='one_standing_per_bot'),
+            model_name="seasonstanding",
+            constraint=models.UniqueConstraint(
+                fields=("season", "bot"), name="one_standing_per_bot"
+            ),
         ),
     ]

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='time_zone',
-            field=models.CharField(default='UTC', help_text="the organiser's IANA zone: the edit form shows the times in it", max_length=64),
+            model_name="tournament",
+            name="time_zone",
+            field=models.CharField(
+                default="UTC",
+                help_text="the organiser's IANA zone: the edit form shows the times in it",
+                max_length=64,
+            ),
         ),
     ]
