@@ -126,6 +126,7 @@ def test_a_running_tournament_page_follows_its_rounds(
         # At 390 px the points column is in view and the page does not scroll sideways.
         wait_for(browser, lambda d: page_width(d) <= PHONE[0] + 10)
         assert right_edge(browser, "#standings-table th.points-col") <= PHONE[0]
+        assert {el.text for el in all_css(browser, ".zone-name")} == {VISITOR_ZONE}
         ARTIFACTS.mkdir(exist_ok=True)
         by_css(browser, "#live-standings").screenshot(str(ARTIFACTS / "standings-390.png"))
         screenshot(browser, "tournament-running-390.png", width=PHONE[0])
