@@ -11,7 +11,7 @@ from ladder.ladders.models import Ladder
 from ladder.ratings import selectors
 from ladder.ratings.models import Rating, Season
 from ladder.ratings.services import end_season, refit_ladder
-from tests.factories import api_client, web_client
+from tests.factories import api_client, make_user, web_client
 from tests.helpers import present
 from tests.ladder.conftest import ladder_for, make_active_version, make_bot
 from tests.ladder.test_ratings_service import play
@@ -110,3 +110,18 @@ def test_no_season_ended_yet(db):
         web_client().get(reverse("web:seasons", args=["batavia"])).content.decode()
     )
     assert Season.objects.count() == 0
+
+
+def test_staff_end_a_season_from_the_ladder_admin(field):
+    ladder = played_season(field)
+    staff = make_user("stella", staff=True)
+    staff.is_superuser = True  # the admin's actions need its permissions
+    staff.save(update_fields=["is_superuser"])
+    response = web_client(staff).post(
+        reverse("admin:ladders_ladder_changelist"),
+        {"action": "end_current_season", "_selected_action": [ladder.pk]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "season 1 ended with 4 bots ranked" in response.content.decode()
+    assert present(selectors.current_season(ladder)).number == 2
