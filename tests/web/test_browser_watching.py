@@ -20,7 +20,7 @@ from ladder.accounts.services import decide_organiser_request
 from ladder.ratings.services import end_season
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments.models import Tournament
-from tests.factories import ladder_for, make_bot, make_version
+from tests.factories import ladder_for, make_bot, make_match, make_version, play_and_record
 from tests.helpers import present
 from tests.tournaments.conftest import play_one, play_pending
 from tests.web.conftest import started_tournament
@@ -193,6 +193,26 @@ def test_a_finished_season_is_browsable(browser, live_server, site_world):  # no
         first = present(season.standings.order_by("rank").first(), "the season's winner")
         browser.get(live_server.url + reverse("web:bot", args=[first.bot.name]))
         wait_for(browser, lambda d: "Season 1" in text_of(d, "#bot-season-table"))
+        assert script_errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
+def test_a_new_bot_page_shows_its_first_match_without_a_reload(browser, live_server, site_world):  # noqa: F811
+    bot = make_bot(site_world.bots["alice-packet-row"].owner, "alice-newcomer", "packet_row")
+    version = make_version(bot)
+    browser.set_window_size(*PHONE)
+    try:
+        browser.get(live_server.url + reverse("web:bot", args=[bot.name]))
+        assert "No matches yet" in text_of(browser, "#recent-matches")
+        browser.execute_script("window.stillTheSamePage = true")
+        rival = site_world.bots["bob-packet-row"].versions.get(status="active")
+        match = make_match("packet_row", [version, rival], seed=77)
+        play_and_record(match)
+        wait_for(browser, lambda d: f"#{match.pk}" in text_of(d, "#recent-matches"), 40)
+        wait_for(browser, lambda d: "Games played\n1" in text_of(d, "#record-body"), 20)
+        assert browser.execute_script("return window.stillTheSamePage") is True
+        screenshot(browser, "bot-first-match-390.png", width=PHONE[0])
         assert script_errors(browser) == []
     finally:
         browser.set_window_size(1280, 1000)

@@ -12,14 +12,19 @@
   var period = (parseInt(script.getAttribute("data-seconds"), 10) || 10) * 1000;
   var PARTS = ["live-progress", "live-entrants", "live-standings", "live-crosstable", "live-rounds"];
 
+  // What the server sent last for each part: the page's own copy cannot be compared, since
+  // local-time.js rewrites its times.  A part is replaced only when the server's copy changed,
+  // so a visitor's focus and selection survive the polls that bring nothing new.
+  var last = {};
+
   function swap(fresh) {
     PARTS.forEach(function (id) {
       var now = document.getElementById(id);
       var then = fresh.getElementById(id);
-      if (now && then && now.innerHTML !== then.innerHTML) {
-        now.innerHTML = then.innerHTML;
-        if (window.monsoonLocalTimes) window.monsoonLocalTimes(now);
-      }
+      if (!now || !then || last[id] === then.innerHTML) return;
+      last[id] = then.innerHTML;
+      now.innerHTML = then.innerHTML;
+      if (window.monsoonLocalTimes) window.monsoonLocalTimes(now);
     });
   }
 
