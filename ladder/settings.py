@@ -125,6 +125,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A decision on the user's organiser request becomes a message on their next page.
+    "ladder.web.notices.DecisionNoticeMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a django-axes lockout into the 429 of ladder/accounts/lockout.py.
     "axes.middleware.AxesMiddleware",
@@ -420,6 +422,8 @@ MONSOON_TOURNAMENT_MATCH_RERUNS = env_int("MONSOON_TOURNAMENT_MATCH_RERUNS", 2)
 # The most matches one tournament may plan: bounds games_per_pairing and Swiss rounds.
 MONSOON_TOURNAMENT_MAX_MATCHES = env_int("MONSOON_TOURNAMENT_MAX_MATCHES", 5000)
 MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES = env_int("MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES", 200)
+# How often an open tournament page polls its live fragment (progress, standings, rounds).
+MONSOON_TOURNAMENT_REFRESH_SECONDS = env_int("MONSOON_TOURNAMENT_REFRESH_SECONDS", 10)
 MONSOON_STDERR_MAX_BYTES = env_int("MONSOON_STDERR_MAX_BYTES", 64 * 1024)
 # Seconds the public standings and match lists may be served from cache (0: never).
 MONSOON_API_CACHE_SECONDS = env_int("MONSOON_API_CACHE_SECONDS", 2)

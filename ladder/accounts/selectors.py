@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ladder.accounts.models import ORGANISERS_GROUP, User, Visitor
+from django.db.models import QuerySet
+
+from ladder.accounts.models import ORGANISERS_GROUP, OrganiserRequest, User, Visitor
 from ladder.core.errors import NotAllowed
 
 
@@ -22,3 +24,21 @@ def signed_in(user: Visitor, *, to: str) -> User:
     if not isinstance(user, User):
         raise NotAllowed(f"log in to {to}")
     return user
+
+
+def pending_request(user: Visitor) -> OrganiserRequest | None:
+    """The user's organiser request that staff have not decided yet, if any."""
+    if not isinstance(user, User):
+        return None
+    return OrganiserRequest.objects.filter(
+        user=user, status=OrganiserRequest.Status.PENDING
+    ).first()
+
+
+def unannounced_decisions(user: Visitor) -> QuerySet[OrganiserRequest]:
+    """Decisions on the user's organiser requests they have not been told about yet."""
+    if not isinstance(user, User):
+        return OrganiserRequest.objects.none()
+    return OrganiserRequest.objects.filter(user=user, notified_at__isnull=True).exclude(
+        status=OrganiserRequest.Status.PENDING
+    )

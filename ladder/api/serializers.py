@@ -132,8 +132,37 @@ class LadderSerializer(serializers.ModelSerializer):
             "schedule_enabled",
             "schedule_weight",
             "target_games",
+            "season_start",
         ]
         read_only_fields = fields
+
+
+class SeasonSerializer(serializers.Serializer):
+    """A finished season of a ladder (its standings at ``.../seasons/<number>/``)."""
+
+    number = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField()
+    start = serializers.CharField(help_text="how the season's ratings began: carry, reset or ''")
+    bots = serializers.IntegerField(help_text="bots in its final standings")
+
+
+class SeasonStandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    bot = serializers.IntegerField(source="bot_id")
+    bot_name = serializers.CharField(source="bot.name")
+    owner = serializers.CharField(source="bot.owner.username")
+    version = serializers.IntegerField(source="bot_version_id")
+    version_number = serializers.IntegerField(source="bot_version.number")
+    rating = serializers.FloatField()
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class SeasonDetailSerializer(SeasonSerializer):
+    standings = SeasonStandingSerializer(many=True)
 
 
 class StandingSerializer(serializers.Serializer):
@@ -357,6 +386,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "advance",
             "registration_opens_at",
             "registration_closes_at",
+            "time_zone",
             "starts_at",
             "is_public",
             "ranked",
@@ -410,6 +440,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    time_zone = serializers.CharField(required=False, max_length=64)
     starts_at = serializers.DateTimeField()
     is_public = serializers.BooleanField(required=False, default=True)
     ranked = serializers.BooleanField(

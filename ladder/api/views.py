@@ -321,6 +321,32 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
         rows = rating_selectors.with_ranks(page or [], first_rank=(paginator.offset or 0) + 1)
         return paginator.get_paginated_response(rows)
 
+    @extend_schema(responses=s.SeasonSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    @public_cache
+    def seasons(self, request: Request, pk: str | None = None) -> Response:
+        """The ladder's finished seasons, newest first (the current one is the live standings)."""
+        ladder = self.get_object()
+        seasons = rating_selectors.ended_seasons([ladder])
+        return Response(s.SeasonSerializer(seasons, many=True).data)
+
+    @extend_schema(responses=s.SeasonDetailSerializer)
+    @action(detail=True, methods=["get"], url_path=r"seasons/(?P<number>[0-9]{1,9})")
+    @public_cache
+    def season(self, request: Request, pk: str | None = None, number: str = "") -> Response:
+        """One finished season with its frozen standings (rank, rating, interval, games)."""
+        ladder = self.get_object()
+        season = rating_selectors.ended_seasons([ladder]).filter(number=int(number)).first()
+        if season is None:
+            raise NotFound(f"ladder {ladder.pk} has no finished season {number}")
+        data = {
+            **s.SeasonSerializer(season).data,
+            "standings": s.SeasonStandingSerializer(
+                rating_selectors.season_standings(season), many=True
+            ).data,
+        }
+        return Response(data)
+
 
 class MatchFilter(StrictFilterSet):
     """``?bot=`` and ``?version=`` of a bot the reader may not see (another user's private bot)

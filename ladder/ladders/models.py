@@ -24,6 +24,17 @@ class Ladder(models.Model):
     target_games = models.PositiveIntegerField(
         default=100, help_text="ranked games each new version should reach; the neediest go first"
     )
+
+    class SeasonStart(models.TextChoices):
+        CARRY = "carry", "carry ratings over, with widened uncertainty"
+        RESET = "reset", "reset every rating"
+
+    season_start = models.CharField(
+        max_length=5,
+        choices=SeasonStart.choices,
+        default=SeasonStart.CARRY,
+        help_text="what the next season starts from when staff end the current one",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

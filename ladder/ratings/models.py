@@ -88,3 +88,61 @@ class RatingPoint(models.Model):
     def __str__(self) -> str:
         after = f"match {self.match_id}" if self.match_id else f"refit {self.fit_id}"
         return f"version {self.bot_version_id} on ladder {self.ladder_id} after {after}"
+
+
+class Season(models.Model):
+    """One season of a ladder: its final standings are frozen when staff end it.
+
+    The current season is the one with no ``ended_at``; a ladder that never ended a season has
+    no row yet (its first season starts with the ladder).  ``priors`` holds the belief each
+    version started the season with (version id -> [mu, sd], natural units) when the ratings
+    were carried over, so a refit within the season starts from them instead of from zero.
+    """
+
+    ladder = models.ForeignKey("ladders.Ladder", on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    start = models.CharField(
+        max_length=5, blank=True, help_text="carry or reset: how this season's ratings began"
+    )
+    priors = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["ladder", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "number"], name="one_season_number"),
+            models.UniqueConstraint(
+                fields=["ladder"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_current_season",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"season {self.number} of {self.ladder}"
+
+
+class SeasonStanding(models.Model):
+    """A bot's place in a season's final standings, frozen when the season ended."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="season_standings")
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="season_standings"
+    )
+    rank = models.PositiveIntegerField()
+    rating = models.FloatField()
+    low = models.FloatField()
+    high = models.FloatField()
+    games = models.PositiveIntegerField()
+    provisional = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["season", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "bot"], name="one_standing_per_bot")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot} #{self.rank} in {self.season}"

@@ -118,7 +118,7 @@ class Curvature:
     blocks: np.ndarray  # (M, n, n)
     players: np.ndarray  # (M, n)
     size: int
-    prior_precision: float
+    prior_precision: float | np.ndarray
 
     @property
     def diagonal(self) -> np.ndarray:
@@ -140,10 +140,20 @@ class Curvature:
         return hessian
 
 
+Prior = float | np.ndarray  # one value for every bot, or one per bot
+
+
 def _evaluate(
-    theta: np.ndarray, data: Matches, weights: np.ndarray | None, prior_var: float
+    theta: np.ndarray,
+    data: Matches,
+    weights: np.ndarray | None,
+    prior_var: Prior,
+    prior_mean: Prior = 0.0,
 ) -> tuple[float, np.ndarray, Curvature]:
-    """Log-posterior, its gradient, and the curvature of its negative (positive definite)."""
+    """Log-posterior, its gradient, and the curvature of its negative (positive definite).
+
+    The prior is Gaussian around ``prior_mean`` (0 for a fresh ladder; a season that carries
+    ratings over centres each bot on its rating at the season's start)."""
     size = data.num_players
     q, log_denom = _stage_probabilities(theta, data)
     per_match = (theta[data.players] - log_denom).sum(axis=1)
@@ -156,9 +166,10 @@ def _evaluate(
         per_match = per_match * weights
         seat_grad = seat_grad * weights[:, None]
         block = block * weights[:, None, None]
-    value = float(per_match.sum()) - float(theta @ theta) / (2 * prior_var)
+    offset = theta - prior_mean
+    value = float(per_match.sum()) - float(np.sum(offset * offset / prior_var)) / 2
     grad: np.ndarray = np.bincount(data.players.ravel(), seat_grad.ravel(), minlength=size)
-    grad -= theta / prior_var
+    grad -= offset / prior_var
     return value, grad, Curvature(block, data.players, size, 1.0 / prior_var)
 
 
@@ -197,7 +208,8 @@ def fit(
     *,
     weights: np.ndarray | None = None,
     start: np.ndarray | None = None,
-    prior_sd: float = PRIOR_SD,
+    prior_sd: Prior = PRIOR_SD,
+    prior_mean: Prior = 0.0,
     tol: float = 1e-5,
     max_steps: int = MAX_NEWTON_STEPS,
 ) -> np.ndarray:
@@ -206,17 +218,22 @@ def fit(
     The log-posterior is concave, so Newton's method converges in a handful of steps; a step
     that would lower it is halved.  ``tol`` is in natural units (1e-5 is 0.002 Elo).
     """
-    prior_var = prior_sd**2
-    theta = np.zeros(data.num_players) if start is None else np.array(start, dtype=float)
+    prior_var = np.square(prior_sd)
+    if start is None:
+        theta = np.zeros(data.num_players) + prior_mean
+    else:
+        theta = np.array(start, dtype=float)
     if len(data) == 0:
         return theta
-    value, grad, curvature = _evaluate(theta, data, weights, prior_var)
+    value, grad, curvature = _evaluate(theta, data, weights, prior_var, prior_mean)
     for _ in range(max_steps):
         step = _solve_spd(curvature, grad)
         scale = 1.0
         while True:
             candidate = theta + scale * step
-            new_value, new_grad, new_curvature = _evaluate(candidate, data, weights, prior_var)
+            new_value, new_grad, new_curvature = _evaluate(
+                candidate, data, weights, prior_var, prior_mean
+            )
             if new_value >= value - 1e-9 * abs(value) or scale < 1e-4:
                 break
             scale /= 2
@@ -239,7 +256,7 @@ class FitResult:
         return np.asarray(to_elo(self.theta))
 
 
-def posterior_sd(data: Matches, theta: np.ndarray, prior_sd: float = PRIOR_SD) -> np.ndarray:
+def posterior_sd(data: Matches, theta: np.ndarray, prior_sd: Prior = PRIOR_SD) -> np.ndarray:
     """Standard deviations from the curvature of the log-posterior at ``theta`` (Laplace).
 
     Results only say how bots compare, so the uncertainty of a common shift of every rating
@@ -252,7 +269,7 @@ def posterior_sd(data: Matches, theta: np.ndarray, prior_sd: float = PRIOR_SD) -
     differ by a few percent (``benchmarks/ratings_refit.py`` prints both); and refits with a
     bootstrap take the wider of this and the bootstrap's spread.
     """
-    _, _, curvature = _evaluate(theta, data, None, prior_sd**2)
+    _, _, curvature = _evaluate(theta, data, None, np.square(prior_sd))
     if data.num_players > DENSE_LIMIT:
         return 1.0 / np.sqrt(curvature.diagonal)
     cov = np.linalg.inv(curvature.dense())
@@ -266,7 +283,8 @@ def fit_with_interval(
     *,
     samples: int = 100,
     seed: int = 0,
-    prior_sd: float = PRIOR_SD,
+    prior_sd: Prior = PRIOR_SD,
+    prior_mean: Prior = 0.0,
     bootstrap_steps: int = 2,
 ) -> FitResult:
     """The full-history fit plus a 95% interval from a bootstrap over matches.
@@ -279,10 +297,10 @@ def fit_with_interval(
     every game in every resample, so its percentile interval collapses.  The interval is
     therefore never narrower than the posterior's own (Laplace) 95% interval.
     """
-    theta = fit(data, prior_sd=prior_sd)
+    theta = fit(data, prior_sd=prior_sd, prior_mean=prior_mean)
     games = np.bincount(data.players.ravel(), minlength=data.num_players)
     if len(data) == 0:
-        sd = np.full(data.num_players, prior_sd)
+        sd = np.zeros(data.num_players) + prior_sd
         return FitResult(theta, theta - 1.96 * sd, theta + 1.96 * sd, sd, games)
     laplace = posterior_sd(data, theta, prior_sd)
     low, high, sd = theta - 1.96 * laplace, theta + 1.96 * laplace, laplace
@@ -293,7 +311,12 @@ def fit_with_interval(
         for b in range(samples):
             weights = np.bincount(rng.integers(0, count, count), minlength=count).astype(float)
             replicates[b] = fit(
-                data, weights=weights, start=theta, prior_sd=prior_sd, max_steps=bootstrap_steps
+                data,
+                weights=weights,
+                start=theta,
+                prior_sd=prior_sd,
+                prior_mean=prior_mean,
+                max_steps=bootstrap_steps,
             )
         boot_low, boot_high = np.percentile(replicates, [2.5, 97.5], axis=0)
         low, high = np.minimum(low, boot_low), np.maximum(high, boot_high)

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, QuerySet, Window
+from django.db.models import Count, F, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
-from ladder.ratings.models import Rating, RatingPoint
+from ladder.ratings.models import Rating, RatingPoint, Season, SeasonStanding
 
 
 @dataclass(frozen=True)
@@ -181,3 +181,35 @@ def positions(*, version_ids: Sequence[int]) -> dict[int, list[Position]]:
             Position(ladder=rating.ladder, rating=rating, rank=table.get(rating.pk), of=len(table))
         )
     return out
+
+
+# --- seasons --------------------------------------------------------------------------------
+
+
+def current_season(ladder: Ladder) -> Season | None:
+    """The season being played (None until staff first end one: the ladder's first season)."""
+    return Season.objects.filter(ladder=ladder, ended_at__isnull=True).first()
+
+
+def ended_seasons(ladders: Iterable[Ladder]) -> QuerySet[Season]:
+    """Seasons with frozen standings, newest first, with their bot counts."""
+    return (
+        Season.objects.filter(ladder__in=list(ladders), ended_at__isnull=False)
+        .select_related("ladder")
+        .annotate(bots=Count("standings"))
+        .order_by("-number", "ladder__num_players")
+    )
+
+
+def season_standings(season: Season) -> QuerySet[SeasonStanding]:
+    return season.standings.select_related("bot__owner", "bot_version").order_by("rank")
+
+
+def bot_seasons(bot_id: int) -> QuerySet[SeasonStanding]:
+    """A bot's places in the seasons that ended, newest first."""
+    return (
+        SeasonStanding.objects.filter(bot_id=bot_id)
+        .select_related("season__ladder", "bot_version")
+        .annotate(field=Count("season__standings"))
+        .order_by("-season__ended_at", "season__ladder__num_players")
+    )

@@ -8,6 +8,7 @@ see.
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 import numpy as np
 from django.conf import settings
@@ -17,7 +18,8 @@ from django.utils import timezone
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings import plackett_luce as pl
-from ladder.ratings.models import Rating, RatingFit, RatingPoint
+from ladder.ratings import selectors
+from ladder.ratings.models import Rating, RatingFit, RatingPoint, Season, SeasonStanding
 
 PROVISIONAL_WIDTH = 250.0  # Elo: an interval wider than this is not yet a rating to trust
 PROVISIONAL_MIN_GAMES = 5
@@ -120,12 +122,13 @@ def _known_place(place: int | None, match_id: int) -> int:
 
 
 def _history(ladder: Ladder) -> tuple[list[int], list[int], list[int]]:
-    """Rated matches' seats as parallel lists (match id, version id, place), seat order."""
-    rows = (
-        MatchSeat.objects.filter(match__ladder=ladder, match__rated=True)
-        .order_by("match_id", "seat")
-        .values_list("match_id", "bot_version_id", "place")
-    )
+    """Rated matches' seats of the current season as parallel lists (match id, version id,
+    place), seat order."""
+    seats = MatchSeat.objects.filter(match__ladder=ladder, match__rated=True)
+    season = selectors.current_season(ladder)
+    if season is not None:
+        seats = seats.filter(match__finished_at__gte=season.started_at)
+    rows = seats.order_by("match_id", "seat").values_list("match_id", "bot_version_id", "place")
     match_ids: list[int] = []
     version_ids: list[int] = []
     places: list[int] = []
@@ -154,8 +157,13 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
     index = {v: i for i, v in enumerate(versions)}
     players = np.array([index[v] for v in version_ids], dtype=np.int64).reshape(-1, n)
     ranks = np.array(places, dtype=np.int64).reshape(-1, n)
+    prior_mean, prior_sd = _season_priors(ladder, versions)
     result = pl.fit_with_interval(
-        pl.Matches(players, ranks, len(versions)), samples=samples, seed=seed
+        pl.Matches(players, ranks, len(versions)),
+        samples=samples,
+        seed=seed,
+        prior_mean=prior_mean,
+        prior_sd=prior_sd,
     )
     with transaction.atomic():
         ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
@@ -172,7 +180,8 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
         sources = dict(Rating.objects.filter(ladder=ladder).values_list("bot_version_id", "source"))
         others = set(sources)
         Rating.objects.filter(ladder=ladder).delete()
-        rows = [new_rating(ladder, v) for v in sorted(others - set(index))]
+        priors = _carried(ladder)
+        rows = [start_rating(ladder, v, priors) for v in sorted(others - set(index))]
         points = []
         for i, version_id in enumerate(versions):
             rating = new_rating(ladder, version_id)
@@ -201,9 +210,11 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
         Rating.objects.bulk_create(rows, batch_size=2000)
         RatingPoint.objects.bulk_create(points, batch_size=2000)
         # Matches rated while the fit ran: replay their live updates on top of it.
-        rated_now = set(
-            Match.objects.filter(ladder=ladder, rated=True).values_list("pk", flat=True)
-        )
+        rated_matches = Match.objects.filter(ladder=ladder, rated=True)
+        season = selectors.current_season(ladder)
+        if season is not None:
+            rated_matches = rated_matches.filter(finished_at__gte=season.started_at)
+        rated_now = set(rated_matches.values_list("pk", flat=True))
         late = Match.objects.filter(pk__in=sorted(rated_now - seen)).order_by("finished_at", "pk")
         for match in late:
             seat_places = match.seats.order_by("seat").values_list("place", flat=True)
@@ -212,3 +223,101 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
         fit.seconds = time.perf_counter() - started
         fit.save(update_fields=["seconds"])
     return fit
+
+
+# --- seasons --------------------------------------------------------------------------------
+
+# A carried-over rating's uncertainty grows by this much (natural units, added in quadrature):
+# about 170 Elo, half the prior's, so last season's order is where the new one starts but a few
+# games are enough to move a bot that changed.
+SEASON_WIDEN_SD = pl.PRIOR_SD / 2
+
+
+def _carried(ladder: Ladder) -> dict[str, list[float]]:
+    """The beliefs the current season started from (version id -> [mu, sd]); empty when the
+    ratings were reset or no season has ended."""
+    season = selectors.current_season(ladder)
+    return season.priors if season is not None else {}
+
+
+def start_rating(ladder: Ladder, version_id: int, priors: dict[str, list[float]]) -> Rating:
+    """A version's rating before its first game of the season: carried over, else the prior."""
+    rating = new_rating(ladder, version_id)
+    carried = priors.get(str(version_id))
+    if carried:
+        rating.mu, rating.sd = float(carried[0]), float(carried[1])
+        rating.rating, rating.low, rating.high = _interval(rating.mu, rating.sd)
+    return rating
+
+
+def _season_priors(ladder: Ladder, versions: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each version's prior for a refit: its carried belief at the season's start, else the
+    fresh prior (0, PRIOR_SD)."""
+    mean = np.zeros(len(versions))
+    sd = np.full(len(versions), pl.PRIOR_SD)
+    priors = _carried(ladder)
+    for i, version_id in enumerate(versions):
+        carried = priors.get(str(version_id))
+        if carried:
+            mean[i], sd[i] = float(carried[0]), float(carried[1])
+    return mean, sd
+
+
+def end_season(ladder_id: int, *, now: datetime | None = None) -> Season:
+    """Freeze the ladder's standings as the current season's final ones and start the next.
+
+    Each ranked bot's place, rating, interval and games are copied into the season's
+    standings.  The next season then starts as the ladder's ``season_start`` says: ``carry``
+    keeps each rating's centre and widens its uncertainty by :data:`SEASON_WIDEN_SD` (the
+    refit starts from those beliefs), ``reset`` puts every version back to the prior.  Games
+    count from zero again either way.  Returns the season that ended.  Staff only: the caller
+    (admin action, management shell) checks that.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
+        season = selectors.current_season(ladder)
+        if season is None:
+            season = Season.objects.create(
+                ladder=ladder, number=1, started_at=ladder.created_at, start=""
+            )
+        rows = list(selectors.standings_queryset(ladder))
+        SeasonStanding.objects.bulk_create(
+            SeasonStanding(
+                season=season,
+                bot_id=r.bot_version.bot_id,
+                bot_version_id=r.bot_version_id,
+                rank=rank,
+                rating=r.rating,
+                low=r.low,
+                high=r.high,
+                games=r.games,
+                provisional=r.provisional,
+            )
+            for rank, r in enumerate(rows, start=1)
+        )
+        season.ended_at = now
+        season.save(update_fields=["ended_at"])
+        carry = ladder.season_start == Ladder.SeasonStart.CARRY
+        priors: dict[str, list[float]] = {}
+        ratings = list(Rating.objects.select_for_update().filter(ladder=ladder))
+        if carry:
+            priors = {
+                str(r.bot_version_id): [r.mu, float(np.hypot(r.sd, SEASON_WIDEN_SD))]
+                for r in ratings
+            }
+        for rating in ratings:
+            fresh = start_rating(ladder, rating.bot_version_id, priors)
+            for name in ("mu", "sd", "rating", "low", "high", "games", "provisional"):
+                setattr(rating, name, getattr(fresh, name))
+            rating.source = Rating.Source.LIVE
+            rating.updated_at = now
+        Rating.objects.bulk_update(ratings, LIVE_FIELDS, batch_size=2000)
+        Season.objects.create(
+            ladder=ladder,
+            number=season.number + 1,
+            started_at=now,
+            start=ladder.season_start,
+            priors=priors,
+        )
+    return season

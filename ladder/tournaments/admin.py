@@ -35,6 +35,7 @@ EDITABLE = (
     "registration_opens_at",
     "registration_closes_at",
     "starts_at",
+    "time_zone",
     "is_public",
     "ranked",
 )
@@ -42,6 +43,9 @@ EDITABLE = (
 
 class TournamentForm(forms.ModelForm):
     variant = forms.CharField(required=False, help_text="empty: the ladder's variant")
+    time_zone = forms.CharField(
+        required=False, initial="UTC", help_text="the organiser's IANA zone (empty: UTC)"
+    )
 
     class Meta:
         model = Tournament

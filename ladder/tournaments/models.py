@@ -63,6 +63,11 @@ class Tournament(models.Model):
     registration_opens_at = models.DateTimeField()
     registration_closes_at = models.DateTimeField()
     starts_at = models.DateTimeField(help_text="versions are frozen and round 1 starts here")
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        help_text="the organiser's IANA zone: the edit form shows the times in it",
+    )
     is_public = models.BooleanField(
         default=True, help_text="unlisted tournaments are reachable by their link but not listed"
     )

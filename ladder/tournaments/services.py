@@ -12,6 +12,7 @@ Tournament matches are ordinary matches (kind ``tournament``) created through
 
 from __future__ import annotations
 
+import zoneinfo
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -126,6 +127,9 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
         raise ServiceError("registration must close after it opens")
     if starts_at < closes:
         raise ServiceError("the tournament cannot start before registration closes")
+    zone = data.get("time_zone") or "UTC"
+    if not isinstance(zone, str) or zone not in zoneinfo.available_timezones():
+        raise ServiceError(f"unknown time_zone {zone!r}; use an IANA name such as Europe/Paris")
     return {
         "name": (data.get("name") or "").strip() or f"{spec.title} {fmt.replace('_', ' ')}",
         "description": data.get("description", ""),
@@ -141,6 +145,7 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
         "registration_opens_at": opens,
         "registration_closes_at": closes,
         "starts_at": starts_at,
+        "time_zone": zone,
         "is_public": bool(data.get("is_public", True)),
         "ranked": bool(data.get("ranked", False)),
     }
@@ -157,7 +162,8 @@ def create_tournament(user: Visitor, *, now: datetime | None = None, **data: obj
     Fields: name, description, game, num_players, variant (default the ladder's), format
     (round_robin, swiss, elimination), duplicate, games_per_pairing, rounds (Swiss), advance
     (elimination), registration_opens_at (default now), registration_closes_at (default
-    starts_at), starts_at, is_public, ranked (default False: unrated on the ladder).
+    starts_at), starts_at, time_zone (the organiser's IANA zone, default UTC), is_public, ranked
+    (default False: unrated on the ladder).
     """
     if not (isinstance(user, User) and is_organiser(user)):
         raise NotAllowed("only organisers and staff can create tournaments")
@@ -190,6 +196,7 @@ def update_tournament(
                 "registration_opens_at",
                 "registration_closes_at",
                 "starts_at",
+                "time_zone",
                 "is_public",
                 "ranked",
             )

@@ -285,6 +285,10 @@ def compute(
             arr, entrants, seeds, byes, bye_pts, bye_games, elimination, samples, rng_seed
         )
         for row in rows:
+            if not row.games:
+                # Resampling no games says nothing about this entrant (a bye alone once read
+                # "P(first) 100%"): no probability and no interval until it has played.
+                continue
             i = arr.index[row.entrant]
             ranks = boot[:, i]
             row.p_first = round(float(np.mean(ranks == 1)), 4)

@@ -177,7 +177,7 @@ class TournamentForm(AccessibleForm):
         required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3})
     )
     game = forms.ChoiceField(choices=game_choices)
-    num_players = forms.IntegerField(label="Players per table", initial=2)
+    num_players = forms.IntegerField(label="Players per table")
     variant = forms.CharField(
         required=False, max_length=40, help_text="Empty: the ladder's variant."
     )
@@ -236,6 +236,19 @@ class TournamentForm(AccessibleForm):
         help_text="Only for the preview below: how many bots you expect.",
     )
 
+    def __init__(
+        self,
+        data: Mapping[str, object] | None = None,
+        *,
+        initial: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(data, initial=initial)
+        if not self.is_bound and "num_players" not in self.initial:
+            # A valid start: the smallest table of the game the menu shows first (Batavia is
+            # for three to five, so a fixed 2 was refused).
+            game = self.initial.get("game") or next(iter(all_games()))
+            self.initial["num_players"] = all_games()[game].min_players
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         zone_name = data.get("time_zone")
@@ -254,13 +267,20 @@ class TournamentForm(AccessibleForm):
 
     def service_data(self) -> dict[str, Any]:
         """The cleaned settings as the service takes them (times in UTC; empty ones left out
-        so the service applies its defaults)."""
+        so the service applies its defaults).
+
+        An empty "Registration closes" is sent as None, its documented meaning ("at the
+        start"): left out, an edit would keep the stored time and refuse a start moved before
+        it.  Empty Swiss rounds are None too (a default from the field size).
+        """
         data = dict(self.cleaned_data)
-        for name in ("time_zone", "preview_entrants"):
-            data.pop(name, None)
-        for name in ("registration_opens_at", "registration_closes_at", "rounds", "variant"):
+        data.pop("preview_entrants", None)
+        for name in ("registration_opens_at", "variant"):
             if data.get(name) in (None, ""):
                 data.pop(name, None)
+        for name in ("registration_closes_at", "rounds"):
+            if data.get(name) in (None, ""):
+                data[name] = None
         return data
 
     @classmethod
@@ -272,6 +292,8 @@ class TournamentForm(AccessibleForm):
         for name in TOURNAMENT_TIMES:
             initial[name] = utc_to_local(getattr(t, name), zone)
         initial["time_zone"] = zone.key
+        if t.registration_closes_at == t.starts_at:
+            initial["registration_closes_at"] = None  # "at the start", as it was entered
         return initial
 
 
@@ -282,4 +304,15 @@ class InviteForm(AccessibleForm):
         max_length=100,
         label="Bot name or id",
         help_text="A public bot of the tournament's game.",
+    )
+
+
+class OrganiserRequestForm(AccessibleForm):
+    """A user asks to become an organiser; staff read the reason before they decide."""
+
+    reason = forms.CharField(
+        max_length=2000,
+        label="What would you like to organise?",
+        help_text="A line or two for staff: the event, the game, who plays.",
+        widget=forms.Textarea(attrs={"rows": 3}),
     )

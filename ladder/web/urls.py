@@ -7,6 +7,7 @@ from ladder.web.views import (
     challenge,
     learn,
     matches,
+    seasons,
     site,
     tournament_setup,
     tournaments,
@@ -18,6 +19,8 @@ app_name = "web"
 urlpatterns = [
     path("", site.home, name="home"),
     path("ladders/<slug:game>/<int:players>/", site.standings, name="standings"),
+    path("ladders/<slug:game>/seasons/", seasons.season_list, name="seasons"),
+    path("ladders/<slug:game>/seasons/<int:number>/", seasons.season_detail, name="season"),
     path("ladders/<slug:game>/<int:players>/table/", site.standings_table, name="standings-table"),
     path("start/", learn.start, name="start"),
     path("start/kits/<slug:language>.tar.gz", learn.kit, name="kit"),
@@ -38,7 +41,13 @@ urlpatterns = [
     path("matches/<int:pk>/live/", matches.match_live, name="match-live"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournament_setup.tournament_new, name="tournament-new"),
+    path(
+        "tournaments/organisers/request/",
+        tournament_setup.organiser_request,
+        name="organiser-request",
+    ),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("tournaments/<int:pk>/live/", tournaments.tournament_live, name="tournament-live"),
     path("tournaments/<int:pk>/edit/", tournament_setup.tournament_edit, name="tournament-edit"),
     path(
         "tournaments/<int:pk>/invite/", tournament_setup.tournament_invite, name="tournament-invite"

@@ -28,7 +28,16 @@ from ladder.matches.models import Match
 from ladder.matches.selectors import forfeit_code
 from ladder.ratings import selectors as rating_selectors
 from ladder.web.docs import render_markdown
-from tests.factories import accept, engine_result, ladder_for, make_bot, make_match, make_version
+from tests.factories import (
+    accept,
+    engine_result,
+    ladder_for,
+    make_active_version,
+    make_bot,
+    make_match,
+    make_version,
+    play_and_record,
+)
 from tests.helpers import present
 from tests.web.conftest import REJECTION
 
@@ -363,17 +372,37 @@ def test_pending_version_page_polls_and_the_status_flips(personas, site_world):
         "failure_reason": "",
     }
     # Others learn nothing of an upload that has not played.
-    assert personas["other"].get(status_url).json() == {
-        "bot": bot.name,
-        "pending": False,
-        "versions": [{"number": 1, "status": "active", "label": "active"}],
-    }
+    others = personas["other"].get(status_url).json()
+    assert (others["bot"], others["pending"]) == (bot.name, False)
+    assert others["versions"] == [{"number": 1, "status": "active", "label": "active"}]
     bot_services.validate_version(version.pk, validator=accept)
     done = personas["owner"].get(status_url).json()
     assert done["pending"] is False
     assert [(v["number"], v["status"]) for v in done["versions"]] == [(1, "retired"), (2, "active")]
     settled = html_of(personas["owner"].get(reverse("web:bot", args=[bot.name])))
     assert "version-status.js" not in settled and "noscript" not in settled
+
+
+def test_a_new_bot_page_follows_its_first_matches(personas, site_world, alice):
+    """After validation the page keeps polling until the bot's first match is over, and the
+    status answer lists the recent matches so the page can refresh its record and list."""
+    bot = make_bot(alice, "alice-fresh", "packet_row")
+    version = make_active_version(bot)
+    status_url = reverse("web:bot-status", args=[bot.name])
+    page = html_of(personas["owner"].get(reverse("web:bot", args=[bot.name])))
+    assert "web/version-status.js" in page and 'data-matches="[]"' in page
+    first = personas["owner"].get(status_url).json()
+    assert (first["pending"], first["follow"], first["matches"]) == (False, True, [])
+    other = site_world.bots["bob-packet-row"].versions.get(status="active")
+    match = make_match("packet_row", [version, other], seed=5)
+    queued = personas["owner"].get(status_url).json()
+    assert queued["matches"] == [[match.pk, "queued"]] and queued["follow"] is True
+    play_and_record(match)
+    done = personas["owner"].get(status_url).json()
+    assert done["matches"] == [[match.pk, "finished"]] and done["follow"] is False
+    settled = html_of(personas["owner"].get(reverse("web:bot", args=[bot.name])))
+    assert "version-status.js" not in settled
+    assert "No matches yet" not in settled
 
 
 def test_status_of_a_private_bot_is_hidden_from_others(personas, site_world):

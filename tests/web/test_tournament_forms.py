@@ -15,12 +15,15 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from engine.registry import all_games
 from ladder.bots.models import Bot
+from ladder.core.errors import ServiceError
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
 from ladder.web.views.tournament_setup import TZ_COOKIE
 from tests.factories import make_bot, make_version
+from tests.helpers import present
 from tests.tournaments.conftest import play_pending
 from tests.web.conftest import open_tournament
 
@@ -104,10 +107,13 @@ def test_organiser_creates_a_tournament_and_sees_it(personas, db, who):
 
 @pytest.mark.parametrize("who", ["owner", "other"])
 def test_non_organisers_are_refused_and_nothing_is_created(personas, db, who):
-    assert personas[who].get(NEW).status_code == 403
-    assert personas[who].post(NEW, form_data()).status_code == 403
+    explained = personas[who].get(NEW)  # what an organiser is, and how to become one
+    assert explained.status_code == 200 and "Become an organiser" in text(explained)
+    refused = personas[who].post(NEW, form_data())
+    assert refused.status_code == 403 and "Become an organiser" in text(refused)
     assert not Tournament.objects.exists()
-    assert NEW not in text(personas[who].get(reverse("web:tournaments")))
+    listed = text(personas[who].get(reverse("web:tournaments")))
+    assert "Create a tournament" not in listed and "Become an organiser" in listed
 
 
 def test_anonymous_is_sent_to_log_in(personas, db):
@@ -227,14 +233,21 @@ def test_local_time_is_stored_in_utc_and_shown_back_in_that_zone(personas, db):
     t = Tournament.objects.get()
     assert t.starts_at == datetime(year, 1, 15, 17, 0, tzinfo=UTC)  # CET is UTC+1 in winter
     assert t.registration_closes_at == datetime(year, 1, 15, 16, 0, tzinfo=UTC)
+    assert t.time_zone == "Europe/Amsterdam"  # stored with the tournament
     page = text(personas["organiser"].get(response["Location"]))
-    assert f"15 Jan {year} 18:00</time> Europe/Amsterdam" in page
+    assert f'15 Jan {year} 18:00</time> <span class="zone-name">Europe/Amsterdam</span>' in page
+    # A fresh browser (no cookie) editing it sees the organiser's zone, not UTC.
+    personas["organiser"].cookies.pop(TZ_COOKIE)
     edit = text(personas["organiser"].get(reverse("web:tournament-edit", args=[t.pk])))
     assert f'value="{year}-01-15T18:00"' in edit
     assert '<option value="Europe/Amsterdam" selected>' in edit
-    assert "</time> UTC" in text(Client().get(response["Location"]))  # other visitors: UTC
+    # Other visitors: the organiser's zone, named, until the page's script rewrites it in theirs.
+    other = text(Client().get(response["Location"]))
+    assert '18:00</time> <span class="zone-name">Europe/Amsterdam</span>' in other
+    assert "web/local-time.js" in other
+    personas["organiser"].cookies[TZ_COOKIE] = "Europe/Amsterdam"
     listed = text(personas["organiser"].get(reverse("web:tournaments")))
-    assert 'Starts <span class="muted">(Europe/Amsterdam)</span>' in listed
+    assert '(<span class="zone-name">Europe/Amsterdam</span>)' in listed
     assert f"15 Jan {year} 18:00</time>" in listed
 
 
@@ -413,3 +426,44 @@ def test_entrants_are_fixed_once_started(personas, olivia, bots):
     late = personas["organiser"].post(url, {"bot": "alice-two"})
     assert late.status_code == 409 and "registration is closed" in text(late)
     assert t.entrants.count() == 3
+
+
+# --- issue 28: empty "Registration closes", valid defaults, the stored zone -------------------
+
+
+def test_an_empty_registration_close_on_edit_means_at_the_start(personas, olivia):
+    """Its help says "Empty: at the start"; the edit used to keep the stored close and refuse a
+    start moved before it."""
+    t = open_tournament(olivia)
+    earlier = t.registration_closes_at - timedelta(minutes=30)
+    response = personas["organiser"].post(
+        reverse("web:tournament-edit", args=[t.pk]),
+        form_data(
+            name=t.name,
+            registration_opens_at=local(t.registration_opens_at),
+            registration_closes_at="",
+            starts_at=local(earlier),
+        ),
+    )
+    assert response.status_code == 302, field_errors(text(response), "starts_at")
+    t.refresh_from_db()
+    assert t.registration_closes_at == t.starts_at == earlier.replace(second=0, microsecond=0)
+    # Shown back empty, as it was entered.
+    edit = text(personas["organiser"].get(reverse("web:tournament-edit", args=[t.pk])))
+    assert 'name="registration_closes_at" ' in edit
+    assert re.search(r'name="registration_closes_at"[^>]*value=', edit) is None
+
+
+def test_the_new_form_defaults_are_valid(personas, db):
+    """The first game on the menu with its smallest table (Batavia: 3, never 2)."""
+    page = text(personas["organiser"].get(NEW))
+    game = present(re.search(r'name="game"[^>]*>\s*<option value="(\w+)"', page)).group(1)
+    players = int(present(re.search(r'name="num_players" value="(\d+)"', page)).group(1))
+    assert players in all_games()[game].player_counts
+    data = form_data(game=game, num_players=players, name="")
+    assert personas["organiser"].post(NEW, data).status_code == 302
+
+
+def test_an_unknown_zone_is_refused_by_the_service(olivia):
+    with pytest.raises(ServiceError, match="unknown time_zone"):
+        open_tournament(olivia, time_zone="Mars/Olympus")

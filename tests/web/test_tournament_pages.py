@@ -18,10 +18,12 @@ from django.utils import timezone
 
 from ladder.bots.models import Bot
 from ladder.matches.models import Match
+from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament
 from tests.factories import make_bot, make_user, make_version, web_client
 from tests.helpers import present
+from tests.tournaments.conftest import play_one
 from tests.web.conftest import finished_tournament, open_tournament, started_tournament
 
 pytestmark = pytest.mark.django_db
@@ -497,3 +499,85 @@ def test_match_page_links_back_to_its_tournament(personas, finished):
     slot = match.tournament_match
     assert f'href="{page_url(finished)}#round-{slot.round.number}"' in html
     assert f"Round {slot.round.number}, table {slot.table + 1} of the tournament" in html
+
+
+# --- issue 28: live fragment, no probability from no games, finished entrants, wording -------
+
+
+def p_first_cells(html: str) -> list[str]:
+    return [
+        htmllib.unescape(c).strip()
+        for c in re.findall(r'<td class="p-first">(.*?)</td>', html, re.S)
+    ]
+
+
+def test_a_bot_with_only_a_bye_shows_no_probability(personas, olivia, bots):
+    """After round 1 of a four-bot Swiss at tables of three, the bot that sat out has no game,
+    so it shows no P(first) or rank interval (it once showed rank 1 and "P(first) 100%")."""
+    field = [bots[n] for n in ("alice-one", "alice-two", "bob-one", "olivia-one")]
+    t = started_tournament(olivia, field, format="swiss", rounds=2)
+    for match_id in tournament_selectors.pending_match_ids(t):
+        play_one(match_id)
+    rows = tournament_selectors.compute_standings(t)
+    idle = [r["bot_name"] for r in rows if not r["games"]]
+    assert len(idle) == 1
+    page = personas["anonymous"].get(page_url(t)).content.decode()
+    table = page[page.index('id="standings-table"') : page.index('id="crosstable"')]
+    for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]:
+        p_first = present(re.search(r'<td class="p-first">(.*?)</td>', row, re.S), "P(first)")
+        cell = htmllib.unescape(p_first.group(1))
+        interval = present(re.search(r'<td class="interval">(.*?)</td>', row, re.S)).group(1)
+        if f">{idle[0]}</a>" in row:
+            assert (cell, interval) == ("\u2013", "\u2013")
+        else:
+            assert cell.endswith("%")
+
+
+def test_the_live_fragment_carries_the_changing_parts_and_the_status(personas, olivia, bots):
+    field = [bots[n] for n in ("alice-one", "bob-one", "olivia-one")]
+    t = started_tournament(olivia, field)
+    page = personas["anonymous"].get(page_url(t)).content.decode()
+    assert f'data-live-url="{page_url(t, "web:tournament-live")}"' in page
+    assert 'data-status="running"' in page
+    fragment = personas["anonymous"].get(page_url(t, "web:tournament-live"))
+    assert fragment.status_code == 200 and fragment["Cache-Control"] == "no-store"
+    body = fragment.content.decode()
+    assert '<div id="tournament-live" data-status="running">' in body
+    for part in (
+        "live-progress",
+        "live-entrants",
+        "live-standings",
+        "live-crosstable",
+        "live-rounds",
+    ):
+        assert f'id="{part}"' in body
+    assert "<html" not in body and "Organiser controls" not in body
+    hidden = open_tournament(olivia, is_public=False)
+    assert personas["anonymous"].get(page_url(hidden, "web:tournament-live")).status_code == 200
+    assert personas["anonymous"].get("/tournaments/999999/live/").status_code == 404
+
+
+def test_a_finished_tournament_neither_polls_nor_calls_entrants_playing(personas, finished):
+    page = personas["anonymous"].get(page_url(finished)).content.decode()
+    assert "tournament-live.js" not in page
+    entrants = page[page.index('id="entrant-table"') : page.index('id="standings"')]
+    assert "playing" not in entrants and entrants.count(">played<") == 4
+    assert page.count('<td class="p-first">') == 4
+
+
+def test_wording_article_and_points(personas, olivia, finished):
+    assert "A Batavia tournament" in personas["anonymous"].get(page_url(finished)).content.decode()
+    t = open_tournament(olivia, game="east_indiaman", num_players=2)
+    html = personas["anonymous"].get(page_url(t)).content.decode()
+    assert "An East Indiaman tournament" in html and "A East Indiaman" not in html
+    crosstable = personas["anonymous"].get(page_url(finished)).content.decode()
+    assert re.search(r"\b1 points\b", crosstable) is None
+
+
+@pytest.mark.parametrize(
+    "value, words", [(1, "1 point"), (1.0, "1 point"), (0, "0 points"), (1.5, "1.5 points")]
+)
+def test_points_filter(value, words):
+    from ladder.web.templatetags.web_extras import points
+
+    assert points(value) == words

@@ -26,3 +26,19 @@ def seat_label(context: template.Context, seat: MatchSeat) -> str:
     request = context.get("request")
     viewer = getattr(request, "user", None) or AnonymousUser()
     return visible_version_label(seat.bot_version, viewer)
+
+
+@register.filter
+def with_article(words: str) -> str:
+    """ "a Batavia" but "an East Indiaman": the article by the first letter's sound (the game
+    titles start with a plain vowel or consonant)."""
+    text = str(words)
+    return f"{'an' if text[:1].lower() in 'aeiou' else 'a'} {text}"
+
+
+@register.filter
+def points(value: float | int | None) -> str:
+    """ "1 point", "1.5 points", "0 points": at most two decimals, the plural unless exactly 1."""
+    number = float(value or 0)
+    text = f"{number:.2f}".rstrip("0").rstrip(".")
+    return f"{text} point{'' if number == 1 else 's'}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -13,12 +15,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from engine.registry import all_games
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
-from ladder.bots.models import Bot
+from ladder.bots.models import Bot, BotVersion
 from ladder.bots.source_check import RETRY_AFTER_SECONDS
 from ladder.core.errors import Conflict, RateLimited, ServiceError, Unavailable
 from ladder.core.throttles import wait_seconds
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
+from ladder.matches.models import Match
 from ladder.ratings import selectors as rating_selectors
 from ladder.web.bot_stats import summaries
 from ladder.web.charts import ChartPoint, rating_chart
@@ -108,6 +111,8 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         if refused is None:
             return redirect(reverse("web:bot", args=[bot.name]) + "#versions")
         status = refused
+    matches = match_selectors.recent_matches(request.user, bot_id=bot.pk, limit=RECENT_MATCHES)
+    summary = summaries([bot], user=request.user)[0]
     response = render(
         request,
         "web/bot.html",
@@ -117,13 +122,14 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
             "game_title": all_games()[bot.game].title,
             "private_details": bot_selectors.can_see_private_details(request.user, bot),
             "versions": bot_selectors.visible_versions(request.user, bot),
-            "summary": summaries([bot], user=request.user)[0],
+            "summary": summary,
+            "follow": summary.pending or _awaits_first_match(bot, matches),
             "charts": _charts(bot),
-            "matches": match_selectors.recent_matches(
-                request.user, bot_id=bot.pk, limit=RECENT_MATCHES
-            ),
+            "matches": matches,
+            "match_signature": json.dumps(_signature(matches), separators=(",", ":")),
             "head_to_head": match_selectors.head_to_head_for(request.user, bot.pk),
             "tournaments": bot_tournaments(request.user, bot.pk),
+            "seasons": list(rating_selectors.bot_seasons(bot.pk)),
             "form": form,
         },
         status=status,
@@ -188,6 +194,18 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _signature(matches: list[Match]) -> list[list[object]]:
+    """The recent matches as the page's script compares them: id and status, newest first."""
+    return [[m.pk, m.status] for m in matches]
+
+
+def _awaits_first_match(bot: Bot, matches: list[Match]) -> bool:
+    """An active version and no finished match yet: the page watches for the first ones."""
+    if not bot.versions.filter(status=BotVersion.Status.ACTIVE).exists():
+        return False
+    return not any(m.status == Match.Status.FINISHED for m in matches)
+
+
 @require_GET
 def version_status(request: HttpRequest, name: str) -> JsonResponse:
     """The bot's versions and their statuses, for the bot page to poll while one is pending."""
@@ -203,7 +221,18 @@ def version_status(request: HttpRequest, name: str) -> JsonResponse:
         for v in bot_selectors.visible_versions(request.user, bot).order_by("number")
     ]
     pending = any(v["status"] in ("pending", "validating") for v in versions)
-    response = JsonResponse({"bot": bot.name, "pending": pending, "versions": versions})
+    matches = match_selectors.recent_matches(request.user, bot_id=bot.pk, limit=RECENT_MATCHES)
+    response = JsonResponse(
+        {
+            "bot": bot.name,
+            "pending": pending,
+            "versions": versions,
+            # The page refreshes its record and match list when this list changes, and keeps
+            # polling until the bot's first match is over.
+            "matches": _signature(matches),
+            "follow": pending or _awaits_first_match(bot, matches),
+        }
+    )
     response["Cache-Control"] = "no-store"
     return response
 

@@ -4,7 +4,8 @@ count) and invite or remove entrants.
 Every rule is the service's: the form checks types, ``services.check_settings`` /
 ``create_tournament`` / ``update_tournament`` / ``register_entrant`` / ``unregister_entrant``
 decide, and their refusal is shown next to the field it is about.  The organiser's time zone is
-remembered in a cookie, so the tournament pages show times in it (with the zone named).
+stored with the tournament (the edit form shows the times in it) and remembered in a cookie for
+the next form; a fresh create form starts from the browser's zone.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from ladder.accounts.models import Visitor
-from ladder.accounts.selectors import is_organiser
+from ladder.accounts.selectors import is_organiser, pending_request
+from ladder.accounts.services import request_organiser
 from ladder.bots.selectors import visible_bots
 from ladder.core.errors import ServiceError
 from ladder.tournaments import selectors, services
 from ladder.tournaments.models import Entrant, Tournament
-from ladder.web.forms import InviteForm, TournamentForm
+from ladder.web.forms import InviteForm, OrganiserRequestForm, TournamentForm
 from ladder.web.tournament_preview import Preview, cached_preview, unsaved
 
 TZ_COOKIE = "monsoon_tz"
@@ -48,6 +50,7 @@ FIELD_WORDS: tuple[tuple[str, str], ...] = (
     ("starts_at", "starts_at"),
     ("registration must close", "registration_closes_at"),
     ("cannot start before registration closes", "starts_at"),
+    ("time_zone", "time_zone"),
 )
 
 
@@ -64,6 +67,14 @@ def viewer_zone(request: HttpRequest) -> zoneinfo.ZoneInfo:
     name = request.COOKIES.get(TZ_COOKIE, "")
     try:
         return zoneinfo.ZoneInfo(name) if name else zoneinfo.ZoneInfo("UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def stored_zone(t: Tournament) -> zoneinfo.ZoneInfo:
+    """The zone the organiser entered the tournament's times in (UTC if it is unknown)."""
+    try:
+        return zoneinfo.ZoneInfo(t.time_zone or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
 
@@ -118,7 +129,11 @@ def _saved(request: HttpRequest, t: Tournament, form: TournamentForm, text: str)
 def tournament_new(request: HttpRequest) -> HttpResponse:
     """Organisers and staff only; "Preview" re-renders with the schedule, "Create" saves."""
     if not is_organiser(request.user):
-        raise PermissionDenied("only organisers and staff can create tournaments")
+        # Not an error to look at: the page says what an organiser is and how to become one.
+        # Sending the form is refused (403) with the same page.
+        return _organiser_page(
+            request, OrganiserRequestForm(), status=200 if request.method == "GET" else 403
+        )
     zone = viewer_zone(request)
     if request.method == "GET":
         form = TournamentForm(
@@ -147,6 +162,36 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _organiser_page(
+    request: HttpRequest, form: OrganiserRequestForm, *, status: int = 200
+) -> HttpResponse:
+    """What an organiser is, and the request to become one (or the one waiting for staff)."""
+    return render(
+        request,
+        "web/organiser_request.html",
+        {"form": form, "pending": pending_request(request.user)},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def organiser_request(request: HttpRequest) -> HttpResponse:
+    """Ask staff to become an organiser; staff approve it in the admin."""
+    form = OrganiserRequestForm(request.POST)
+    if not form.is_valid():
+        return _organiser_page(request, form, status=400)
+    try:
+        request_organiser(request.user, form.cleaned_data["reason"])
+    except ServiceError as exc:
+        form.add_error("reason", str(exc))
+        return _organiser_page(request, form, status=exc.status_code)
+    messages.success(
+        request, "Your request is sent. Staff will decide; you will be told here when they do."
+    )
+    return redirect(reverse("web:tournament-new"))
+
+
 def _managed(request: HttpRequest, pk: int) -> Tournament:
     t = get_object_or_404(selectors.reachable_tournaments(), pk=pk)
     if not selectors.can_manage(request.user, t):
@@ -163,7 +208,7 @@ def _entrant_count(t: Tournament) -> int:
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's (and staff's) form; the service refuses once the tournament started."""
     t = _managed(request, pk)
-    zone = viewer_zone(request)
+    zone = stored_zone(t)
     n = max(_entrant_count(t), 1)
     if request.method == "GET":
         initial = TournamentForm.initial_for(t, zone)

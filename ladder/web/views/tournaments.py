@@ -9,10 +9,12 @@ service's own words.  A refused POST renders the page again with the reason next
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -186,16 +188,20 @@ def _crosstable(t: Tournament, order: list[int], viewer: Visitor) -> dict[str, A
 
 
 def _standings(t: Tournament, viewer: Visitor) -> list[dict[str, Any]]:
+    """The standings rows with P(first) and the rank interval in words; a bot that has not
+    played a game yet (only byes, or nothing) shows neither, since resampling no games says
+    nothing about it (after round 1 a bye once showed "P(first) 100%")."""
     rows = []
     for row in selectors.standings(t, viewer):
-        p = row.get("p_first")
+        played = float(row.get("games") or 0) > 0
+        p = row.get("p_first") if played else None
         rows.append(
             {
                 **row,
                 "p_first_text": DASH if p is None else f"{100 * p:.0f}%",
                 "interval": (
                     ""
-                    if row.get("rank_low") is None
+                    if not played or row.get("rank_low") is None
                     else f"{row['rank_low']}{DASH}{row['rank_high']}"
                 ),
             }
@@ -203,47 +209,66 @@ def _standings(t: Tournament, viewer: Visitor) -> list[dict[str, Any]]:
     return rows
 
 
-def _page(
-    request: HttpRequest, t: Tournament, *, status: int = 200, **bound: object
-) -> HttpResponse:
-    """The tournament page; ``bound`` holds a refused form to show with its errors."""
+def page_zone(request: HttpRequest, t: Tournament | None = None) -> zoneinfo.ZoneInfo:
+    """The zone the server writes times in: the one the visitor chose on a tournament form,
+    else the tournament's (its organiser's), else UTC.  The page's script then rewrites them
+    in the browser's own zone and names it."""
+    if tournament_setup.TZ_COOKIE in request.COOKIES or t is None:
+        return tournament_setup.viewer_zone(request)
+    return tournament_setup.stored_zone(t)
+
+
+def _live_context(request: HttpRequest, t: Tournament) -> dict[str, Any]:
+    """What the parts that change while a tournament runs need (the page and its fragment)."""
     user = request.user
     entrants = list(selectors.entrants(t))
     standings = _standings(t, user)
     manage = selectors.can_manage(user, t)
-    started = t.started_at is not None
-    mine = [e for e in entrants if user.is_authenticated and e.bot.owner_id == user.pk]
-    eligible = list(selectors.eligible_bots(user, t))
-    can_register = user.is_authenticated and t.status == Status.SCHEDULED
     withdrawable = {
         e.pk
         for e in entrants
         if t.status == Status.SCHEDULED
         and (manage or (user.is_authenticated and e.bot.owner_id == user.pk))
     }
-    # Dates on the page read in the zone the visitor chose on a tournament form (else UTC).
-    zone = tournament_setup.viewer_zone(request)
+    return {
+        "t": t,
+        "progress": _progress(t),
+        "registration": _registration(t),
+        "entrants": selectors.entrant_rows(entrants, user),
+        "entrant_objects": entrants,
+        "started": t.started_at is not None,
+        "withdrawable": withdrawable,
+        "rounds": _rounds(t, user),
+        "standings": standings,
+        "elimination": t.format == Tournament.Format.ELIMINATION,
+        "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings], user),
+        "can_manage": manage,
+        "live_seconds": settings.MONSOON_TOURNAMENT_REFRESH_SECONDS,
+    }
+
+
+def _page(
+    request: HttpRequest, t: Tournament, *, status: int = 200, **bound: object
+) -> HttpResponse:
+    """The tournament page; ``bound`` holds a refused form to show with its errors."""
+    user = request.user
+    live = _live_context(request, t)
+    entrants = live["entrant_objects"]
+    mine = [e for e in entrants if user.is_authenticated and e.bot.owner_id == user.pk]
+    eligible = list(selectors.eligible_bots(user, t))
+    can_register = user.is_authenticated and t.status == Status.SCHEDULED
+    zone = page_zone(request, t)
     with timezone.override(zone):
         return render(
             request,
             "web/tournament.html",
             {
-                "t": t,
+                **live,
                 "game_title": _game_title(t.game),
                 "format_text": _format_text(t),
-                "progress": _progress(t),
-                "registration": _registration(t),
-                "entrants": selectors.entrant_rows(entrants, user),
-                "started": started,
                 "mine": mine,
                 "dropped": [e for e in entrants if e.status == Entrant.Status.DROPPED],
-                "withdrawable": withdrawable,
                 "withdraw_error": bound.get("withdraw_error"),
-                "rounds": _rounds(t, user),
-                "standings": standings,
-                "elimination": t.format == Tournament.Format.ELIMINATION,
-                "crosstable": _crosstable(t, [int(r["entrant"]) for r in standings], user),
-                "can_manage": manage,
                 "can_register": can_register,
                 "entry_form": bound.get("entry_form") or EntryForm(bots=eligible),
                 "has_eligible": bool(eligible),
@@ -256,6 +281,22 @@ def _page(
             },
             status=status,
         )
+
+
+@require_GET
+def tournament_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The parts of the page that change while the tournament runs, for its script to poll;
+    ``data-status`` tells the script when to reload the whole page instead."""
+    t = get_object_or_404(selectors.reachable_tournaments(), pk=pk)
+    zone = page_zone(request, t)
+    with timezone.override(zone):
+        response = render(
+            request,
+            "web/_tournament_live.html",
+            {**_live_context(request, t), "zone_name": zone.key},
+        )
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET
@@ -294,7 +335,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             {"t": t, "game_title": _game_title(t.game), "format": t.get_format_display()}
             for t in group["items"]
         ]
-    zone = tournament_setup.viewer_zone(request)
+    zone = page_zone(request)
     with timezone.override(zone):
         return render(
             request,

@@ -1,8 +1,9 @@
-// The bot page while a version awaits validation: poll the bot's status endpoint and, once a
-// worker is done, update the page in place: the status cells at once, then the record (latest
-// version, rating, smoke test) and the versions table from a fresh copy of the page, and say
-// what changed in a role="status" region. Without JavaScript a <noscript> meta refresh reloads
-// the page instead.
+// The bot page while a version awaits validation or its first matches: poll the bot's status
+// endpoint and update the page in place: the status cells at once, then, whenever a version
+// settles or the bot's recent matches change, the record (games played, rating, smoke test), the
+// versions table and the match list from a fresh copy of the page, and say what changed in a
+// role="status" region.  Polling stops once the bot has a finished match and nothing is
+// pending.  Without JavaScript a <noscript> meta refresh reloads the page instead.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -10,6 +11,8 @@
   if (!url) return;
   var PERIOD_MS = 5000;
   var WAITING = { pending: true, validating: true };
+  var SLOW_MS = 10000; // waiting for matches takes longer than waiting for a validation
+  var seen = script.getAttribute("data-matches"); // recent matches (id, status) on the page
   var note = document.getElementById("version-status-note");
 
   function statusOf(el) {
@@ -36,7 +39,7 @@
       .then(function (response) { return response.text(); })
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html");
-        ["record-body", "versions-table"].forEach(function (id) {
+        ["record-body", "versions-table", "recent-matches"].forEach(function (id) {
           var now = document.getElementById(id);
           var then = fresh.getElementById(id);
           if (now && then) now.replaceWith(document.importNode(then, true));
@@ -55,18 +58,28 @@
         data.versions.forEach(function (version) {
           if (apply(version)) done.push("Version " + version.number + " is now " + version.label + ".");
         });
-        if (data.pending) {
-          window.setTimeout(poll, PERIOD_MS);
+        var matches = JSON.stringify(data.matches || []);
+        var changed = seen !== null && matches !== seen;
+        seen = matches;
+        if (!data.pending) {
+          var pending = document.getElementById("pending-note");
+          if (pending) pending.remove();
+        }
+        var next = function () {
+          if (data.follow) window.setTimeout(poll, data.pending ? PERIOD_MS : SLOW_MS);
+        };
+        if (!done.length && !changed) {
+          next();
           return;
         }
-        var pending = document.getElementById("pending-note");
-        if (pending) pending.remove();
+        if (changed) done.push("New matches are listed below.");
         return refreshParts().then(function () {
-          if (done.length && note) {
+          if (note) {
             note.textContent = done.join(" ");
             note.classList.remove("visually-hidden");
             note.classList.add("message");
           }
+          next();
         });
       })
       .catch(function () {
@@ -74,5 +87,5 @@
       });
   }
 
-  window.setTimeout(poll, PERIOD_MS);
+  poll();
 })();
