@@ -66,6 +66,13 @@ class MonsoonAutoSchema(AutoSchema):
             )
         return operation
 
+    def get_filter_backends(self) -> list[Any]:
+        """A list's filters are the list's alone (see ``ListFiltersOnly``): an action on one
+        object that answers an array takes none of them."""
+        if getattr(self.view, "detail", False):
+            return []
+        return list(super().get_filter_backends())
+
     def _error_statuses(self, operation: dict[str, Any]) -> list[str]:
         statuses = ["401", "403"]
         has_body = "requestBody" in operation

@@ -6,6 +6,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from ladder.api.filters import MAX_FILTER_INT as MAX_ID
 from ladder.bots.models import Bot, BotVersion
 from ladder.bots.selectors import can_see_private_details
 from ladder.ladders.models import Ladder
@@ -96,6 +97,18 @@ class BotVersionSerializer(serializers.ModelSerializer):
         path = reverse("version-smoke-log", args=[version.pk])
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request is not None else path
+
+
+class RatingsQuerySerializer(serializers.Serializer):
+    ladder = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_ID, help_text="only this ladder's points"
+    )
+
+
+class RoundQuerySerializer(serializers.Serializer):
+    round = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="only this round's matches"
+    )
 
 
 class UploadSerializer(serializers.Serializer):
