@@ -16,6 +16,7 @@ from rest_framework.pagination import (
 )
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
+from rest_framework.views import APIView
 
 
 def _signer() -> Signer:
@@ -51,7 +52,8 @@ class IdCursorPagination(CursorPagination):
         if cursor.position is not None:
             tokens["p"] = str(cursor.position)
         encoded = b64encode(parse.urlencode(tokens).encode("ascii")).decode("ascii")
-        return replace_query_param(self.base_url, self.cursor_query_param, _signer().sign(encoded))
+        signed = _signer().sign(encoded)
+        return replace_query_param(self.base_url or "", self.cursor_query_param, signed)
 
     def decode_cursor(self, request: Request) -> Cursor | None:
         """A cursor this server did not hand out is a 404.
@@ -75,9 +77,10 @@ class IdCursorPagination(CursorPagination):
             raise NotFound(self.invalid_cursor_message) from None
         if not 0 <= offset <= self.offset_cutoff:
             raise NotFound(self.invalid_cursor_message)
-        return Cursor(offset=offset, reverse=reverse, position=position)
+        # DRF keeps the position as the text it decoded; its stubs say int.
+        return Cursor(offset=offset, reverse=reverse, position=position)  # type: ignore[arg-type]
 
-    def get_schema_operation_parameters(self, view: object) -> list[dict[str, Any]]:
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         return _bounded(
             super().get_schema_operation_parameters(view),
             {self.page_size_query_param or "": (1, self.max_page_size or self.page_size or 1)},
@@ -132,7 +135,7 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
     def get_offset(self, request: Request) -> int:
         return _whole_number(request, self.offset_query_param, 0, 0, MAX_POSITION) or 0
 
-    def get_schema_operation_parameters(self, view: object) -> list[dict[str, Any]]:
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         return _bounded(
             super().get_schema_operation_parameters(view),
             {
@@ -146,7 +149,7 @@ class StrictPageNumberPagination(PageNumberPagination):
     """The default pages (``?page=N``, from 1): the schema gives the range; a page past the end,
     zero or not a number is DRF's 404 ("Invalid page")."""
 
-    def get_schema_operation_parameters(self, view: object) -> list[dict[str, Any]]:
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         return _bounded(
             super().get_schema_operation_parameters(view),
             {self.page_query_param: (1, MAX_POSITION)},

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 from ladder.api.filters import MAX_FILTER_INT as MAX_ID
 from ladder.bots.models import Bot, BotVersion
@@ -32,8 +33,23 @@ class GameSerializer(serializers.Serializer):
     )
 
 
+class PublicByDefaultField(serializers.BooleanField):
+    """``is_public``, true when left out, whatever the body's type.
+
+    DRF reads a boolean missing from a form body as an unticked checkbox (false), so
+    ``curl -d name=mybot -d game=borneo`` made a private bot while the same JSON made a public
+    one; left out is now left out, and the default applies to both."""
+
+    default_empty_html = empty
+
+
 class BotSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
+    is_public = PublicByDefaultField(
+        required=False,
+        default=True,
+        help_text="public bots play ranked ladder matches; private ones play challenges only",
+    )
 
     class Meta:
         model = Bot

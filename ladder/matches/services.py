@@ -21,6 +21,7 @@ registers its live update with :func:`on_result_recorded` from its ``AppConfig.r
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -450,11 +451,14 @@ def create_challenge(user: Visitor, bot_ids: Sequence[int], *, seed: int | None 
         since = timezone.now() - timedelta(hours=1)
         recent = Match.objects.filter(
             kind=Match.Kind.CHALLENGE, requested_by=user, created_at__gte=since
-        ).count()
-        if recent >= settings.MONSOON_CHALLENGES_PER_HOUR:
+        )
+        if recent.count() >= settings.MONSOON_CHALLENGES_PER_HOUR:
+            oldest = recent.order_by("created_at").values_list("created_at", flat=True).first()
+            wait = 60 if oldest is None else (oldest - since).total_seconds()
             raise RateLimited(
                 f"at most {settings.MONSOON_CHALLENGES_PER_HOUR} challenges an hour; try again "
-                "later"
+                "later",
+                retry_after=max(1, math.ceil(wait)),
             )
         return create_match(
             ladder, versions, kind=Match.Kind.CHALLENGE, ranked=False, requested_by=user, seed=seed
