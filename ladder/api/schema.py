@@ -54,6 +54,12 @@ class MonsoonAutoSchema(AutoSchema):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
+        if {} in operation.get("security", []):
+            # Anyone may call it: credentials only change what is visible (your private bots).
+            # OpenAPI's optional-auth form (a list with ``{}``) reads as "needs a token" to
+            # generated clients (openapi-python-client asked for an AuthenticatedClient), so
+            # public operations carry no requirement at all.
+            del operation["security"]
         self.registry.register_on_missing(ERROR)
         responses = operation.setdefault("responses", {})
         for status in self._error_statuses(operation):
