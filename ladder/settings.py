@@ -118,6 +118,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a django-axes lockout into the 429 of ladder/accounts/lockout.py.
     "axes.middleware.AxesMiddleware",
+    # An API method an endpoint lacks is a 405 before DRF asks for credentials (a 401 said
+    # the method existed).
+    "ladder.api.methods.ApiMethodNotAllowedMiddleware",
 ]
 # Brute force: django-axes counts failed logins (API token, web login, admin login) per IP and,
 # separately, per user name, in the database; past the limit both are refused for the cool-off.

@@ -172,3 +172,20 @@ def test_a_form_of_5000_fields_is_a_json_400_under_the_api(path, alice, settings
     assert response["Content-Type"] == "application/json"
     limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
     assert f"too many fields (at most {limit} fields" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("TRACE", "/api/v1/bots/", "GET, HEAD, OPTIONS, POST"),
+        ("DELETE", "/api/v1/games/", "GET, HEAD, OPTIONS"),
+        ("PUT", "/api/v1/auth/token/", "OPTIONS, POST"),
+    ],
+)
+def test_a_method_an_endpoint_lacks_is_a_405_even_without_credentials(method, path, allow):
+    """DRF asked for credentials first: ``TRACE /api/v1/bots/`` was a 401, as if the method
+    existed and only a token were missing."""
+    response = Client().generic(method, path)
+    assert response.status_code == 405
+    assert response["Allow"] == allow
+    assert method in response.json()["detail"]
