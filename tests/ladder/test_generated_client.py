@@ -47,7 +47,9 @@ from tests.ladder.conftest import (
     make_bot,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# serialized_rollback: the rows the migrations made (ladders, content types) come back after
+# the flush, for the tests that run after this one.
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 PACKAGE = "monsoon_generated_client"
 DEADLINE_SECONDS = 120  # generous: the suite runs on a loaded 2-core machine
@@ -151,7 +153,7 @@ def test_every_generated_module_imports(generated):
 def journey_world(settings):
     settings.MONSOON_ENQUEUE_VALIDATION = ""
     settings.MONSOON_ENQUEUE_MATCH = ""
-    sync_ladders()  # a transactional test starts from an emptied database
+    sync_ladders()  # every ladder of the registry, whatever the database held
     alice = create_user("alice", password="alice-password-1")
     set_organiser(alice)  # she runs the tournament at the end
     rivals = [
