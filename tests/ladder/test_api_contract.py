@@ -8,6 +8,7 @@ that made a detail action a 404, an empty filter value silently ignored, and an 
 from __future__ import annotations
 
 import base64
+import json
 from datetime import timedelta
 
 import pytest
@@ -189,3 +190,77 @@ def test_a_method_an_endpoint_lacks_is_a_405_even_without_credentials(method, pa
     assert response.status_code == 405
     assert response["Allow"] == allow
     assert method in response.json()["detail"]
+
+
+@pytest.fixture
+def served_schema() -> dict:
+    response = Client().get("/api/schema/", {"format": "json"})
+    assert response.status_code == 200
+    return json.loads(response.content)
+
+
+def _operations(schema: dict) -> list[tuple[str, str, dict]]:
+    return [
+        (method.upper(), path, operation)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+    ]
+
+
+def test_every_numeric_parameter_has_bounds(served_schema):
+    unbounded = [
+        (method, path, parameter["name"])
+        for method, path, operation in _operations(served_schema)
+        for parameter in operation.get("parameters", [])
+        if parameter["schema"].get("type") in ("integer", "number")
+        and not {"minimum", "maximum"} <= set(parameter["schema"])
+    ]
+    assert unbounded == []
+
+
+def test_every_request_body_has_one_content_type(served_schema):
+    """JSON, form and multipart with one shape made a generated client send each field thrice."""
+    bodies = {
+        (method, path): sorted(operation["requestBody"]["content"])
+        for method, path, operation in _operations(served_schema)
+        if "requestBody" in operation
+    }
+    assert bodies[("POST", "/api/v1/bots/{id}/upload/")] == ["multipart/form-data"]
+    assert {key: types for key, types in bodies.items() if len(types) != 1} == {}
+    assert {tuple(types) for types in bodies.values()} == {
+        ("application/json",),
+        ("multipart/form-data",),
+    }
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/bots/{id}/versions/",
+        "/api/v1/bots/{id}/head-to-head/",
+        "/api/v1/bots/{id}/ratings/",
+        "/api/v1/matches/{id}/stderr/",
+        "/api/v1/tournaments/{id}/entrants/",
+        "/api/v1/tournaments/{id}/standings/",
+        "/api/v1/tournaments/{id}/rounds/",
+    ],
+)
+def test_actions_that_answer_arrays_are_arrays_in_the_schema(served_schema, path):
+    operation = served_schema["paths"][path]["get"]
+    body = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert body["type"] == "array"
+    names = {parameter["name"] for parameter in operation.get("parameters", [])}
+    assert not names & {"page", "cursor", "page_size", "limit", "offset", "game", "status"}
+
+
+def test_public_reads_need_no_credentials_in_the_schema(served_schema):
+    operations = {(m, p): op for m, p, op in _operations(served_schema)}
+    for key in [
+        ("GET", "/api/v1/bots/"),
+        ("GET", "/api/v1/matches/{id}/live/"),
+        ("GET", "/api/v1/ladders/{id}/standings/"),
+        ("POST", "/api/v1/auth/token/"),
+    ]:
+        assert "security" not in operations[key], key
+    assert operations[("POST", "/api/v1/bots/")]["security"]
+    assert operations[("GET", "/api/v1/matches/{id}/stderr/")]["security"]
