@@ -76,6 +76,19 @@ def test_the_challenge_limit_answers_429_with_retry_after(alice, bob, settings):
     assert 1 <= int(refused["Retry-After"]) <= 3600
 
 
+def test_the_sites_challenge_limit_page_carries_retry_after_too(alice, bob, settings):
+    settings.MONSOON_CHALLENGES_PER_HOUR = 1
+    mine = make_active_version(make_bot(alice, "saffron")).bot
+    theirs = [make_active_version(make_bot(bob, name)).bot for name in ("cinnamon", "clove")]
+    site = Client()
+    site.force_login(alice)
+    form = {"opponents": [bot.pk for bot in theirs]}
+    assert site.post(f"/bots/{mine.name}/challenge/", form).status_code == 302
+    refused = site.post(f"/bots/{mine.name}/challenge/", form)
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 3600
+
+
 @pytest.mark.parametrize(
     "position",
     [b"p=abc", b"p=123", b"o=5", b"r=1&p=7", b""],
