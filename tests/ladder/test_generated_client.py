@@ -14,6 +14,7 @@ tests), and a match is played by the engine and recorded through ``record_result
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import json
@@ -38,6 +39,8 @@ from ladder.bots.models import BotVersion
 from ladder.ladders.services import sync_ladders
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
+from ladder.tournaments import services as tournament_services
+from ladder.tournaments.models import Tournament
 from tests.ladder.conftest import (
     GOOD_BOT,
     accept,
@@ -46,6 +49,7 @@ from tests.ladder.conftest import (
     make_active_version,
     make_bot,
 )
+from tests.tournaments.conftest import play_pending
 
 # serialized_rollback: the rows the migrations made (ladders, content types) come back after
 # the flush, for the tests that run after this one.
@@ -298,23 +302,43 @@ def journey(generated: ModuleType, anonymous: Any, api: Any, rivals: list[BotVer
         ),
         201,
     )
-    entrant = ok(
-        _op("v1_tournaments_entrants_create").sync_detailed(
-            id=str(cup.id), client=api, body=m.RegisterRequest(bot=bot.id)
-        ),
-        201,
-    )
-    assert entrant.bot_name == "pepper"
     cup_id = str(cup.id)
+    for entered in (bot.id, *(v.bot_id for v in rivals)):  # hers, then two invited
+        entrant = ok(
+            _op("v1_tournaments_entrants_create").sync_detailed(
+                id=cup_id, client=api, body=m.RegisterRequest(bot=entered)
+            ),
+            201,
+        )
+        assert entrant.bot == entered
     entrants = ok(_op("v1_tournaments_entrants_list").sync_detailed(id=cup_id, client=anonymous))
-    assert [e.bot for e in entrants] == [bot.id]
-    for name in ("v1_tournaments_standings_list", "v1_tournaments_rounds_list"):
-        assert isinstance(ok(_op(name).sync_detailed(id=cup_id, client=anonymous)), list)
-    ok(_op("v1_tournaments_crosstable_retrieve").sync_detailed(id=cup_id, client=anonymous))
-    assert ok(_op("v1_tournaments_matches_list").sync_detailed(id=cup_id, client=anonymous))
+    assert {e.bot_name for e in entrants} == {"pepper", "cinnamon", "clove"}
     tournaments = ok(_op("v1_tournaments_list").sync_detailed(client=anonymous, game="batavia"))
     assert [t.name for t in tournaments.results] == ["Journey cup"]
-    assert ok(_op("v1_tournaments_retrieve").sync_detailed(id=cup_id, client=anonymous)).name
+
+    # The start comes and the workers play its matches (the tick and the engine, here).
+    tournament_services.tick(now=starts + timedelta(minutes=1))
+    assert play_pending(no_capture, Tournament.objects.get(pk=cup.id)) >= 1
+    tournament_services.tick(now=starts + timedelta(minutes=2))
+    detail = ok(_op("v1_tournaments_retrieve").sync_detailed(id=cup_id, client=anonymous))
+    assert detail.status.value == "finished", detail.status_reason
+    standings = ok(_op("v1_tournaments_standings_list").sync_detailed(id=cup_id, client=anonymous))
+    assert len(standings) == 3 and {row.rank for row in standings} <= {1, 2, 3}
+    assert {row.bot_name for row in standings} == {"pepper", "cinnamon", "clove"}
+    rounds = ok(_op("v1_tournaments_rounds_list").sync_detailed(id=cup_id, client=anonymous))
+    assert rounds and rounds[0].tables and rounds[0].tables[0].matches
+    cross = ok(_op("v1_tournaments_crosstable_retrieve").sync_detailed(id=cup_id, client=anonymous))
+    assert len(cross.rows) == 3
+    played_in_cup = ok(
+        _op("v1_tournaments_matches_list").sync_detailed(id=cup_id, client=anonymous, round_=1)
+    )
+    assert played_in_cup.results
+    assert {row.match.status.value for row in played_in_cup.results} == {"finished"}
+
+
+def no_capture(**_: bool) -> contextlib.nullcontext[None]:
+    """Outside a test transaction the on-commit hooks run by themselves."""
+    return contextlib.nullcontext()
 
 
 def upload(generated: ModuleType, api: Any, bot_id: int, source: bytes) -> Any:
