@@ -277,3 +277,16 @@ def test_public_reads_need_no_credentials_in_the_schema(served_schema):
         assert "security" not in operations[key], key
     assert operations[("POST", "/api/v1/bots/")]["security"]
     assert operations[("GET", "/api/v1/matches/{id}/stderr/")]["security"]
+
+
+def test_ids_in_urls_are_integers_in_the_schema(served_schema):
+    """A generated client takes ``id: int``, not a string of digits."""
+    kinds = {
+        (path, parameter["name"]): parameter["schema"]["type"]
+        for _, path, operation in _operations(served_schema)
+        for parameter in operation.get("parameters", [])
+        if parameter["in"] == "path"
+    }
+    assert {key for key, kind in kinds.items() if kind != "integer"} == {
+        (path, "name") for path in served_schema["paths"] if "{name}" in path
+    }

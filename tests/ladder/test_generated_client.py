@@ -217,7 +217,7 @@ def journey(generated: ModuleType, anonymous: Any, api: Any, rivals: list[BotVer
     assert first.status.value == "pending"
     first = wait_until_validated(api, bot.id, first.id)
     assert first.status.value == "active"
-    assert ok(_op("v1_versions_retrieve").sync_detailed(id=str(first.id), client=api)).number == 1
+    assert ok(_op("v1_versions_retrieve").sync_detailed(id=first.id, client=api)).number == 1
 
     # The workers play a ranked match with it (done here by the engine).
     ladder = ladder_for("batavia", 3)
@@ -229,24 +229,20 @@ def journey(generated: ModuleType, anonymous: Any, api: Any, rivals: list[BotVer
     # Standings, matches, the log, the bot's record: what anyone can read.
     ladders = ok(_op("v1_ladders_list").sync_detailed(client=anonymous, game="batavia"))
     assert ladder.pk in [row.id for row in ladders]
-    standings = ok(
-        _op("v1_ladders_standings_list").sync_detailed(id=str(ladder.pk), client=anonymous)
-    )
+    standings = ok(_op("v1_ladders_standings_list").sync_detailed(id=ladder.pk, client=anonymous))
     assert "pepper" in [row.bot_name for row in standings.results]
     matches = ok(_op("v1_matches_list").sync_detailed(client=anonymous, bot=bot.id))
     assert [row.id for row in matches.results] == [played.pk]
-    detail = ok(_op("v1_matches_retrieve").sync_detailed(id=str(played.pk), client=anonymous))
+    detail = ok(_op("v1_matches_retrieve").sync_detailed(id=played.pk, client=anonymous))
     assert detail.status.value == "finished" and len(detail.seats) == 3
-    log = ok(_op("v1_matches_log_retrieve").sync_detailed(id=str(played.pk), client=anonymous))
+    log = ok(_op("v1_matches_log_retrieve").sync_detailed(id=played.pk, client=anonymous))
     assert log.to_dict()["seed"] == 5
-    stderr = ok(_op("v1_matches_stderr_list").sync_detailed(id=str(played.pk), client=api))
+    stderr = ok(_op("v1_matches_stderr_list").sync_detailed(id=played.pk, client=api))
     assert [row.bot_name for row in stderr] == ["pepper"]
-    rivalry = ok(_op("v1_bots_head_to_head_list").sync_detailed(id=str(bot.id), client=anonymous))
+    rivalry = ok(_op("v1_bots_head_to_head_list").sync_detailed(id=bot.id, client=anonymous))
     assert {row.opponent_name for row in rivalry} == {"cinnamon", "clove"}
     ratings = ok(
-        _op("v1_bots_ratings_list").sync_detailed(
-            id=str(bot.id), client=anonymous, ladder=ladder.pk
-        )
+        _op("v1_bots_ratings_list").sync_detailed(id=bot.id, client=anonymous, ladder=ladder.pk)
     )
     assert ratings and ratings[0].version == first.id
 
@@ -262,12 +258,10 @@ def journey(generated: ModuleType, anonymous: Any, api: Any, rivals: list[BotVer
     mine = ok(_op("v1_challenges_list").sync_detailed(client=api))
     assert [row.id for row in mine.results] == [challenge.id]
     publish_some_moves(challenge.id)
-    live = ok(_op("v1_matches_live_retrieve").sync_detailed(id=str(challenge.id), client=anonymous))
+    live = ok(_op("v1_matches_live_retrieve").sync_detailed(id=challenge.id, client=anonymous))
     assert live.status == "running" and live.total == 4 and len(live.decisions) == 4
     later = ok(
-        _op("v1_matches_live_retrieve").sync_detailed(
-            id=str(challenge.id), client=anonymous, since=3
-        )
+        _op("v1_matches_live_retrieve").sync_detailed(id=challenge.id, client=anonymous, since=3)
     )
     assert later.since == 3 and len(later.decisions) == 1
     assert later.decisions[0].to_dict() == live.decisions[3].to_dict()
@@ -276,7 +270,7 @@ def journey(generated: ModuleType, anonymous: Any, api: Any, rivals: list[BotVer
     second = wait_until_validated(
         api, bot.id, upload(generated, api, bot.id, GOOD_BOT + b"# v2\n").id
     )
-    versions = ok(_op("v1_bots_versions_list").sync_detailed(id=str(bot.id), client=api))
+    versions = ok(_op("v1_bots_versions_list").sync_detailed(id=bot.id, client=api))
     assert {v.number: v.status.value for v in versions} == {1: "retired", 2: "active"}
     test = ok(
         _op("v1_version_tests_create").sync_detailed(
@@ -288,7 +282,7 @@ def journey(generated: ModuleType, anonymous: Any, api: Any, rivals: list[BotVer
     assert test.status.value == "running" and test.bot == "pepper"
     listed = ok(_op("v1_version_tests_list").sync_detailed(client=api))
     assert [row.id for row in listed.results] == [test.id]
-    cancelled = ok(_op("v1_version_tests_cancel_create").sync_detailed(id=str(test.id), client=api))
+    cancelled = ok(_op("v1_version_tests_cancel_create").sync_detailed(id=test.id, client=api))
     assert cancelled.status.value != "running"
 
     # A tournament: created, entered, read back through every one of its views.
@@ -306,7 +300,7 @@ def journey(generated: ModuleType, anonymous: Any, api: Any, rivals: list[BotVer
         ),
         201,
     )
-    cup_id = str(cup.id)
+    cup_id = cup.id
     for entered in (bot.id, *(v.bot_id for v in rivals)):  # hers, then two invited
         entrant = ok(
             _op("v1_tournaments_entrants_create").sync_detailed(
@@ -349,14 +343,12 @@ def upload(generated: ModuleType, api: Any, bot_id: int, source: bytes) -> Any:
     body = _models().UploadRequest(
         artifact=generated.types.File(payload=io.BytesIO(source), file_name="main.py")
     )
-    return ok(
-        _op("v1_bots_upload_create").sync_detailed(id=str(bot_id), client=api, body=body), 201
-    )
+    return ok(_op("v1_bots_upload_create").sync_detailed(id=bot_id, client=api, body=body), 201)
 
 
 def wait_until_validated(api: Any, bot_id: int, version_id: int) -> Any:
     def validated() -> Any:
-        versions = ok(_op("v1_bots_versions_list").sync_detailed(id=str(bot_id), client=api))
+        versions = ok(_op("v1_bots_versions_list").sync_detailed(id=bot_id, client=api))
         version = next(v for v in versions if v.id == version_id)
         return version if version.status.value not in ("pending", "validating") else None
 
