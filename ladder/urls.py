@@ -19,4 +19,5 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
     path("", include("ladder.web.urls")),
 ]
+handler400 = "ladder.api.not_found.bad_request"
 handler404 = "ladder.api.not_found.not_found"

@@ -3,23 +3,33 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 import django_filters
 import django_filters.rest_framework
 from django import forms
 from django.db import models
+from drf_spectacular.utils import extend_schema_field
 
 # Real UTC offsets run from -12:00 to +14:00; PostgreSQL refuses anything much beyond.
 MAX_UTC_OFFSET = timedelta(hours=14)
+# Integer filters are ids and counts: never negative, never past a 32-bit column.
+MAX_FILTER_INT = 2**31 - 1
+EMPTY_VALUE = "give a value or leave the filter out"
 
 
-class BoundedIsoDateTimeField(django_filters.fields.IsoDateTimeField):
-    def to_python(self, value: object) -> datetime | None:
+class NonEmptyMixin:
+    """``?game=`` (an empty value) is refused: django-filter skipped it silently, so a client
+    that meant to filter got every row and never knew."""
+
+    def clean(self, value: object) -> object:
         if isinstance(value, str) and not value.strip():
-            # "?until=" is no timestamp at all; silently ignoring it hid a client's bug.
-            raise forms.ValidationError(
-                "give an ISO 8601 timestamp or leave the filter out", code="invalid"
-            )
+            raise forms.ValidationError(EMPTY_VALUE, code="empty")
+        return super().clean(value)  # type: ignore[misc]
+
+
+class BoundedIsoDateTimeField(NonEmptyMixin, django_filters.fields.IsoDateTimeField):
+    def to_python(self, value: object) -> datetime | None:
         parsed = super().to_python(value)
         offset = parsed.utcoffset() if parsed is not None else None
         if offset is not None and abs(offset) > MAX_UTC_OFFSET:
@@ -44,8 +54,10 @@ class StrictBooleanField(forms.NullBooleanField):
 
     # NullBooleanField answers None for "no value"; the stubs give it BooleanField's signature.
     def to_python(self, value: object) -> bool | None:  # type: ignore[override]
-        if value in (None, ""):
+        if value is None:
             return None
+        if isinstance(value, str) and not value.strip():
+            raise forms.ValidationError(EMPTY_VALUE, code="empty")
         text = str(value).strip().lower()
         if text in self.TRUE:
             return True
@@ -63,11 +75,35 @@ class StrictBooleanFilter(django_filters.BooleanFilter):
     field_class = StrictBooleanField
 
 
+class BoundedIntegerField(NonEmptyMixin, forms.IntegerField):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", MAX_FILTER_INT)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": MAX_FILTER_INT})
 class IntegerFilter(django_filters.NumberFilter):
     """A whole number: django-filter's default for integer columns takes decimals, so
     ``num_players=0.5`` silently matched nothing instead of being refused."""
 
-    field_class = forms.IntegerField
+    field_class = BoundedIntegerField
+
+
+class NonEmptyCharField(NonEmptyMixin, forms.CharField):
+    pass
+
+
+class CharFilter(django_filters.CharFilter):
+    field_class = NonEmptyCharField
+
+
+class NonEmptyChoiceField(NonEmptyMixin, django_filters.fields.ChoiceField):
+    pass
+
+
+class ChoiceFilter(django_filters.ChoiceFilter):
+    field_class = NonEmptyChoiceField
 
 
 class StrictFilterSet(django_filters.rest_framework.FilterSet):
@@ -76,6 +112,10 @@ class StrictFilterSet(django_filters.rest_framework.FilterSet):
     FILTER_DEFAULTS = {
         **django_filters.rest_framework.FilterSet.FILTER_DEFAULTS,
         models.BooleanField: {"filter_class": StrictBooleanFilter},
+        models.CharField: {"filter_class": CharFilter},
+        models.TextField: {"filter_class": CharFilter},
+        # A foreign key filters by the id: bounded, and no query to check the row exists.
+        models.ForeignKey: {"filter_class": IntegerFilter},
         **{
             field: {"filter_class": IntegerFilter}
             for field in (
@@ -89,6 +129,15 @@ class StrictFilterSet(django_filters.rest_framework.FilterSet):
             )
         },
     }
+
+    @classmethod
+    def filter_for_lookup(
+        cls, field: models.Field[Any, Any], lookup_type: str
+    ) -> tuple[type[django_filters.Filter] | None, dict[str, Any]]:
+        filter_class, params = super().filter_for_lookup(field, lookup_type)
+        if filter_class is django_filters.ChoiceFilter:  # chosen by django-filter for choices
+            return ChoiceFilter, params
+        return filter_class, params
 
 
 class StrictFilterBackend(django_filters.rest_framework.DjangoFilterBackend):

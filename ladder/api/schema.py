@@ -39,6 +39,8 @@ DESCRIPTIONS = {
     "413": "The request body is over the limit (the bot-upload limit for uploads).",
     "429": "Too many requests: throttled or locked out; `Retry-After` says for how long.",
 }
+DIGITS = {"type": "string", "pattern": "^[0-9]+$"}
+MAX_ID = 2**31 - 1
 LOCKOUT_PATHS = ("/auth/token/",)  # credential endpoints: failed logins lock out (django-axes)
 
 
@@ -54,6 +56,17 @@ class MonsoonAutoSchema(AutoSchema):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
+        if {} in operation.get("security", []):
+            # Anyone may call it: credentials only change what is visible (your private bots).
+            # OpenAPI's optional-auth form (a list with ``{}``) reads as "needs a token" to
+            # generated clients (openapi-python-client asked for an AuthenticatedClient), so
+            # public operations carry no requirement at all.
+            del operation["security"]
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] == "path" and parameter["schema"] == DIGITS:
+                # An id in the URL (the routers' ``[0-9]+``): an integer to a client, so a
+                # generated one takes ``id: int`` rather than a string of digits.
+                parameter["schema"] = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
         self.registry.register_on_missing(ERROR)
         responses = operation.setdefault("responses", {})
         for status in self._error_statuses(operation):
@@ -65,6 +78,13 @@ class MonsoonAutoSchema(AutoSchema):
                 },
             )
         return operation
+
+    def get_filter_backends(self) -> list[Any]:
+        """A list's filters are the list's alone (see ``ListFiltersOnly``): an action on one
+        object that answers an array takes none of them."""
+        if getattr(self.view, "detail", False):
+            return []
+        return list(super().get_filter_backends())
 
     def _error_statuses(self, operation: dict[str, Any]) -> list[str]:
         statuses = ["401", "403"]

@@ -8,8 +8,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 from ladder.accounts.models import Visitor
+from ladder.api.filters import MAX_FILTER_INT as MAX_ID
 from ladder.bots.models import Bot, BotVersion
 from ladder.bots.selectors import (
     PRIVATE_BOT_NAME,
@@ -48,8 +50,23 @@ class GameSerializer(serializers.Serializer):
     )
 
 
+class PublicByDefaultField(serializers.BooleanField):
+    """``is_public``, true when left out, whatever the body's type.
+
+    DRF reads a boolean missing from a form body as an unticked checkbox (false), so
+    ``curl -d name=mybot -d game=borneo`` made a private bot while the same JSON made a public
+    one; left out is now left out, and the default applies to both."""
+
+    default_empty_html = empty
+
+
 class BotSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
+    is_public = PublicByDefaultField(
+        required=False,
+        default=True,
+        help_text="public bots play ranked ladder matches; private ones play challenges only",
+    )
 
     class Meta:
         model = Bot
@@ -113,6 +130,18 @@ class BotVersionSerializer(serializers.ModelSerializer):
         path = reverse("version-smoke-log", args=[version.pk])
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request is not None else path
+
+
+class RatingsQuerySerializer(serializers.Serializer):
+    ladder = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_ID, help_text="only this ladder's points"
+    )
+
+
+class RoundQuerySerializer(serializers.Serializer):
+    round = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="only this round's matches"
+    )
 
 
 class UploadSerializer(serializers.Serializer):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import django_filters
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -22,6 +21,7 @@ from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,7 +36,14 @@ from ladder.accounts.selectors import is_organiser, signed_in
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api import serializers as s
 from ladder.api.caching import public_cache
-from ladder.api.filters import IntegerFilter, IsoDateTimeFilter, StrictFilterSet
+from ladder.api.filters import (
+    MAX_FILTER_INT,
+    CharFilter,
+    ChoiceFilter,
+    IntegerFilter,
+    IsoDateTimeFilter,
+    StrictFilterSet,
+)
 from ladder.api.pagination import IdCursorPagination, StrictLimitOffsetPagination
 from ladder.api.parsers import SafeJSONParser
 from ladder.api.versus_serializers import RefusalSerializer
@@ -56,6 +63,19 @@ from ladder.tournaments.models import Tournament
 
 # Ids in URLs are digits: anything else is a 404 from the router, never a database error.
 ID_PATTERN = r"[0-9]+"
+
+
+class ListFiltersOnly(GenericAPIView):
+    """A list's filters apply to the list alone.
+
+    DRF's ``get_object`` filters the queryset too, so ``tournaments/1/entrants/?game=batavia``
+    was a 404 for a tournament of another game: on a detail URL the id alone names the object.
+    """
+
+    def filter_queryset(self, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if getattr(self, "detail", False):
+            return queryset
+        return super().filter_queryset(queryset)
 
 
 class IsStaff(permissions.BasePermission):
@@ -137,7 +157,7 @@ class GameViewSet(viewsets.ViewSet):
 
 
 class BotFilter(StrictFilterSet):
-    owner = django_filters.CharFilter(field_name="owner__username")
+    owner = CharFilter(field_name="owner__username")
 
     class Meta:
         model = Bot
@@ -145,6 +165,7 @@ class BotFilter(StrictFilterSet):
 
 
 class BotViewSet(
+    ListFiltersOnly,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -193,7 +214,7 @@ class BotViewSet(
         return Response(s.BotSerializer(bot, context={"request": request}).data)
 
     @extend_schema(responses=s.BotVersionSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def versions(self, request: Request, pk: str | None = None) -> Response:
         bot = self.get_object()
         versions = bot_selectors.visible_versions(request.user, bot)
@@ -234,25 +255,26 @@ class BotViewSet(
         )
 
     @extend_schema(responses=s.HeadToHeadSerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="head-to-head")
+    @action(detail=True, methods=["get"], url_path="head-to-head", pagination_class=None)
     def head_to_head(self, request: Request, pk: str | None = None) -> Response:
         """Finished matches against each opponent bot you may see: ahead, behind, tied."""
         bot = self.get_object()
         return Response(match_selectors.head_to_head_for(request.user, bot.pk))
 
-    @extend_schema(responses=s.RatingPointSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @extend_schema(
+        parameters=[s.RatingsQuerySerializer], responses=s.RatingPointSerializer(many=True)
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
     def ratings(self, request: Request, pk: str | None = None) -> Response:
         """Rating history of every version of the bot (optionally ``?ladder=ID``)."""
         bot = self.get_object()
-        ladder = request.query_params.get("ladder")
-        points = rating_selectors.rating_history(
-            bot.pk, int(ladder) if ladder and ladder.isdigit() else None
-        )
+        query = s.RatingsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        points = rating_selectors.rating_history(bot.pk, query.validated_data.get("ladder"))
         return Response(s.RatingPointSerializer(points, many=True).data)
 
 
-class BotVersionViewSet(viewsets.ReadOnlyModelViewSet):
+class BotVersionViewSet(ListFiltersOnly, viewsets.ReadOnlyModelViewSet):
     """A bot version's status (and, for its owner, why it was rejected)."""
 
     lookup_value_regex = ID_PATTERN
@@ -296,7 +318,7 @@ class StandingsPages(StrictLimitOffsetPagination):
     max_limit = 1000
 
 
-class LadderViewSet(viewsets.ReadOnlyModelViewSet):
+class LadderViewSet(ListFiltersOnly, viewsets.ReadOnlyModelViewSet):
     """One ladder per game and player count."""
 
     lookup_value_regex = ID_PATTERN
@@ -384,7 +406,7 @@ class NewestFirst(IdCursorPagination):
     max_page_size = 200
 
 
-class MatchViewSet(viewsets.ReadOnlyModelViewSet):
+class MatchViewSet(ListFiltersOnly, viewsets.ReadOnlyModelViewSet):
     """Matches with filters; logs once over; stderr for the bots' owners."""
 
     lookup_value_regex = ID_PATTERN
@@ -469,7 +491,12 @@ class MatchViewSet(viewsets.ReadOnlyModelViewSet):
         return response
 
     @extend_schema(responses=s.SeatStderrSerializer(many=True))
-    @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["get"],
+        permission_classes=[permissions.IsAuthenticated],
+        pagination_class=None,
+    )
     def stderr(self, request: Request, pk: str | None = None) -> Response:
         """The stderr of the seats whose bots you own (staff: every seat)."""
         match = self.get_object()
@@ -557,6 +584,10 @@ class TokenView(ObtainAuthToken):
     # the mark is copied onto Django's request so AxesMiddleware answers with the lockout page.
 
     parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
+    # Anyone may ask (the credentials are the body), and no session is read: the schema marks
+    # it public, and a browser's login cookie without a CSRF token does not turn it into a 403.
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[type[Any]] = []
 
     def finalize_response(
         self, request: Request, response: Response, *args: object, **kwargs: object
@@ -614,14 +645,16 @@ class TournamentFilter(StrictFilterSet):
     """``?pairing=`` filters by the tournament's format: ``?format=`` is DRF's renderer switch
     (``?format=swiss`` asked for a renderer named swiss and got a 404)."""
 
-    pairing = django_filters.ChoiceFilter(field_name="format", choices=Tournament.Format.choices)
+    pairing = ChoiceFilter(field_name="format", choices=Tournament.Format.choices)
 
     class Meta:
         model = Tournament
         fields = ["status", "game"]
 
 
-class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class TournamentViewSet(
+    ListFiltersOnly, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     """Scheduled tournaments: organisers create and run them; owners enter their bots."""
 
     lookup_value_regex = ID_PATTERN
@@ -654,7 +687,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     @extend_schema(
         methods=["POST"], request=s.RegisterSerializer, responses={201: s.EntrantSerializer}
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def entrants(self, request: Request, pk: str | None = None) -> Response:
         """GET: the entrants; POST ``{"bot": id}``: enter your bot (organisers: invite one)."""
         tournament = self.get_object()
@@ -680,7 +713,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     @extend_schema(
         request=None,
         responses={204: None},
-        parameters=[OpenApiParameter("bot_id", int, OpenApiParameter.PATH)],
+        parameters=[
+            OpenApiParameter(
+                "bot_id",
+                {"type": "integer", "minimum": 0, "maximum": MAX_FILTER_INT},
+                OpenApiParameter.PATH,
+            )
+        ],
     )
     @action(
         detail=True,
@@ -697,35 +736,34 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=s.TournamentRoundSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def rounds(self, request: Request, pk: str | None = None) -> Response:
         """Rounds with their tables, seatings, match statuses and byes."""
         return Response(tournament_selectors.rounds(self.get_object(), request.user))
 
     @extend_schema(responses=s.TournamentStandingSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """Points, tie-breaks, bootstrap P(first) and 95% rank interval (docs/tournaments.md)."""
         return Response(tournament_selectors.standings(self.get_object(), request.user))
 
     @extend_schema(responses=s.CrossTableSerializer)
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def crosstable(self, request: Request, pk: str | None = None) -> Response:
         """For every pair that met: games, ahead, behind, tied, points scored."""
         return Response(tournament_selectors.crosstable(self.get_object(), request.user))
 
     @extend_schema(
         responses=s.TournamentMatchSerializer(many=True),
-        parameters=[OpenApiParameter("round", int)],
+        parameters=[s.RoundQuerySerializer],
     )
     @action(detail=True, methods=["get"], pagination_class=TournamentMatchPages)
     def matches(self, request: Request, pk: str | None = None) -> Response:
         """Every match with its round, table and block, re-runs included; ``?round=N``."""
         tournament = self.get_object()
-        number = request.query_params.get("round")
-        qs = tournament_selectors.tournament_matches(
-            tournament, int(number) if number and number.isdigit() else None
-        )
+        query = s.RoundQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        qs = tournament_selectors.tournament_matches(tournament, query.validated_data.get("round"))
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(
             s.TournamentMatchSerializer(page, many=True, context={"request": request}).data

@@ -80,7 +80,7 @@ def challenge_bot(request: HttpRequest, name: str) -> HttpResponse:
     opponents = possible_opponents(request.user, bot)
     initial = {"opponents": list(opponents.filter(name=request.GET.get("against", "")))}
     form = ChallengeForm(request.POST or None, opponents=opponents, initial=initial)
-    status = 200
+    status, retry_after = 200, None
     if request.method == "POST":
         status = 400
         if form.is_valid():
@@ -89,17 +89,20 @@ def challenge_bot(request: HttpRequest, name: str) -> HttpResponse:
                 match = match_services.create_challenge(request.user, [bot.pk, *chosen])
             except RateLimited as exc:
                 form.add_error(None, f"Too many challenges: {exc}.")
-                status = 429
+                status, retry_after = 429, exc.retry_after
             except ServiceError as exc:
                 form.add_error(None, f"The challenge was refused: {exc}.")
             else:
                 return redirect("web:match", match.pk)
-    return render(
+    response = render(
         request,
         "web/challenge.html",
         {"bot": bot, "game": spec, "form": form, "has_active": _has_active(bot)},
         status=status,
     )
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 def _has_active(bot: Bot) -> bool:
