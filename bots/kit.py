@@ -56,6 +56,7 @@ KIT_MODULES = (
     "workers.cli.bots",
     "workers.cli.commands",
     "workers.cli.remote",
+    "workers.cputime",
     "workers.launch",
     "workers.matches",
     "workers.matches.protocol",

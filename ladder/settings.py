@@ -552,7 +552,7 @@ LOGGING = {
     },
     "handlers": {
         "console": {
-            "class": "logging.StreamHandler",
+            "()": "ladder.operations.logcontext.CurrentStderrHandler",
             "formatter": MONSOON_LOG_FORMAT,
             "filters": ["match"],
         }

@@ -13,8 +13,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 
 @dataclass
@@ -82,3 +84,24 @@ def json_formatter() -> logging.Formatter:
         },
         reserved_attrs=[*RESERVED_ATTRS, "match"],
     )
+
+
+class CurrentStderrHandler(logging.StreamHandler):
+    """A console handler that writes to whatever ``sys.stderr`` is when a line is emitted.
+
+    ``logging.StreamHandler`` keeps the stream it was given when the logging configuration was
+    applied. Whatever replaces ``sys.stderr`` later (a test's captured output, a daemon that
+    redirects it) then never sees the lines, and once that first stream is closed every line
+    ends in "--- Logging error ---" instead; looking ``sys.stderr`` up at each line avoids both.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: object) -> None:
+        """Ignored: the stream is always the current ``sys.stderr``."""

@@ -85,8 +85,23 @@ def example_names() -> dict[str, str]:
     return found
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML that refuses a key given twice in one mapping: plain YAML keeps the last, so a
+    second ``environment:`` of a service silently dropped the first (GUNICORN_BIND was lost
+    that way when two changes to the web service met)."""
+
+    def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
+        keys = [key.value for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]
+        repeated = {key for key in keys if keys.count(key) > 1}
+        if repeated:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"keys given twice: {sorted(map(str, repeated))}", node.start_mark
+            )
+        return super().construct_mapping(node, deep=deep)
+
+
 def compose() -> dict:
-    return yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    return yaml.load((DEPLOY / "docker-compose.yml").read_text(), Loader=_UniqueKeyLoader)  # noqa: S506
 
 
 def test_env_example_names_only_what_is_read_and_everything_that_is():

@@ -26,7 +26,7 @@ from tests.factories import (
 from tests.helpers import use_match_log_folder
 from workers.cli import main
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def validate_now(version_id: int) -> None:

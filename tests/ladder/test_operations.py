@@ -109,3 +109,28 @@ def test_json_log_lines_carry_the_match_the_worker_plays():
     outside = logging.LogRecord("workers.x", logging.INFO, __file__, 1, "idle", (), None)
     context_filter.filter(outside)
     assert json.loads(json_formatter().format(outside))["match_id"] is None
+
+
+def test_console_lines_follow_sys_stderr_when_it_is_replaced(capsys):
+    """The console handler once kept the stderr of its configuration time: after that stream
+    was replaced and closed, every log line became "--- Logging error ---" in a user's
+    terminal (seen in ``monsoon login`` run beside the server)."""
+    import io
+    import logging
+    import sys
+
+    root_console = [h for h in logging.getLogger().handlers if h.get_name() == "console"]
+    assert root_console, "the settings' console handler is installed"
+    handler = root_console[0]
+    first = io.StringIO()
+    saved = sys.stderr
+    try:
+        sys.stderr = first
+        handler.handle(logging.makeLogRecord({"msg": "to the first", "levelno": logging.INFO}))
+        first.close()
+        sys.stderr = io.StringIO()
+        handler.handle(logging.makeLogRecord({"msg": "to the second", "levelno": logging.INFO}))
+        second = sys.stderr.getvalue()
+    finally:
+        sys.stderr = saved
+    assert "to the second" in second and "Logging error" not in second

@@ -26,7 +26,7 @@ CHROMEDRIVER = shutil.which("chromedriver")
 
 # Every browser test module: a live server with real transactions, skipped without Chromium.
 BROWSER_MARKS = [
-    pytest.mark.django_db(transaction=True),
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
     pytest.mark.skipif(
         not (CHROMIUM and CHROMEDRIVER),
         reason="no system chromium/chromedriver: run scripts/ensure-services.sh",
