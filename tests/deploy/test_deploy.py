@@ -90,7 +90,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
     second ``environment:`` of a service silently dropped the first (GUNICORN_BIND was lost
     that way when two changes to the web service met)."""
 
-    def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
+    def construct_mapping(self, node, deep=False):
         keys = [key.value for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]
         repeated = {key for key in keys if keys.count(key) > 1}
         if repeated:
