@@ -88,7 +88,12 @@ GUNICORN = "deploy/gunicorn.conf.py"
 WORKERS = "the workers (workers/apps.py)"
 
 SECTIONS = (
-    Section("required", "Required in production", "`DEBUG` off refuses to start without them."),
+    Section(
+        "required",
+        "Required in production",
+        "With `DEBUG` off (the default) a process refuses to start without a good key and the "
+        "site's host names.",
+    ),
     Section("site", "Site and security"),
     Section("database", "Database, cache, broker"),
     Section("storage", "Storage", "Local folders shared by web and workers, or an S3 bucket."),
