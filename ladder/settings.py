@@ -1,5 +1,9 @@
 """Django settings, all from environment variables.
 
+Every variable is a row of ``ladder/settings_table.py`` (type, default, meaning) and is read
+here through its ``env_*`` functions, which refuse a name the table lacks; the env example and
+docs/settings.md are generated from that table (docs/deploy.md, "Adding a setting").
+
 The defaults are safe for a developer's machine only when ``DEBUG=1``; with ``DEBUG`` off (the
 default) the process refuses to start without a real ``SECRET_KEY`` and ``ALLOWED_HOSTS``, so a
 production deployment can never run on a development secret by accident.
@@ -9,66 +13,21 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import TypeVar
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from ladder.core.match_bounds import worker_time_limit_s
 from ladder.core.secret_key import DEVELOPMENT_KEY, secret_key_problem
+from ladder.settings_table import env_bool, env_float, env_int, env_list, env_path, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+DEBUG = env_bool("DEBUG")
 
-
-def env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    value = raw.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
-
-
-_Number = TypeVar("_Number")
-
-
-def _env_number(name: str, default: _Number, parse: Callable[[str], _Number], what: str) -> _Number:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        return parse(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be {what}, not {raw!r}") from None
-
-
-def env_int(name: str, default: int) -> int:
-    return _env_number(name, default, int, "an integer")
-
-
-def env_float(name: str, default: float) -> float:
-    return _env_number(name, default, float, "a number")
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    return [item.strip() for item in raw.split(",") if item.strip()]
-
-
-DEBUG = env_bool("DEBUG", False)
-
-SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_KEY if DEBUG else "")
+SECRET_KEY = env_str("SECRET_KEY", DEVELOPMENT_KEY if DEBUG else "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 
 if not DEBUG:
@@ -141,8 +100,8 @@ AUTHENTICATION_BACKENDS = [
     "ladder.accounts.backends.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = env_int("MONSOON_LOGIN_FAILURE_LIMIT", 10)
-AXES_COOLOFF_TIME = timedelta(minutes=env_int("MONSOON_LOGIN_COOLOFF_MINUTES", 15))
+AXES_FAILURE_LIMIT = env_int("MONSOON_LOGIN_FAILURE_LIMIT")
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("MONSOON_LOGIN_COOLOFF_MINUTES"))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "ladder.accounts.lockout.lockout_response"
@@ -150,7 +109,7 @@ AXES_LOCKOUT_CALLABLE = "ladder.accounts.lockout.lockout_response"
 AXES_USERNAME_CALLABLE = "ladder.accounts.lockout.attempted_username"
 # The client's address: REMOTE_ADDR, unless MONSOON_TRUSTED_PROXIES (how many proxies append to
 # X-Forwarded-For in front of gunicorn) says the header can be believed; it is spoofable otherwise.
-_TRUSTED_PROXIES = env_int("MONSOON_TRUSTED_PROXIES", 0)
+_TRUSTED_PROXIES = env_int("MONSOON_TRUSTED_PROXIES")
 AXES_IPWARE_META_PRECEDENCE_ORDER = (
     ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if _TRUSTED_PROXIES else ("REMOTE_ADDR",)
 )
@@ -163,19 +122,19 @@ LOGOUT_REDIRECT_URL = "web:home"
 
 # Mail: only password reset links are sent. Without EMAIL_HOST the message goes to the web
 # process's log (the console backend), which is what a developer or the demo wants.
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-EMAIL_BACKEND = os.environ.get(
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend",
 )
-EMAIL_PORT = env_int("EMAIL_PORT", 587)
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "monsoon@localhost")
-PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 24 * 3600)
+EMAIL_PORT = env_int("EMAIL_PORT")
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL")
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT")
 WSGI_APPLICATION = "ladder.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -196,8 +155,8 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE"),
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -212,11 +171,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
-        "timeout": env_int("SQLITE_BUSY_TIMEOUT", 30),
+        "timeout": env_int("SQLITE_BUSY_TIMEOUT"),
         **DATABASES["default"].get("OPTIONS", {}),
     }
 
-_REDIS_CACHE_URL = os.environ.get("CACHE_URL", "")
+_REDIS_CACHE_URL = env_str("CACHE_URL")
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_CACHE_URL}
@@ -237,20 +196,21 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "staticfiles")
 MEDIA_URL = "media/"
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_ROOT = env_path("MEDIA_ROOT", BASE_DIR / "media")
 
 # Bot artifacts live in Django storage: the filesystem by default, any S3-compatible store when a
 # bucket is configured (django-storages reads the AWS_* variables itself).
-_S3_BUCKET = os.environ.get("AWS_STORAGE_BUCKET_NAME", "")
+_S3_BUCKET = env_str("AWS_STORAGE_BUCKET_NAME")
+_S3_ENDPOINT = env_str("AWS_S3_ENDPOINT_URL") or None
 STORAGES = {
     "default": (
         {
             "BACKEND": "storages.backends.s3.S3Storage",
             "OPTIONS": {
                 "bucket_name": _S3_BUCKET,
-                "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+                "endpoint_url": _S3_ENDPOINT,
                 "file_overwrite": False,
             },
         }
@@ -262,15 +222,16 @@ STORAGES = {
 # Game logs (zstd objects named after their match, see ladder/matches/logstore.py): a bucket of
 # their own (MATCH_LOG_BUCKET), else the artifacts' bucket under match-logs/, else a folder.
 # A retried result overwrites its match's object, hence overwrite on.
-_LOG_BUCKET = os.environ.get("MATCH_LOG_BUCKET", "") or _S3_BUCKET
-MATCH_LOG_ROOT = Path(os.environ.get("MATCH_LOG_ROOT", MEDIA_ROOT / "match-logs"))
+_OWN_LOG_BUCKET = env_str("MATCH_LOG_BUCKET")
+_LOG_BUCKET = _OWN_LOG_BUCKET or _S3_BUCKET
+MATCH_LOG_ROOT = env_path("MATCH_LOG_ROOT", MEDIA_ROOT / "match-logs")
 STORAGES["match_logs"] = (
     {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
             "bucket_name": _LOG_BUCKET,
-            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
-            "location": "" if os.environ.get("MATCH_LOG_BUCKET") else "match-logs",
+            "endpoint_url": _S3_ENDPOINT,
+            "location": "" if _OWN_LOG_BUCKET else "match-logs",
             "file_overwrite": True,
             "default_acl": "private",
         },
@@ -283,18 +244,18 @@ STORAGES["match_logs"] = (
 )
 
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE")
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # HTTPS: where TLS ends at a reverse proxy, it sets X-Forwarded-Proto and the redirect and HSTS
 # are switched on here (off by default so a plain-HTTP local deployment still works).
-if env_bool("USE_X_FORWARDED_PROTO", False):
+if env_bool("USE_X_FORWARDED_PROTO"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS")
 # Site-wide decisions (every subdomain HTTPS-only; browsers' preload list), hence off by default.
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -313,11 +274,11 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "ladder.api.schema.MonsoonAutoSchema",
     "EXCEPTION_HANDLER": "ladder.api.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
-        "uploads": os.environ.get("THROTTLE_UPLOADS", "30/hour"),
-        "challenges": os.environ.get("THROTTLE_CHALLENGES", "60/hour"),
-        "signups": os.environ.get("THROTTLE_SIGNUPS", "10/hour"),
-        "bots": os.environ.get("THROTTLE_BOTS", "20/hour"),
-        "password_resets": os.environ.get("THROTTLE_PASSWORD_RESETS", "5/hour"),
+        "uploads": env_str("THROTTLE_UPLOADS"),
+        "challenges": env_str("THROTTLE_CHALLENGES"),
+        "signups": env_str("THROTTLE_SIGNUPS"),
+        "bots": env_str("THROTTLE_BOTS"),
+        "password_resets": env_str("THROTTLE_PASSWORD_RESETS"),
     },
 }
 
@@ -350,24 +311,24 @@ SPECTACULAR_SETTINGS = {
 
 # --- Monsoon ------------------------------------------------------------------------------------
 # Upload limits (zip bombs and oversized uploads are refused before anything is stored).
-MONSOON_UPLOAD_MAX_BYTES = env_int("MONSOON_UPLOAD_MAX_BYTES", 2 * 1024 * 1024)
-MONSOON_UPLOAD_MAX_FILES = env_int("MONSOON_UPLOAD_MAX_FILES", 200)
-MONSOON_UPLOAD_MAX_UNPACKED_BYTES = env_int("MONSOON_UPLOAD_MAX_UNPACKED_BYTES", 20 * 1024 * 1024)
+MONSOON_UPLOAD_MAX_BYTES = env_int("MONSOON_UPLOAD_MAX_BYTES")
+MONSOON_UPLOAD_MAX_FILES = env_int("MONSOON_UPLOAD_MAX_FILES")
+MONSOON_UPLOAD_MAX_UNPACKED_BYTES = env_int("MONSOON_UPLOAD_MAX_UNPACKED_BYTES")
 # Request bodies: every request but a bot upload (ladder/core/body_limits.py) is at most this.
-MONSOON_REQUEST_MAX_BYTES = env_int("MONSOON_REQUEST_MAX_BYTES", 256 * 1024)
+MONSOON_REQUEST_MAX_BYTES = env_int("MONSOON_REQUEST_MAX_BYTES")
 DATA_UPLOAD_MAX_MEMORY_SIZE = MONSOON_REQUEST_MAX_BYTES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 # --- Workers (Celery) ----------------------------------------------------------------------------
 # The broker the web process sends tasks to and the workers consume from: Redis in production,
 # ``filesystem://`` for the one-command demo. Without one, nothing is sent anywhere: matches and
 # versions wait in the database (tests, a web-only development server).
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 _WORKERS = bool(CELERY_BROKER_URL)
 # The filesystem transport keeps each message as a file in a folder every process on this host
 # shares (``MONSOON_BROKER_FOLDER``): no server, so ``make demo`` needs nothing but Python. It
 # reads relative folder names against each process's working directory, so the folders are
 # given absolute and created here; one host only, which is why production uses Redis.
-_BROKER_FOLDER = os.environ.get("MONSOON_BROKER_FOLDER", "")
+_BROKER_FOLDER = env_str("MONSOON_BROKER_FOLDER")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     if not _BROKER_FOLDER:
         raise ImproperlyConfigured(
@@ -408,53 +369,53 @@ MONSOON_MATCH_OVER = os.environ.get(
     "ladder.tournaments.services:match_over,ladder.versus.services:match_over",
 )
 # How many ranked matches the matchmaker keeps waiting (the workers' capacity).
-MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET", 8)
-MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS", 3)
-MONSOON_CHALLENGES_PER_HOUR = env_int("MONSOON_CHALLENGES_PER_HOUR", 20)
+MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET")
+MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS")
+MONSOON_CHALLENGES_PER_HOUR = env_int("MONSOON_CHALLENGES_PER_HOUR")
 # Rows a user may create per hour, counted exactly under a lock on their row
 # (ladder/core/quotas.py); the THROTTLE_* request rates above are a cheaper first guard.
-MONSOON_BOTS_PER_HOUR = env_int("MONSOON_BOTS_PER_HOUR", 20)
-MONSOON_UPLOADS_PER_HOUR = env_int("MONSOON_UPLOADS_PER_HOUR", 30)
+MONSOON_BOTS_PER_HOUR = env_int("MONSOON_BOTS_PER_HOUR")
+MONSOON_UPLOADS_PER_HOUR = env_int("MONSOON_UPLOADS_PER_HOUR")
 # Version tests (ladder.versus): running tests and new tests per user, matches in flight per test
 # (pairs of two), the default and largest game caps.
-MONSOON_VERSUS_RUNNING_PER_USER = 1
-MONSOON_VERSUS_PER_DAY = 5
-MONSOON_VERSUS_PAIRS_IN_FLIGHT = 2
-MONSOON_VERSUS_DEFAULT_MAX_GAMES = 1000
-MONSOON_VERSUS_MAX_GAMES = 4000
-MONSOON_BOOTSTRAP_SAMPLES = env_int("MONSOON_BOOTSTRAP_SAMPLES", 100)
+MONSOON_VERSUS_RUNNING_PER_USER = env_int("MONSOON_VERSUS_RUNNING_PER_USER")
+MONSOON_VERSUS_PER_DAY = env_int("MONSOON_VERSUS_PER_DAY")
+MONSOON_VERSUS_PAIRS_IN_FLIGHT = env_int("MONSOON_VERSUS_PAIRS_IN_FLIGHT")
+MONSOON_VERSUS_DEFAULT_MAX_GAMES = env_int("MONSOON_VERSUS_DEFAULT_MAX_GAMES")
+MONSOON_VERSUS_MAX_GAMES = env_int("MONSOON_VERSUS_MAX_GAMES")
+MONSOON_BOOTSTRAP_SAMPLES = env_int("MONSOON_BOOTSTRAP_SAMPLES")
 # Tournaments: re-runs of a match that failed on infrastructure before the tournament pauses, and
 # bootstrap replicates behind P(first) and the rank intervals.
-MONSOON_TOURNAMENT_MATCH_RERUNS = env_int("MONSOON_TOURNAMENT_MATCH_RERUNS", 2)
+MONSOON_TOURNAMENT_MATCH_RERUNS = env_int("MONSOON_TOURNAMENT_MATCH_RERUNS")
 # The most matches one tournament may plan: bounds games_per_pairing and Swiss rounds.
-MONSOON_TOURNAMENT_MAX_MATCHES = env_int("MONSOON_TOURNAMENT_MAX_MATCHES", 5000)
-MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES = env_int("MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES", 200)
+MONSOON_TOURNAMENT_MAX_MATCHES = env_int("MONSOON_TOURNAMENT_MAX_MATCHES")
+MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES = env_int("MONSOON_TOURNAMENT_BOOTSTRAP_SAMPLES")
 # How often an open tournament page polls its live fragment (progress, standings, rounds).
-MONSOON_TOURNAMENT_REFRESH_SECONDS = env_int("MONSOON_TOURNAMENT_REFRESH_SECONDS", 10)
-MONSOON_STDERR_MAX_BYTES = env_int("MONSOON_STDERR_MAX_BYTES", 64 * 1024)
+MONSOON_TOURNAMENT_REFRESH_SECONDS = env_int("MONSOON_TOURNAMENT_REFRESH_SECONDS")
+MONSOON_STDERR_MAX_BYTES = env_int("MONSOON_STDERR_MAX_BYTES")
 # Seconds the public standings and match lists may be served from cache (0: never).
-MONSOON_API_CACHE_SECONDS = env_int("MONSOON_API_CACHE_SECONDS", 2)
+MONSOON_API_CACHE_SECONDS = env_int("MONSOON_API_CACHE_SECONDS")
 # A running match's lease: the worker renews it every quarter of this while it plays; a match
 # whose lease ran out (its worker died) goes back to the queue as an infrastructure failure.
-MONSOON_MATCH_LEASE_SECONDS = env_int("MONSOON_MATCH_LEASE_SECONDS", 60)
+MONSOON_MATCH_LEASE_SECONDS = env_int("MONSOON_MATCH_LEASE_SECONDS")
 # A match or version still waiting this long after it was queued is sent to the broker again
 # (the broker may have lost the message: Redis restarted without persistence). Claiming is
 # conditional, so a second message for the same id does nothing.
-MONSOON_RESEND_AFTER_SECONDS = env_int("MONSOON_RESEND_AFTER_SECONDS", 120)
+MONSOON_RESEND_AFTER_SECONDS = env_int("MONSOON_RESEND_AFTER_SECONDS")
 # A version stuck in ``validating`` this long (its worker died) goes back to ``pending``.
-MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS", 600)
+MONSOON_VALIDATION_LEASE_SECONDS = env_int("MONSOON_VALIDATION_LEASE_SECONDS")
 # A validation that fails the same way this many times in a row (not the bot's doing: e.g. its
 # stored artifact is missing) rejects the version with that reason instead of retrying forever.
-MONSOON_VALIDATION_SAME_FAILURES = env_int("MONSOON_VALIDATION_SAME_FAILURES", 3)
+MONSOON_VALIDATION_SAME_FAILURES = env_int("MONSOON_VALIDATION_SAME_FAILURES")
 # Each seat's thinking time for a whole match (on top of the per-decision move time and bank): a
 # seat that uses it up forfeits (``thinking_budget``) and the match is recorded as usual.
-MONSOON_MATCH_THINKING_BUDGET_SECONDS: float = env_int("MONSOON_MATCH_THINKING_BUDGET_SECONDS", 60)
+MONSOON_MATCH_THINKING_BUDGET_SECONDS: float = env_int("MONSOON_MATCH_THINKING_BUDGET_SECONDS")
 # Start-up time each bot gets to answer ``ready`` (the runner's default time controls).
 MONSOON_MATCH_STARTUP_SECONDS = 10.0
 # Decisions are charged the seat's CPU time; one is also charged at least its wall-clock time
 # over this factor, so a bot that waits instead of computing ends after this many times its
 # allowance (docs/bot-protocol.md).
-MONSOON_DECISION_WALL_FACTOR = env_int("MONSOON_DECISION_WALL_FACTOR", 10)
+MONSOON_DECISION_WALL_FACTOR = env_int("MONSOON_DECISION_WALL_FACTOR")
 # Hard wall-clock limit of one match task, computed from the games' decision bounds, the player
 # counts, the budgets and the wall factor (ladder/core/match_bounds.py, docs/workers.md): only a
 # fault of the host can exceed it. The soft limit is the bound itself, the hard one a minute
@@ -466,14 +427,12 @@ MONSOON_MATCH_TIME_LIMIT = worker_time_limit_s(
 )
 # How often a worker publishes a running match's moves for live spectators (0: never). A match
 # shorter than this is never published: its log follows a moment later.
-MONSOON_LIVE_INTERVAL_SECONDS = env_float("MONSOON_LIVE_INTERVAL_SECONDS", 1.0)
+MONSOON_LIVE_INTERVAL_SECONDS = env_float("MONSOON_LIVE_INTERVAL_SECONDS")
 # Where a worker keeps unpacked artifacts (by sha256); must be readable by the seat uids.
-MONSOON_ARTIFACT_CACHE = Path(
-    os.environ.get("MONSOON_ARTIFACT_CACHE", BASE_DIR / ".cache" / "artifacts")
-)
+MONSOON_ARTIFACT_CACHE = env_path("MONSOON_ARTIFACT_CACHE", BASE_DIR / ".cache" / "artifacts")
 # "bwrap" (always, on a ladder) or "none": bots as plain processes, for running only your own
 # bots on a machine without bubblewrap. Workers log a warning for every unsandboxed match.
-MONSOON_SANDBOX = os.environ.get("MONSOON_SANDBOX", "bwrap")
+MONSOON_SANDBOX = env_str("MONSOON_SANDBOX")
 if MONSOON_SANDBOX not in ("bwrap", "none"):
     raise ImproperlyConfigured(
         f"MONSOON_SANDBOX must be 'bwrap' or 'none', not {MONSOON_SANDBOX!r}"
@@ -487,13 +446,13 @@ if not DEBUG:
         raise ImproperlyConfigured(
             "MONSOON_SANDBOX=none runs uploaded bots unsandboxed; it is refused when DEBUG is off"
         )
-    if os.environ.get("MONSOON_ALLOW_UNBOUNDED_SEATS", "") == "1":
+    if env_bool("MONSOON_ALLOW_UNBOUNDED_SEATS"):
         raise ImproperlyConfigured(
             "MONSOON_ALLOW_UNBOUNDED_SEATS=1 lets a bot use many times its memory limit; it is "
             "refused when DEBUG is off (workers need per-seat cgroups: docs/deploy.md)"
         )
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" and not env_bool(
-        "MONSOON_ALLOW_SQLITE", False
+        "MONSOON_ALLOW_SQLITE"
     ):
         raise ImproperlyConfigured(
             "DATABASE_URL must name a PostgreSQL database when DEBUG is off (SQLite only with "
@@ -501,20 +460,20 @@ if not DEBUG:
         )
     # Throttles and the challenge budget count in the cache: per process without a shared one,
     # so N gunicorn workers would allow N times the limits.
-    if not _REDIS_CACHE_URL and not env_bool("MONSOON_ALLOW_LOCAL_CACHE", False):
+    if not _REDIS_CACHE_URL and not env_bool("MONSOON_ALLOW_LOCAL_CACHE"):
         raise ImproperlyConfigured(
             "CACHE_URL must name a shared (redis://) cache when DEBUG is off: throttles count "
             "per process without one (MONSOON_ALLOW_LOCAL_CACHE=1 for a single-process setup)"
         )
 # --- Operations (docs/deploy.md, "Operations") ---------------------------------------------------
 # Each readiness check (database, cache, broker) reports "no answer" after this many seconds.
-MONSOON_HEALTH_TIMEOUT_SECONDS = env_float("MONSOON_HEALTH_TIMEOUT_SECONDS", 0.8)
+MONSOON_HEALTH_TIMEOUT_SECONDS = env_float("MONSOON_HEALTH_TIMEOUT_SECONDS")
 # Who may read /metrics/: requests straight from these networks (never through a proxy), or any
 # request with "Authorization: Bearer <MONSOON_METRICS_TOKEN>" when a token is set.
 MONSOON_METRICS_ALLOWED_NETWORKS = env_list(
     "MONSOON_METRICS_ALLOWED_NETWORKS", ["127.0.0.0/8", "::1/128"]
 )
-MONSOON_METRICS_TOKEN = os.environ.get("MONSOON_METRICS_TOKEN", "")
+MONSOON_METRICS_TOKEN = env_str("MONSOON_METRICS_TOKEN")
 for _network in MONSOON_METRICS_ALLOWED_NETWORKS:
     try:
         ipaddress.ip_network(_network, strict=False)
@@ -525,21 +484,21 @@ for _network in MONSOON_METRICS_ALLOWED_NETWORKS:
 # A worker's main process serves its pool's metrics (match durations, decisions, seat memory and
 # CPU) on this port for Prometheus (0: none). The pool processes write them to the folder named by
 # PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode), which the worker needs then.
-MONSOON_WORKER_METRICS_PORT = env_int("MONSOON_WORKER_METRICS_PORT", 0)
-MONSOON_WORKER_METRICS_ADDRESS = os.environ.get("MONSOON_WORKER_METRICS_ADDRESS", "0.0.0.0")  # noqa: S104
-if MONSOON_WORKER_METRICS_PORT and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+MONSOON_WORKER_METRICS_PORT = env_int("MONSOON_WORKER_METRICS_PORT")
+MONSOON_WORKER_METRICS_ADDRESS = env_str("MONSOON_WORKER_METRICS_ADDRESS")
+if MONSOON_WORKER_METRICS_PORT and not env_str("PROMETHEUS_MULTIPROC_DIR"):
     raise ImproperlyConfigured(
         "MONSOON_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR (a folder of the worker's own) "
         "so that every pool process's metrics are served"
     )
 # "text" (the default) or "json": one JSON object a line (python-json-logger), with match_id,
 # version_ids and worker on every line written while a worker plays a match.
-MONSOON_LOG_FORMAT = os.environ.get("MONSOON_LOG_FORMAT", "text").strip().lower()
+MONSOON_LOG_FORMAT = env_str("MONSOON_LOG_FORMAT").strip().lower()
 if MONSOON_LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured(
         f"MONSOON_LOG_FORMAT must be 'text' or 'json', not {MONSOON_LOG_FORMAT!r}"
     )
-MONSOON_LOG_LEVEL = os.environ.get("MONSOON_LOG_LEVEL", "INFO").strip().upper()
+MONSOON_LOG_LEVEL = env_str("MONSOON_LOG_LEVEL").strip().upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -562,16 +521,16 @@ LOGGING = {
     "loggers": {"django": {"handlers": [], "propagate": True}},
 }
 # Seconds between worker heartbeats in the fleet table; a worker silent for three is shown gone.
-MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS", 15)
+MONSOON_WORKER_HEARTBEAT_SECONDS = env_int("MONSOON_WORKER_HEARTBEAT_SECONDS")
 # A worker still shutting down this long after its consumer stopped exits hard (workers/fleet.py):
 # long enough for its running matches to finish.
 MONSOON_WORKER_STOP_GRACE_SECONDS = env_int(
     "MONSOON_WORKER_STOP_GRACE_SECONDS", MONSOON_MATCH_TIME_LIMIT + 120
 )
-MONSOON_MATCHMAKE_SECONDS = env_int("MONSOON_MATCHMAKE_SECONDS", 10)
-MONSOON_REFIT_SECONDS = env_int("MONSOON_REFIT_SECONDS", 600)
-MONSOON_REAP_SECONDS = env_int("MONSOON_REAP_SECONDS", 15)
-MONSOON_TOURNAMENT_TICK_SECONDS = env_int("MONSOON_TOURNAMENT_TICK_SECONDS", 5)
+MONSOON_MATCHMAKE_SECONDS = env_int("MONSOON_MATCHMAKE_SECONDS")
+MONSOON_REFIT_SECONDS = env_int("MONSOON_REFIT_SECONDS")
+MONSOON_REAP_SECONDS = env_int("MONSOON_REAP_SECONDS")
+MONSOON_TOURNAMENT_TICK_SECONDS = env_int("MONSOON_TOURNAMENT_TICK_SECONDS")
 
 # Celery reads every CELERY_* setting (workers/celery_app.py). Results live in the database,
 # so there is no result backend; a task is acknowledged only when it has finished, one task
@@ -581,8 +540,11 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Workers' seat cgroups: an empty cgroup v2 group delegated to the worker (workers/apps.py hands
+# it to workers/cgroups.py at start-up); empty: the worker's own root group, when it has one.
+MONSOON_CGROUP_PARENT = env_str("MONSOON_CGROUP_PARENT")
 # A worker's match slots (pool processes); unset: one per CPU. ``-c`` on the command line wins.
-CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
+CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY") or None
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "monsoon.run_match": {"queue": "matches"},
@@ -590,7 +552,7 @@ CELERY_TASK_ROUTES = {
 }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_WORKER_SEND_TASK_EVENTS = env_bool("CELERY_WORKER_SEND_TASK_EVENTS", True)  # Flower
+CELERY_WORKER_SEND_TASK_EVENTS = env_bool("CELERY_WORKER_SEND_TASK_EVENTS")  # Flower
 CELERY_TASK_SEND_SENT_EVENT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis hands an unacknowledged task to another worker after this long; it must exceed the

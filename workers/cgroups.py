@@ -13,7 +13,8 @@ Two backends, chosen by :func:`find_tree` once per worker process:
 
 * **cgroup v2**, when the v2 hierarchy offers the ``memory`` and ``pids`` controllers and the
   worker can create groups with them: under the hierarchy's root (a root worker in the host's
-  cgroup namespace) or under an empty group delegated through ``MONSOON_CGROUP_PARENT``.
+  cgroup namespace) or under an empty group delegated through ``MONSOON_CGROUP_PARENT``
+  (:func:`use_delegated_parent`).
   Limits ``memory.max``, ``memory.swap.max=0``, ``pids.max``; freezing by ``cgroup.freeze``.
 * **cgroup v1** (hybrid hosts, where ``memory`` and ``pids`` are bound to v1 hierarchies), when
   the worker can create groups below its own group in both: ``memory.limit_in_bytes`` (and
@@ -794,6 +795,21 @@ def find_tree(
 
 
 _found: tuple[SeatTree | None, str] | None = None
+_delegated_parent = ""
+
+
+def use_delegated_parent(path: str) -> None:
+    """Look for seat groups under ``path``, an empty cgroup v2 group delegated to this worker
+    (empty: none, the hierarchy's root for a root worker).
+
+    The server's ``MONSOON_CGROUP_PARENT`` setting, which ``workers/apps.py`` hands over when a
+    worker process starts: this module is part of the bot authors' kit and reads nothing of the
+    server's settings itself. A changed parent is looked up afresh.
+    """
+    global _delegated_parent, _found
+    if path != _delegated_parent:
+        _delegated_parent = path
+        _found = None
 
 
 def cgroup_tree() -> tuple[SeatTree | None, str]:
@@ -809,7 +825,7 @@ def cgroup_tree() -> tuple[SeatTree | None, str]:
             _found = find_tree(
                 mountinfo=mountinfo,
                 own_cgroup=own,
-                delegated=os.environ.get("MONSOON_CGROUP_PARENT"),
+                delegated=_delegated_parent or None,
                 is_root=os.geteuid() == 0,
             )
     return _found

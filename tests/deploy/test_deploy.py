@@ -1,8 +1,8 @@
 """deploy/ without Docker or systemd: every file parses and names only what exists.
 
 Docker is not available where the suite runs, so the compose file, the Dockerfile and the
-systemd units are checked for what can go stale silently: modules, config files, queues and
-environment variables that the code renamed or never read. The production settings' refusals
+systemd units are checked for what can go stale silently: modules, config files and queues
+(the environment variables: test_settings_table.py). The production settings' refusals
 are checked in fresh interpreters, as the processes would load them.
 """
 
@@ -29,51 +29,6 @@ GOOD_KEY = "k7Qz-" * 10  # 50 characters, five distinct: the least Django accept
 APP_SERVICES = {"migrate", "web", "worker", "beat", "flower"}
 MONITORING = {"prometheus", "grafana"}  # the compose file's `monitoring` profile
 
-ENV_READ = re.compile(
-    r'(?:os\.environ(?:\.get|\.setdefault)?\(|os\.environ\[|env_(?:bool|int|float|list)\()\s*"([A-Z0-9_]+)"'
-)
-# Read by other programs, not by Monsoon's code.
-FOREIGN_NAMES = {
-    "POSTGRES_PASSWORD": "the postgres image",
-    "FLOWER_BASIC_AUTH": "Flower",
-    "AWS_ACCESS_KEY_ID": "boto3 (django-storages)",
-    "AWS_SECRET_ACCESS_KEY": "boto3 (django-storages)",
-}
-# Read by the code but deliberately not in the production example.
-NOT_FOR_PRODUCTION = {
-    "DJANGO_SETTINGS_MODULE": "set by the units and the image",
-    "MONSOON_BROKER_FOLDER": "the filesystem broker of the demo",
-    "SQLITE_BUSY_TIMEOUT": "SQLite only",
-    "MONSOON_ALLOW_SQLITE": "SQLite only",
-    "MONSOON_ENQUEUE_MATCH": "hooks for tests; the broker URL sets them",
-    "MONSOON_ENQUEUE_VALIDATION": "hooks for tests; the broker URL sets them",
-    "MONSOON_VERSION_VALIDATOR": "hooks for tests",
-    "MONSOON_MATCH_OVER": "hooks for tests",
-    "MONSOON_ALLOW_UNBOUNDED_SEATS": "development machines only (refused without DEBUG)",
-    "PATH": "the sandbox passes it on",
-    "PROMETHEUS_MULTIPROC_DIR": "a folder per process group: the compose file and units set it",
-}
-
-
-# The ``monsoon`` command's ladder client (the bot authors' kit) runs on a bot author's machine
-# and reads its own variables there (docs/languages.md), none of the server's.
-CLIENT_SOURCES = ROOT / "workers" / "cli"
-
-
-def code_env_names() -> set[str]:
-    names: set[str] = set()
-    sources = [
-        *ROOT.joinpath("ladder").rglob("*.py"),
-        *(p for p in ROOT.joinpath("workers").rglob("*.py") if CLIENT_SOURCES not in p.parents),
-        DEPLOY / "gunicorn.conf.py",
-    ]
-    for path in sources:
-        if path.name != "settings_test.py":
-            names.update(ENV_READ.findall(path.read_text()))
-    gunicorn_conf = (DEPLOY / "gunicorn.conf.py").read_text()
-    names.update(re.findall(r'_int\("([A-Z0-9_]+)"', gunicorn_conf))
-    return names
-
 
 def example_names() -> dict[str, str]:
     """NAME -> value, commented-out examples included (they document optional settings)."""
@@ -86,35 +41,21 @@ def example_names() -> dict[str, str]:
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
-    """YAML that refuses a key given twice in one mapping: plain YAML keeps the last, so a
-    second ``environment:`` of a service silently dropped the first (GUNICORN_BIND was lost
-    that way when two changes to the web service met)."""
+    """YAML keeps the last of two equal keys silently (a service's second ``environment:``
+    block dropped its first); this loader refuses them."""
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         keys = [key.value for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]
-        repeated = {key for key in keys if keys.count(key) > 1}
-        if repeated:
+        twice = {key for key in keys if keys.count(key) > 1}
+        if twice:
             raise yaml.constructor.ConstructorError(
-                None, None, f"keys given twice: {sorted(map(str, repeated))}", node.start_mark
+                None, None, f"keys given twice: {sorted(twice)}", node.start_mark
             )
         return super().construct_mapping(node, deep=deep)
 
 
 def compose() -> dict:
-    return yaml.load((DEPLOY / "docker-compose.yml").read_text(), Loader=_UniqueKeyLoader)  # noqa: S506
-
-
-def test_env_example_names_only_what_is_read_and_everything_that_is():
-    read = code_env_names()
-    named = set(example_names())
-    assert named - read - set(FOREIGN_NAMES) == set(), "names nothing reads"
-    assert read - named - set(NOT_FOR_PRODUCTION) == set(), "settings missing from the example"
-
-
-def test_deploy_docs_describe_every_setting():
-    docs = (ROOT / "docs" / "deploy.md").read_text()
-    missing = sorted(name for name in code_env_names() - {"PATH"} if f"`{name}`" not in docs)
-    assert missing == []
+    return yaml.load((DEPLOY / "docker-compose.yml").read_text(), Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader)
 
 
 def test_compose_services_commands_and_sandbox_privileges():

@@ -181,6 +181,31 @@ def test_seat_bounds_are_required_unless_the_development_override_is_set(monkeyp
     assert seat_bounds_problem() is None
 
 
+def test_the_worker_app_hands_the_cgroup_parent_setting_to_the_seat_lookup(monkeypatch, settings):
+    """MONSOON_CGROUP_PARENT is a server setting; the kit's cgroups module gets it at start-up."""
+    import workers
+    from ladder.core import hooks
+    from workers.apps import WorkersConfig
+
+    looked_up: list[str | None] = []
+
+    def fake_find_tree(**kwargs: object) -> tuple[None, str]:
+        looked_up.append(kwargs["delegated"])  # type: ignore[arg-type]
+        return None, "looked up"
+
+    monkeypatch.setattr(hooks, "connect_workers", lambda link: None)
+    monkeypatch.setattr(cgroups, "find_tree", fake_find_tree)
+    monkeypatch.setattr(cgroups, "_found", None)
+    monkeypatch.setattr(cgroups, "_delegated_parent", "")
+    settings.MONSOON_CGROUP_PARENT = "/sys/fs/cgroup/system.slice/monsoon-worker.service"
+    WorkersConfig("workers", workers).ready()
+    assert cgroups.cgroup_tree() == (None, "looked up")
+    assert looked_up == ["/sys/fs/cgroup/system.slice/monsoon-worker.service"]
+    cgroups.use_delegated_parent("")  # unset: the hierarchy's own root, looked up afresh
+    cgroups.cgroup_tree()
+    assert looked_up[-1] is None
+
+
 REAL_TREE, REAL_WHY = cgroups.cgroup_tree()
 
 
