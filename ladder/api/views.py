@@ -352,7 +352,17 @@ class LadderViewSet(ListFiltersOnly, viewsets.ReadOnlyModelViewSet):
         seasons = rating_selectors.ended_seasons([ladder])
         return Response(s.SeasonSerializer(seasons, many=True).data)
 
-    @extend_schema(responses=s.SeasonDetailSerializer)
+    @extend_schema(
+        responses=s.SeasonDetailSerializer,
+        parameters=[
+            OpenApiParameter(
+                "number",
+                {"type": "integer", "minimum": 1, "maximum": 999_999_999},
+                OpenApiParameter.PATH,
+                description="The season's number on its ladder (1 is the first).",
+            )
+        ],
+    )
     @action(detail=True, methods=["get"], url_path=r"seasons/(?P<number>[0-9]{1,9})")
     @public_cache
     def season(self, request: Request, pk: str | None = None, number: str = "") -> Response:
