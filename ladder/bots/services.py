@@ -21,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import UploadedFile
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -164,6 +165,19 @@ def upload_limits() -> UploadLimits:
         max_files=settings.MONSOON_UPLOAD_MAX_FILES,
         max_unpacked_bytes=settings.MONSOON_UPLOAD_MAX_UNPACKED_BYTES,
     )
+
+
+def read_upload(upload: UploadedFile) -> bytes:
+    """The bytes of an uploaded file, refused before they are read when it is over the limit.
+
+    The API and the site both call this, so a file too large is never read into memory and is
+    refused with the same words. A file whose declared size lies is read one byte past the
+    limit at most, and :func:`upload_version` refuses it.
+    """
+    limit = upload_limits().max_bytes
+    if upload.size is not None and upload.size > limit:
+        raise ServiceError(f"the upload is {upload.size} bytes; the limit is {limit} bytes")
+    return upload.read(limit + 1)
 
 
 def _store_once(version: BotVersion, filename: str, data: bytes) -> str | None:

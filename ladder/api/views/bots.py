@@ -109,16 +109,7 @@ class BotViewSet(
         serializer = UploadSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         upload = serializer.validated_data["artifact"]
-        limit = bot_services.upload_limits().max_bytes
-        if upload.size > limit:  # refuse before reading it into memory
-            return Response(
-                {
-                    "detail": f"the upload is {upload.size} bytes; the limit is {limit} bytes",
-                    "code": "invalid",
-                },
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        data = upload.read(limit + 1)
+        data = bot_services.read_upload(upload)  # a file over the limit is refused unread
         version = bot_services.upload_version(bot, request.user, filename=upload.name, data=data)
         return Response(
             BotVersionSerializer(version, context={"request": request}).data,
