@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
+from ladder.tournaments.tournament_settings import TournamentSettings
 from tests.tournaments.conftest import NOW, START, client_for, new_tournament, play_pending
 
 BODY = {
@@ -74,11 +75,13 @@ def test_register_and_unregister_through_the_api(olivia, personas, field, alice)
     # The API runs on the real clock: registration open from now until a start tomorrow.
     t = ts.create_tournament(
         olivia,
-        name="now",
-        game="batavia",
-        num_players=3,
-        format="swiss",
-        starts_at=timezone.now() + timedelta(days=1),
+        settings=TournamentSettings(
+            name="now",
+            game="batavia",
+            num_players=3,
+            format="swiss",
+            starts_at=timezone.now() + timedelta(days=1),
+        ),
     )
     url = f"/api/v1/tournaments/{t.pk}/entrants/"
     mine, bobs = field[0], field[1]

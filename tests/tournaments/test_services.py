@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -12,6 +13,7 @@ from ladder.matches.services import claim_match, record_infrastructure_failure
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament, TournamentMatch
+from ladder.tournaments.tournament_settings import TournamentSettings
 from tests.helpers import present
 from tests.tournaments.conftest import (
     NOW,
@@ -210,7 +212,9 @@ def test_final_results_are_immutable(olivia, field, django_capture_on_commit_cal
     t.refresh_from_db()
     snapshot = t.final_standings
     with pytest.raises(Conflict):
-        ts.update_tournament(t.pk, olivia, name="renamed")
+        ts.update_tournament(
+            t.pk, olivia, settings=replace(TournamentSettings.of(t), name="renamed")
+        )
     with pytest.raises(Conflict):
         ts.pause_tournament(t.pk, olivia)
     # A late match_over or tick changes nothing.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -11,6 +13,7 @@ from ladder.api.serializers.matches import MatchSerializer
 from ladder.bots.selectors import bot_named_for, visible_bot_name
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments.models import Entrant, Tournament
+from ladder.tournaments.tournament_settings import TournamentSettings
 
 
 class RoundQuerySerializer(serializers.Serializer):
@@ -82,34 +85,46 @@ class TournamentDetailSerializer(TournamentSerializer):
         return tournament_selectors.progress(tournament)
 
 
-class TournamentCreateSerializer(serializers.Serializer):
-    """Shapes only: the service checks the game, player count, variant, format and dates."""
-
-    name = serializers.CharField(max_length=100, required=False, allow_blank=True)
-    description = serializers.CharField(max_length=4000, required=False, allow_blank=True)
-    game = serializers.CharField(max_length=40)
-    num_players = serializers.IntegerField(help_text="players per table")
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True)
-    format = serializers.CharField(help_text="round_robin, swiss or elimination")
-    duplicate = serializers.BooleanField(required=False, default=False)
-    games_per_pairing = serializers.IntegerField(required=False, default=1)
-    rounds = serializers.IntegerField(
+# The shape of each tournament setting in the API; the list of settings is TournamentSettings'
+# (a setting added there and not here fails at import, so none is forgotten).
+_SETTING_SHAPES: dict[str, Callable[[], serializers.Field]] = {
+    "name": lambda: serializers.CharField(max_length=100, required=False, allow_blank=True),
+    "description": lambda: serializers.CharField(max_length=4000, required=False, allow_blank=True),
+    "game": lambda: serializers.CharField(max_length=40),
+    "num_players": lambda: serializers.IntegerField(help_text="players per table"),
+    "variant": lambda: serializers.CharField(max_length=40, required=False, allow_blank=True),
+    "format": lambda: serializers.CharField(help_text="round_robin, swiss or elimination"),
+    "duplicate": lambda: serializers.BooleanField(required=False, default=False),
+    "games_per_pairing": lambda: serializers.IntegerField(required=False, default=1),
+    "rounds": lambda: serializers.IntegerField(
         required=False,
         allow_null=True,
         default=None,
         help_text="Swiss only; default from the field size",
-    )
-    advance = serializers.IntegerField(
+    ),
+    "advance": lambda: serializers.IntegerField(
         required=False, default=1, help_text="elimination: top n of each table advance"
-    )
-    registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
-    registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
-    time_zone = serializers.CharField(required=False, max_length=64)
-    starts_at = serializers.DateTimeField()
-    is_public = serializers.BooleanField(required=False, default=True)
-    ranked = serializers.BooleanField(
+    ),
+    "registration_opens_at": lambda: serializers.DateTimeField(required=False, allow_null=True),
+    "registration_closes_at": lambda: serializers.DateTimeField(required=False, allow_null=True),
+    "time_zone": lambda: serializers.CharField(required=False, max_length=64),
+    "starts_at": lambda: serializers.DateTimeField(),
+    "is_public": lambda: serializers.BooleanField(required=False, default=True),
+    "ranked": lambda: serializers.BooleanField(
         required=False, default=False, help_text="count the matches on the ladder's ratings"
-    )
+    ),
+}
+
+TournamentCreateSerializer = type(
+    "TournamentCreateSerializer",
+    (serializers.Serializer,),
+    {
+        "__module__": __name__,
+        "__doc__": "Shapes only: the service checks the game, player count, variant, format "
+        "and dates.",
+        **{name: _SETTING_SHAPES[name]() for name in TournamentSettings.field_names()},
+    },
+)
 
 
 class EntrantSerializer(serializers.Serializer):

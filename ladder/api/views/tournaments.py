@@ -31,6 +31,7 @@ from ladder.api.views.common import ID_PATTERN, ListFiltersOnly
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.models import Tournament
+from ladder.tournaments.tournament_settings import TournamentSettings
 
 
 class TournamentMatchPages(IdCursorPagination):
@@ -74,7 +75,7 @@ class TournamentViewSet(
         serializer = TournamentCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament = tournament_services.create_tournament(
-            request.user, **serializer.validated_data
+            request.user, settings=TournamentSettings(**serializer.validated_data)
         )
         return Response(TournamentDetailSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
