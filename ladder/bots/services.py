@@ -120,8 +120,8 @@ def create_bot(
 
 def update_bot(
     bot: Bot,
-    user: Visitor,
     *,
+    user: Visitor,
     name: str | None = None,
     description: str | None = None,
     is_public: bool | None = None,
@@ -197,7 +197,7 @@ def _store_once(version: BotVersion, filename: str, data: bytes) -> str | None:
     return version.artifact.name
 
 
-def upload_version(bot: Bot, user: Visitor, *, filename: str, data: bytes) -> BotVersion:
+def upload_version(bot: Bot, *, user: Visitor, filename: str, data: bytes) -> BotVersion:
     """Check an upload and store it as the bot's next version, ``pending`` validation.
 
     Nothing is written (no file, no row) unless every check passes.  The artifact is stored
@@ -266,7 +266,7 @@ def begin_validation(version_id: int) -> bool:
 
 
 @transaction.atomic
-def finish_validation(version_id: int, outcome: ValidationOutcome) -> BotVersion:
+def finish_validation(version_id: int, *, outcome: ValidationOutcome) -> BotVersion:
     """validating -> active (retiring the bot's previous active version) or rejected."""
     version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version_id)
     if version.status != Status.VALIDATING:
@@ -410,7 +410,7 @@ def validate_version(version_id: int, *, validator: Validator | None = None) -> 
     except BaseException:
         release_validation(version_id)
         raise
-    return finish_validation(version_id, outcome)
+    return finish_validation(version_id, outcome=outcome)
 
 
 def release_stale_validations(*, now: datetime | None = None) -> list[int]:

@@ -6,9 +6,8 @@ the API, and the actions pause, resume, cancel and start due tournaments (a manu
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from django import forms
 from django.contrib import admin, messages
@@ -24,6 +23,12 @@ from ladder.tournaments.models import Entrant, Round, Tournament
 from ladder.tournaments.tournament_settings import TournamentSettings
 
 EDITABLE = TournamentSettings.field_names()
+
+
+class _Control(Protocol):
+    """An organiser's control (pause, resume, cancel) as the admin's actions call it."""
+
+    def __call__(self, tournament_id: int, /, *, user: Visitor) -> Tournament: ...
 
 
 class TournamentForm(forms.ModelForm):
@@ -118,7 +123,7 @@ class TournamentAdmin(admin.ModelAdmin):
         data: dict[str, Any] = {f: form.cleaned_data[f] for f in EDITABLE if f in form.cleaned_data}
         if change:
             settings = replace(TournamentSettings.of(obj), **data)
-            saved = services.update_tournament(obj.pk, request.user, settings=settings)
+            saved = services.update_tournament(obj.pk, user=request.user, settings=settings)
         else:
             saved = services.create_tournament(request.user, settings=TournamentSettings(**data))
         obj.pk = saved.pk
@@ -128,13 +133,13 @@ class TournamentAdmin(admin.ModelAdmin):
         self,
         request: HttpRequest,
         queryset: QuerySet[Tournament],
-        call: Callable[[int, Visitor], Tournament],
+        call: _Control,
         verb: str,
     ) -> None:
         done = 0
         for tournament in queryset:
             try:
-                call(tournament.pk, request.user)
+                call(tournament.pk, user=request.user)
                 done += 1
             except ServiceError as exc:
                 self.message_user(request, f"{tournament}: {exc}", messages.WARNING)

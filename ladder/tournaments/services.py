@@ -174,8 +174,8 @@ def create_tournament(
 
 def update_tournament(
     tournament_id: int,
-    user: Visitor,
     *,
+    user: Visitor,
     settings: TournamentSettings,
     now: datetime | None = None,
 ) -> Tournament:
@@ -199,7 +199,7 @@ def update_tournament(
 
 
 def register_entrant(
-    tournament_id: int, user: Visitor, bot_id: int, *, now: datetime | None = None
+    tournament_id: int, *, user: Visitor, bot_id: int, now: datetime | None = None
 ) -> Entrant:
     """Enter a bot: its owner during the registration window, or the organiser (an invitation)
     any time before the start.  Only public bots of the tournament's game enter; the version
@@ -235,7 +235,7 @@ def register_entrant(
 
 
 def unregister_entrant(
-    tournament_id: int, user: Visitor, bot_id: int, *, now: datetime | None = None
+    tournament_id: int, *, user: Visitor, bot_id: int, now: datetime | None = None
 ) -> None:
     """Withdraw a bot before the start: its owner, or the organiser removing it."""
     now = now or timezone.now()
@@ -254,7 +254,7 @@ def unregister_entrant(
 # --- organiser controls ---------------------------------------------------------------------
 
 
-def pause_tournament(tournament_id: int, user: Visitor, *, reason: str = "") -> Tournament:
+def pause_tournament(tournament_id: int, *, user: Visitor, reason: str = "") -> Tournament:
     """Hand no new match to the workers; queued matches are held (running ones finish)."""
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -268,7 +268,7 @@ def pause_tournament(tournament_id: int, user: Visitor, *, reason: str = "") -> 
 
 
 def resume_tournament(
-    tournament_id: int, user: Visitor, *, now: datetime | None = None
+    tournament_id: int, *, user: Visitor, now: datetime | None = None
 ) -> Tournament:
     """Carry on: held matches go to the workers, failed ones are re-run, and the round advances
     if it completed meanwhile.  A tournament paused before its start goes back to scheduled."""
@@ -292,7 +292,7 @@ def resume_tournament(
 
 
 def cancel_tournament(
-    tournament_id: int, user: Visitor, *, reason: str = "", now: datetime | None = None
+    tournament_id: int, *, user: Visitor, reason: str = "", now: datetime | None = None
 ) -> Tournament:
     """Stop for good: unplayed matches are cancelled, played ones kept and shown."""
     with transaction.atomic():

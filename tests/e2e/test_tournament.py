@@ -37,7 +37,7 @@ REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 def entered_bot(owner, name: str, reference: str):
     bot = make_bot(owner, name, "packet_row")
     data = (REFERENCE / reference / "main.py").read_bytes()
-    version = bot_services.upload_version(bot, owner, filename="main.py", data=data)
+    version = bot_services.upload_version(bot, user=owner, filename="main.py", data=data)
     bot_services.validate_version(version.pk, validator=accept)
     return bot
 
@@ -69,7 +69,7 @@ def test_a_swiss_tournament_runs_on_the_workers_from_its_start_time(fleet):
         entered_bot(bob, "b-random", "random"),
     ]
     for bot in bots:
-        ts.register_entrant(tournament.pk, bot.owner, bot.pk, now=now)
+        ts.register_entrant(tournament.pk, user=bot.owner, bot_id=bot.pk, now=now)
     fleet.worker("w1", MONSOON_TOURNAMENT_TICK_SECONDS="1")
     fleet.beat(MONSOON_TOURNAMENT_TICK_SECONDS="1")
 

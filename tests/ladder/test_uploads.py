@@ -538,12 +538,12 @@ def test_identical_uploads_are_stored_once(alice, settings):
 
     first, second = make_bot(alice, "pepper"), make_bot(alice, "salt")
     versions = [
-        upload_version(bot, alice, filename="main.py", data=GOOD_BOT)
+        upload_version(bot, user=alice, filename="main.py", data=GOOD_BOT)
         for bot in (first, first, second)
     ]
     assert len({v.artifact.name for v in versions}) == 1
     assert len(stored_files(settings)) == 1
-    other = upload_version(first, alice, filename="main.py", data=GOOD_BOT + b"# v2\n")
+    other = upload_version(first, user=alice, filename="main.py", data=GOOD_BOT + b"# v2\n")
     assert other.artifact.name != versions[0].artifact.name
     assert len(stored_files(settings)) == 2
     for version in (*versions, other):

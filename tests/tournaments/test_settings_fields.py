@@ -22,6 +22,6 @@ def test_stored_settings_read_back_and_change_one_at_a_time(olivia):
     t = new_tournament(olivia, games_per_pairing=2, time_zone="Europe/Paris")
     stored = TournamentSettings.of(t)
     assert (stored.games_per_pairing, stored.time_zone, stored.game) == (2, "Europe/Paris", t.game)
-    ts.update_tournament(t.pk, olivia, settings=replace(stored, name="renamed"), now=NOW)
+    ts.update_tournament(t.pk, user=olivia, settings=replace(stored, name="renamed"), now=NOW)
     t.refresh_from_db()
     assert (t.name, t.games_per_pairing, t.time_zone) == ("renamed", 2, "Europe/Paris")

@@ -155,7 +155,7 @@ def started_tournament(organiser: User, bots: list[Bot], **overrides: object) ->
     """Entered by each bot's owner and started by the tick at its start time."""
     t = open_tournament(organiser, **overrides)
     for bot in bots:
-        tournament_services.register_entrant(t.pk, bot.owner, bot.pk)
+        tournament_services.register_entrant(t.pk, user=bot.owner, bot_id=bot.pk)
     report = tournament_services.tick(now=t.starts_at)
     assert t.pk in report.started, report
     t.refresh_from_db()

@@ -81,7 +81,7 @@ class BotViewSet(
         # Bound to the bot, so its own name is not "already taken" by itself.
         serializer = BotUpdateSerializer(bot, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        bot = bot_services.update_bot(bot, request.user, **serializer.validated_data)
+        bot = bot_services.update_bot(bot, user=request.user, **serializer.validated_data)
         return Response(BotSerializer(bot, context={"request": request}).data)
 
     @extend_schema(responses=BotVersionSerializer(many=True))
@@ -110,7 +110,9 @@ class BotViewSet(
         serializer.is_valid(raise_exception=True)
         upload = serializer.validated_data["artifact"]
         data = bot_services.read_upload(upload)  # a file over the limit is refused unread
-        version = bot_services.upload_version(bot, request.user, filename=upload.name, data=data)
+        version = bot_services.upload_version(
+            bot, user=request.user, filename=upload.name, data=data
+        )
         return Response(
             BotVersionSerializer(version, context={"request": request}).data,
             status=status.HTTP_201_CREATED,

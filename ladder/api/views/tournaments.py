@@ -96,7 +96,7 @@ class TournamentViewSet(
         serializer = RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entrant = tournament_services.register_entrant(
-            tournament.pk, request.user, serializer.validated_data["bot"]
+            tournament.pk, user=request.user, bot_id=serializer.validated_data["bot"]
         )
         entrant = tournament_selectors.entrants(tournament).get(pk=entrant.pk)
         return Response(
@@ -126,7 +126,9 @@ class TournamentViewSet(
     ) -> Response:
         """Withdraw a bot before the start (its owner, or the organiser)."""
         tournament = self.get_object()
-        tournament_services.unregister_entrant(tournament.pk, request.user, int(bot_id or 0))
+        tournament_services.unregister_entrant(
+            tournament.pk, user=request.user, bot_id=int(bot_id or 0)
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=TournamentRoundSerializer(many=True))
@@ -169,14 +171,14 @@ class TournamentViewSet(
         serializer.is_valid(raise_exception=True)
         reason = serializer.validated_data.get("reason", "")
         if operation == "resume":
-            tournament = tournament_services.resume_tournament(tournament.pk, request.user)
+            tournament = tournament_services.resume_tournament(tournament.pk, user=request.user)
         elif operation == "pause":
             tournament = tournament_services.pause_tournament(
-                tournament.pk, request.user, reason=reason
+                tournament.pk, user=request.user, reason=reason
             )
         else:
             tournament = tournament_services.cancel_tournament(
-                tournament.pk, request.user, reason=reason
+                tournament.pk, user=request.user, reason=reason
             )
         return Response(TournamentDetailSerializer(tournament).data)
 

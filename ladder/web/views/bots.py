@@ -78,7 +78,9 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
     upload = form.cleaned_data["artifact"]
     try:
         data = bot_services.read_upload(upload)  # a file over the limit is refused unread
-        version = bot_services.upload_version(bot, request.user, filename=upload.name, data=data)
+        version = bot_services.upload_version(
+            bot, user=request.user, filename=upload.name, data=data
+        )
     except Unavailable as exc:  # the host, not the upload: nothing refused, try again
         form.add_error("artifact", f"The upload could not be checked now: {exc}")
         return 503

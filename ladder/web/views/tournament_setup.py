@@ -186,7 +186,7 @@ def organiser_request(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _organiser_page(request, form, status=400)
     try:
-        request_organiser(request.user, form.cleaned_data["reason"])
+        request_organiser(request.user, reason=form.cleaned_data["reason"])
     except ServiceError as exc:
         form.add_error("reason", str(exc))
         return _organiser_page(request, form, status=exc.status_code)
@@ -226,7 +226,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_form(request, form, t=t, shown=shown, status=200 if shown else 400)
     try:
         settings = replace(TournamentSettings.of(t), **form.service_data())
-        t = services.update_tournament(t.pk, request.user, settings=settings)
+        t = services.update_tournament(t.pk, user=request.user, settings=settings)
     except ServiceError as exc:
         _service_refusal(form, exc)
         return _render_form(request, form, t=t, status=exc.status_code)
