@@ -74,7 +74,7 @@ def _seed_versions() -> list:
     versions = []
     for i in range(PLAYERS):
         bot = bots.create_bot(owner, name=f"random-{i}", game=GAME)
-        version = bots.upload_version(bot, owner, filename="main.py", data=source)
+        version = bots.upload_version(bot, user=owner, filename="main.py", data=source)
         versions.append(
             bots.validate_version(
                 version.pk, validator=lambda _artifact: bots.ValidationOutcome(True)

@@ -69,7 +69,7 @@ def make_version(
 ) -> BotVersion:
     """The bot's next version, uploaded by its owner and validated: ``active``, or
     ``rejected`` with the given reason (the text only the owner and staff may read)."""
-    version = bot_services.upload_version(bot, bot.owner, filename=filename, data=source)
+    version = bot_services.upload_version(bot, user=bot.owner, filename=filename, data=source)
     if rejected_because is None:
         validated = bot_services.validate_version(version.pk, validator=accept)
     else:
@@ -172,7 +172,7 @@ def validated_with_smoke(
     """A new version through the real ``validate_version`` with a stand-in smoke match outcome
     (accepted or rejected, with the :func:`smoke_log` of ``seed`` kept unless ``log`` is off)."""
     data = source if source is not None else GOOD_BOT + f"# {bot.versions.count()}\n".encode()
-    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=data)
+    version = bot_services.upload_version(bot, user=bot.owner, filename="main.py", data=data)
     outcome = bot_services.ValidationOutcome(
         ok,
         "" if ok else "the smoke match against random bots failed: crash",

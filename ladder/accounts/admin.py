@@ -29,7 +29,7 @@ class OrganiserRequestAdmin(admin.ModelAdmin):
     ) -> None:
         for req in queryset:
             try:
-                decide_organiser_request(req.pk, request.user, approve=approve)
+                decide_organiser_request(req.pk, staff=request.user, approve=approve)
             except ServiceError as exc:
                 self.message_user(request, f"{req.user}: {exc}", messages.WARNING)
             else:

@@ -45,7 +45,7 @@ def set_organiser(user: User, *, organiser: bool = True) -> None:
         user.groups.remove(group)
 
 
-def request_organiser(user: Visitor, reason: str) -> OrganiserRequest:
+def request_organiser(user: Visitor, *, reason: str) -> OrganiserRequest:
     """Ask staff to make the user an organiser; one request waits at a time."""
     asker = signed_in(user, to="ask to become an organiser")
     reason = reason.strip()
@@ -60,7 +60,7 @@ def request_organiser(user: Visitor, reason: str) -> OrganiserRequest:
         return OrganiserRequest.objects.create(user=asker, reason=reason)
 
 
-def decide_organiser_request(request_id: int, staff: Visitor, *, approve: bool) -> OrganiserRequest:
+def decide_organiser_request(request_id: int, *, staff: Visitor, approve: bool) -> OrganiserRequest:
     """Staff approve (the user joins the organisers group) or decline a waiting request."""
     if not (isinstance(staff, User) and staff.is_staff):
         raise NotAllowed("only staff decide organiser requests")

@@ -1,21 +1,32 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from ladder.api import versus_views, views
+from ladder.api.views import (
+    auth,
+    bots,
+    challenges,
+    games,
+    ladders,
+    matches,
+    tournaments,
+    versions,
+    versus,
+    workers,
+)
 
 router = DefaultRouter()
-router.register("games", views.GameViewSet, basename="game")
-router.register("bots", views.BotViewSet, basename="bot")
-router.register("versions", views.BotVersionViewSet, basename="version")
-router.register("ladders", views.LadderViewSet, basename="ladder")
-router.register("matches", views.MatchViewSet, basename="match")
-router.register("challenges", views.ChallengeViewSet, basename="challenge")
-router.register("tournaments", views.TournamentViewSet, basename="tournament")
-router.register("version-tests", versus_views.VersionTestViewSet, basename="version-test")
+router.register("games", games.GameViewSet, basename="game")
+router.register("bots", bots.BotViewSet, basename="bot")
+router.register("versions", versions.BotVersionViewSet, basename="version")
+router.register("ladders", ladders.LadderViewSet, basename="ladder")
+router.register("matches", matches.MatchViewSet, basename="match")
+router.register("challenges", challenges.ChallengeViewSet, basename="challenge")
+router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
+router.register("version-tests", versus.VersionTestViewSet, basename="version-test")
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("auth/token/", views.TokenView.as_view(), name="api-token"),
-    path("me/", views.MeView.as_view(), name="me"),
-    path("workers/", views.WorkersView.as_view(), name="workers"),
+    path("auth/token/", auth.TokenView.as_view(), name="api-token"),
+    path("me/", auth.MeView.as_view(), name="me"),
+    path("workers/", workers.WorkersView.as_view(), name="workers"),
 ]

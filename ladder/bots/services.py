@@ -21,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import UploadedFile
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -119,8 +120,8 @@ def create_bot(
 
 def update_bot(
     bot: Bot,
-    user: Visitor,
     *,
+    user: Visitor,
     name: str | None = None,
     description: str | None = None,
     is_public: bool | None = None,
@@ -166,6 +167,19 @@ def upload_limits() -> UploadLimits:
     )
 
 
+def read_upload(upload: UploadedFile) -> bytes:
+    """The bytes of an uploaded file, refused before they are read when it is over the limit.
+
+    The API and the site both call this, so a file too large is never read into memory and is
+    refused with the same words. A file whose declared size lies is read one byte past the
+    limit at most, and :func:`upload_version` refuses it.
+    """
+    limit = upload_limits().max_bytes
+    if upload.size is not None and upload.size > limit:
+        raise ServiceError(f"the upload is {upload.size} bytes; the limit is {limit} bytes")
+    return upload.read(limit + 1)
+
+
 def _store_once(version: BotVersion, filename: str, data: bytes) -> str | None:
     """Point ``version.artifact`` at the stored file named by the content's sha256, writing it
     only if it is not there yet; returns the name when this call wrote it.
@@ -183,7 +197,7 @@ def _store_once(version: BotVersion, filename: str, data: bytes) -> str | None:
     return version.artifact.name
 
 
-def upload_version(bot: Bot, user: Visitor, *, filename: str, data: bytes) -> BotVersion:
+def upload_version(bot: Bot, *, user: Visitor, filename: str, data: bytes) -> BotVersion:
     """Check an upload and store it as the bot's next version, ``pending`` validation.
 
     Nothing is written (no file, no row) unless every check passes.  The artifact is stored
@@ -252,7 +266,7 @@ def begin_validation(version_id: int) -> bool:
 
 
 @transaction.atomic
-def finish_validation(version_id: int, outcome: ValidationOutcome) -> BotVersion:
+def finish_validation(version_id: int, *, outcome: ValidationOutcome) -> BotVersion:
     """validating -> active (retiring the bot's previous active version) or rejected."""
     version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version_id)
     if version.status != Status.VALIDATING:
@@ -396,7 +410,7 @@ def validate_version(version_id: int, *, validator: Validator | None = None) -> 
     except BaseException:
         release_validation(version_id)
         raise
-    return finish_validation(version_id, outcome)
+    return finish_validation(version_id, outcome=outcome)
 
 
 def release_stale_validations(*, now: datetime | None = None) -> list[int]:

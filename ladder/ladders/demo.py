@@ -98,7 +98,7 @@ def _ensure_bot(house: User, game: str, policy: str, source: bytes, report: Seed
     # content (pending, validating, active, retired) means this source is already uploaded.
     if BotVersion.objects.filter(bot=bot, sha256=digest).exists():
         return
-    version = upload_version(bot, house, filename="main.py", data=source)
+    version = upload_version(bot, user=house, filename="main.py", data=source)
     report.versions_uploaded.append(version.label)
 
 

@@ -25,7 +25,7 @@ PROVISIONAL_WIDTH = 250.0  # Elo: an interval wider than this is not yet a ratin
 PROVISIONAL_MIN_GAMES = 5
 
 
-def is_provisional(low: float, high: float, games: int) -> bool:
+def is_provisional(low: float, *, high: float, games: int) -> bool:
     return games < PROVISIONAL_MIN_GAMES or high - low > PROVISIONAL_WIDTH
 
 
@@ -35,7 +35,7 @@ def _interval(mu: float, sd: float) -> tuple[float, float, float]:
     return elo, elo - half, elo + half
 
 
-def new_rating(ladder: Ladder, version_id: int) -> Rating:
+def new_rating(ladder: Ladder, *, version_id: int) -> Rating:
     elo, low, high = _interval(0.0, pl.PRIOR_SD)
     return Rating(
         ladder=ladder,
@@ -63,7 +63,7 @@ def _live_update(
         .filter(ladder=ladder, bot_version_id__in=seats)
         .order_by("bot_version_id")
     }
-    ratings = [existing.get(v) or new_rating(ladder, v) for v in seats]
+    ratings = [existing.get(v) or new_rating(ladder, version_id=v) for v in seats]
     now = timezone.now()
     mu, sd = pl.live_update(
         np.array([r.mu for r in ratings]), np.array([r.sd for r in ratings]), np.array(places)
@@ -73,7 +73,7 @@ def _live_update(
         rating.mu, rating.sd = float(new_mu), float(new_sd)
         rating.rating, rating.low, rating.high = _interval(rating.mu, rating.sd)
         rating.games += 1
-        rating.provisional = is_provisional(rating.low, rating.high, rating.games)
+        rating.provisional = is_provisional(rating.low, high=rating.high, games=rating.games)
         rating.source = Rating.Source.LIVE
         rating.updated_at = now  # bulk_update does not apply auto_now
         points.append(
@@ -181,17 +181,19 @@ def refit_ladder(ladder_id: int, *, samples: int | None = None, seed: int = 0) -
         others = set(sources)
         Rating.objects.filter(ladder=ladder).delete()
         priors = _carried(ladder)
-        rows = [start_rating(ladder, v, priors) for v in sorted(others - set(index))]
+        rows = [
+            start_rating(ladder, version_id=v, priors=priors) for v in sorted(others - set(index))
+        ]
         points = []
         for i, version_id in enumerate(versions):
-            rating = new_rating(ladder, version_id)
+            rating = new_rating(ladder, version_id=version_id)
             rating.mu = float(result.theta[i])
             rating.sd = max(float(result.sd[i]), 1e-6)
             rating.rating = float(pl.to_elo(result.theta[i]))
             rating.low = float(pl.to_elo(result.low[i]))
             rating.high = float(pl.to_elo(result.high[i]))
             rating.games = int(result.games[i])
-            rating.provisional = is_provisional(rating.low, rating.high, rating.games)
+            rating.provisional = is_provisional(rating.low, high=rating.high, games=rating.games)
             rating.source = Rating.Source.FIT
             rows.append(rating)
             if sources.get(version_id) == Rating.Source.FIT:
@@ -240,9 +242,9 @@ def _carried(ladder: Ladder) -> dict[str, list[float]]:
     return season.priors if season is not None else {}
 
 
-def start_rating(ladder: Ladder, version_id: int, priors: dict[str, list[float]]) -> Rating:
+def start_rating(ladder: Ladder, *, version_id: int, priors: dict[str, list[float]]) -> Rating:
     """A version's rating before its first game of the season: carried over, else the prior."""
-    rating = new_rating(ladder, version_id)
+    rating = new_rating(ladder, version_id=version_id)
     carried = priors.get(str(version_id))
     if carried:
         rating.mu, rating.sd = float(carried[0]), float(carried[1])
@@ -307,7 +309,7 @@ def end_season(ladder_id: int, *, now: datetime | None = None) -> Season:
                 for r in ratings
             }
         for rating in ratings:
-            fresh = start_rating(ladder, rating.bot_version_id, priors)
+            fresh = start_rating(ladder, version_id=rating.bot_version_id, priors=priors)
             for name in ("mu", "sd", "rating", "low", "high", "games", "provisional"):
                 setattr(rating, name, getattr(fresh, name))
             rating.source = Rating.Source.LIVE

@@ -6,8 +6,8 @@ the API, and the actions pause, resume, cancel and start due tournaments (a manu
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
+from typing import Any, Protocol
 
 from django import forms
 from django.contrib import admin, messages
@@ -20,25 +20,15 @@ from ladder.accounts.selectors import is_organiser
 from ladder.core.errors import ServiceError
 from ladder.tournaments import services
 from ladder.tournaments.models import Entrant, Round, Tournament
+from ladder.tournaments.tournament_settings import TournamentSettings
 
-EDITABLE = (
-    "name",
-    "description",
-    "game",
-    "num_players",
-    "variant",
-    "format",
-    "duplicate",
-    "games_per_pairing",
-    "rounds",
-    "advance",
-    "registration_opens_at",
-    "registration_closes_at",
-    "starts_at",
-    "time_zone",
-    "is_public",
-    "ranked",
-)
+EDITABLE = TournamentSettings.field_names()
+
+
+class _Control(Protocol):
+    """An organiser's control (pause, resume, cancel) as the admin's actions call it."""
+
+    def __call__(self, tournament_id: int, /, *, user: Visitor) -> Tournament: ...
 
 
 class TournamentForm(forms.ModelForm):
@@ -53,9 +43,11 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self.errors:  # a field's own error first; the settings are checked once they parse
+            return data
         if self.instance.pk is None or self.instance.status == Tournament.Status.SCHEDULED:
             try:
-                services.check_settings(dict(data))
+                services.check_settings(TournamentSettings(**data))
             except ServiceError as exc:
                 raise ValidationError(str(exc)) from exc
         return data
@@ -128,11 +120,12 @@ class TournamentAdmin(admin.ModelAdmin):
     def save_model(
         self, request: HttpRequest, obj: Tournament, form: forms.ModelForm, change: bool
     ) -> None:
-        data = {f: form.cleaned_data.get(f) for f in EDITABLE if f in form.cleaned_data}
+        data: dict[str, Any] = {f: form.cleaned_data[f] for f in EDITABLE if f in form.cleaned_data}
         if change:
-            saved = services.update_tournament(obj.pk, request.user, **data)
+            settings = replace(TournamentSettings.of(obj), **data)
+            saved = services.update_tournament(obj.pk, user=request.user, settings=settings)
         else:
-            saved = services.create_tournament(request.user, **data)
+            saved = services.create_tournament(request.user, settings=TournamentSettings(**data))
         obj.pk = saved.pk
         obj.refresh_from_db()
 
@@ -140,13 +133,13 @@ class TournamentAdmin(admin.ModelAdmin):
         self,
         request: HttpRequest,
         queryset: QuerySet[Tournament],
-        call: Callable[[int, Visitor], Tournament],
+        call: _Control,
         verb: str,
     ) -> None:
         done = 0
         for tournament in queryset:
             try:
-                call(tournament.pk, request.user)
+                call(tournament.pk, user=request.user)
                 done += 1
             except ServiceError as exc:
                 self.message_user(request, f"{tournament}: {exc}", messages.WARNING)

@@ -44,6 +44,7 @@ from ladder.ratings.selectors import ratings_for
 from ladder.tournaments import pairing, selectors
 from ladder.tournaments.models import Entrant, Round, Tournament, TournamentMatch
 from ladder.tournaments.standings import placement_points
+from ladder.tournaments.tournament_settings import TournamentSettings
 
 Status = Tournament.Status
 Format = Tournament.Format
@@ -151,59 +152,43 @@ def _validated(data: dict[str, Any], now: datetime) -> dict[str, Any]:
     }
 
 
-def check_settings(data: dict[str, Any], *, now: datetime | None = None) -> dict[str, Any]:
+def check_settings(settings: TournamentSettings, *, now: datetime | None = None) -> dict[str, Any]:
     """The cleaned settings, or a :class:`ServiceError` saying what is wrong (for forms)."""
-    return _validated(data, now or timezone.now())
+    return _validated(settings.as_dict(), now or timezone.now())
 
 
-def create_tournament(user: Visitor, *, now: datetime | None = None, **data: object) -> Tournament:
+def create_tournament(
+    user: Visitor, *, settings: TournamentSettings, now: datetime | None = None
+) -> Tournament:
     """A scheduled tournament; organisers and staff only.
 
-    Fields: name, description, game, num_players, variant (default the ladder's), format
-    (round_robin, swiss, elimination), duplicate, games_per_pairing, rounds (Swiss), advance
-    (elimination), registration_opens_at (default now), registration_closes_at (default
-    starts_at), starts_at, time_zone (the organiser's IANA zone, default UTC), is_public, ranked
-    (default False: unrated on the ladder).
+    The settings are checked by :func:`check_settings`; empty ones take their defaults (see
+    :class:`~ladder.tournaments.tournament_settings.TournamentSettings`). ``ranked`` defaults to
+    False: the matches are unrated on the ladder.
     """
     if not (isinstance(user, User) and is_organiser(user)):
         raise NotAllowed("only organisers and staff can create tournaments")
-    clean = _validated(data, now or timezone.now())
+    clean = _validated(settings.as_dict(), now or timezone.now())
     return Tournament.objects.create(organiser=user, seed=new_seed(), **clean)
 
 
 def update_tournament(
-    tournament_id: int, user: Visitor, *, now: datetime | None = None, **changes: object
+    tournament_id: int,
+    *,
+    user: Visitor,
+    settings: TournamentSettings,
+    now: datetime | None = None,
 ) -> Tournament:
-    """Change the settings of a tournament that has not started (the admin's edit form)."""
+    """Replace the settings of a tournament that has not started (the admin's and the site's
+    edit forms); to change a few, ``dataclasses.replace(TournamentSettings.of(t), ...)``."""
     with transaction.atomic():
         t = _lock(tournament_id)
         _require_manager(t, user)
         if t.status != Status.SCHEDULED:
             raise Conflict(f"the tournament is {t.status}; only a scheduled one can be changed")
-        current = {
-            f: getattr(t, f)
-            for f in (
-                "name",
-                "description",
-                "game",
-                "num_players",
-                "variant",
-                "format",
-                "duplicate",
-                "games_per_pairing",
-                "rounds",
-                "advance",
-                "registration_opens_at",
-                "registration_closes_at",
-                "starts_at",
-                "time_zone",
-                "is_public",
-                "ranked",
-            )
-        }
-        if t.entrants.exists() and changes.get("game", t.game) != t.game:
+        if t.entrants.exists() and settings.game != t.game:
             raise Conflict("the game cannot change once bots have entered")
-        clean = _validated({**current, **changes}, now or timezone.now())
+        clean = _validated(settings.as_dict(), now or timezone.now())
         for key, value in clean.items():
             setattr(t, key, value)
         t.save()
@@ -214,7 +199,7 @@ def update_tournament(
 
 
 def register_entrant(
-    tournament_id: int, user: Visitor, bot_id: int, *, now: datetime | None = None
+    tournament_id: int, *, user: Visitor, bot_id: int, now: datetime | None = None
 ) -> Entrant:
     """Enter a bot: its owner during the registration window, or the organiser (an invitation)
     any time before the start.  Only public bots of the tournament's game enter; the version
@@ -250,7 +235,7 @@ def register_entrant(
 
 
 def unregister_entrant(
-    tournament_id: int, user: Visitor, bot_id: int, *, now: datetime | None = None
+    tournament_id: int, *, user: Visitor, bot_id: int, now: datetime | None = None
 ) -> None:
     """Withdraw a bot before the start: its owner, or the organiser removing it."""
     now = now or timezone.now()
@@ -269,7 +254,7 @@ def unregister_entrant(
 # --- organiser controls ---------------------------------------------------------------------
 
 
-def pause_tournament(tournament_id: int, user: Visitor, *, reason: str = "") -> Tournament:
+def pause_tournament(tournament_id: int, *, user: Visitor, reason: str = "") -> Tournament:
     """Hand no new match to the workers; queued matches are held (running ones finish)."""
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -283,7 +268,7 @@ def pause_tournament(tournament_id: int, user: Visitor, *, reason: str = "") -> 
 
 
 def resume_tournament(
-    tournament_id: int, user: Visitor, *, now: datetime | None = None
+    tournament_id: int, *, user: Visitor, now: datetime | None = None
 ) -> Tournament:
     """Carry on: held matches go to the workers, failed ones are re-run, and the round advances
     if it completed meanwhile.  A tournament paused before its start goes back to scheduled."""
@@ -307,7 +292,7 @@ def resume_tournament(
 
 
 def cancel_tournament(
-    tournament_id: int, user: Visitor, *, reason: str = "", now: datetime | None = None
+    tournament_id: int, *, user: Visitor, reason: str = "", now: datetime | None = None
 ) -> Tournament:
     """Stop for good: unplayed matches are cancelled, played ones kept and shown."""
     with transaction.atomic():

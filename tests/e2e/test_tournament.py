@@ -19,6 +19,7 @@ from ladder.ratings.models import Rating
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
+from ladder.tournaments.tournament_settings import TournamentSettings
 from tests.e2e.conftest import wait_for
 from tests.ladder.conftest import accept, client_for, make_bot
 from tests.workers.sandbox_helpers import needs_sandbox
@@ -36,7 +37,7 @@ REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 def entered_bot(owner, name: str, reference: str):
     bot = make_bot(owner, name, "packet_row")
     data = (REFERENCE / reference / "main.py").read_bytes()
-    version = bot_services.upload_version(bot, owner, filename="main.py", data=data)
+    version = bot_services.upload_version(bot, user=owner, filename="main.py", data=data)
     bot_services.validate_version(version.pk, validator=accept)
     return bot
 
@@ -50,14 +51,16 @@ def test_a_swiss_tournament_runs_on_the_workers_from_its_start_time(fleet):
     tournament = ts.create_tournament(
         olivia,
         now=now,
-        name="Monsoon open",
-        game="packet_row",
-        num_players=2,
-        format="swiss",
-        rounds=3,
-        registration_opens_at=now,
-        registration_closes_at=now + timedelta(seconds=4),
-        starts_at=now + timedelta(seconds=5),
+        settings=TournamentSettings(
+            name="Monsoon open",
+            game="packet_row",
+            num_players=2,
+            format="swiss",
+            rounds=3,
+            registration_opens_at=now,
+            registration_closes_at=now + timedelta(seconds=4),
+            starts_at=now + timedelta(seconds=5),
+        ),
     )
     bots = [
         entered_bot(alice, "a-greedy", "greedy"),
@@ -66,7 +69,7 @@ def test_a_swiss_tournament_runs_on_the_workers_from_its_start_time(fleet):
         entered_bot(bob, "b-random", "random"),
     ]
     for bot in bots:
-        ts.register_entrant(tournament.pk, bot.owner, bot.pk, now=now)
+        ts.register_entrant(tournament.pk, user=bot.owner, bot_id=bot.pk, now=now)
     fleet.worker("w1", MONSOON_TOURNAMENT_TICK_SECONDS="1")
     fleet.beat(MONSOON_TOURNAMENT_TICK_SECONDS="1")
 

@@ -64,7 +64,7 @@ def steady_versions(owner, count: int = 2) -> list[BotVersion]:
     for i in range(count):
         bot = make_bot(owner, f"steady-{i}", "packet_row")
         version = bot_services.upload_version(
-            bot, owner, filename="main.py", data=(BOTS / "steady.py").read_bytes()
+            bot, user=owner, filename="main.py", data=(BOTS / "steady.py").read_bytes()
         )
         validated = bot_services.validate_version(version.pk, validator=accept)
         assert validated is not None

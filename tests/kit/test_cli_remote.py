@@ -108,7 +108,7 @@ def test_a_bot_goes_from_folder_to_ranked_result_without_a_browser(
     assert code == 0 and "created" not in out and "version 2" in out
 
     rival_bot = make_bot(bob, "rival", "packet_row")  # validated by the hook, as kitbot was
-    rival = bot_services.upload_version(rival_bot, bob, filename="main.py", data=GOOD_BOT)
+    rival = bot_services.upload_version(rival_bot, user=bob, filename="main.py", data=GOOD_BOT)
     current = BotVersion.objects.get(bot__name="kitbot", number=2)
     match = make_match("packet_row", [current, rival], seed=5)
     play_and_record(match)

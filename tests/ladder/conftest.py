@@ -81,7 +81,7 @@ def make_bot(owner, name: str, game: str = "batavia", *, public: bool = True) ->
 
 
 def make_active_version(bot: Bot, source: bytes = GOOD_BOT) -> BotVersion:
-    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=source)
+    version = bot_services.upload_version(bot, user=bot.owner, filename="main.py", data=source)
     return present(
         bot_services.validate_version(version.pk, validator=accept), "the validated version"
     )

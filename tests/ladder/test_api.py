@@ -49,7 +49,7 @@ def world(alice, bob, olivia, sam):
     cinnamon = make_active_version(make_bot(bob, "cinnamon")).bot
     house = make_active_version(make_bot(sam, "house-bot")).bot
     rejected = bot_services.upload_version(
-        saffron, alice, filename="main.py", data=GOOD_BOT + b"# v2\n"
+        saffron, user=alice, filename="main.py", data=GOOD_BOT + b"# v2\n"
     )
     bot_services.validate_version(
         rejected.pk,

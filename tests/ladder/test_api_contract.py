@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from ladder.bots.models import Bot
 from ladder.tournaments import services as tournament_services
+from ladder.tournaments.tournament_settings import TournamentSettings
 from tests.ladder.conftest import client_for, make_active_version, make_bot
 
 pytestmark = pytest.mark.django_db
@@ -123,11 +124,13 @@ def test_list_filters_do_not_apply_to_detail_actions(olivia, alice):
     """``tournaments/1/entrants/?game=batavia`` was a 404 for a Borneo tournament."""
     tournament = tournament_services.create_tournament(
         olivia,
-        name="cup",
-        game="borneo",
-        num_players=3,
-        format="round_robin",
-        starts_at=timezone.now() + timedelta(days=1),
+        settings=TournamentSettings(
+            name="cup",
+            game="borneo",
+            num_players=3,
+            format="round_robin",
+            starts_at=timezone.now() + timedelta(days=1),
+        ),
     )
     client = Client()
     for suffix in ("", "entrants/", "standings/", "rounds/", "crosstable/", "matches/"):

@@ -41,7 +41,7 @@ def test_entering_a_private_bot_reads_like_a_missing_one(alice, bob, olivia):
     answers = []
     for bot_id in (secret.pk, MISSING_ID):
         with pytest.raises(ServiceError) as refused:
-            ts.register_entrant(t.pk, olivia, bot_id, now=NOW)
+            ts.register_entrant(t.pk, user=olivia, bot_id=bot_id, now=NOW)
         answers.append((type(refused.value), str(refused.value).replace(str(bot_id), "ID")))
     assert answers[0] == answers[1]
     assert "secret-sauce" not in answers[0][1]

@@ -78,14 +78,14 @@ def history(alice, bob, olivia, settings, django_capture_on_commit_callbacks) ->
     queued = make_match("batavia", versions, seed=5)
     t = new_tournament(olivia, format="round_robin", name="Spring cup")
     for bot in (secret, rival, other):
-        ts.register_entrant(t.pk, bot.owner, bot.pk, now=START - timedelta(hours=1))
+        ts.register_entrant(t.pk, user=bot.owner, bot_id=bot.pk, now=START - timedelta(hours=1))
     ts.tick(now=START)
     play_pending(django_capture_on_commit_callbacks, t)
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED, t.status_reason
     # Every list is read (and cached) once while the bot is still public.
     assert SECRET in client_for(None).get("/api/v1/matches/").content.decode()
-    bot_services.update_bot(secret, alice, is_public=False)
+    bot_services.update_bot(secret, user=alice, is_public=False)
     return History(secret, version, rival, ranked, queued, t)
 
 

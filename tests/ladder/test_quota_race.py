@@ -69,7 +69,7 @@ def test_parallel_uploads_never_exceed_the_hourly_limit(
     settings.MONSOON_UPLOADS_PER_HOUR = LIMIT
     outcomes = race(
         lambda i: bot_services.upload_version(
-            bots[i % len(bots)], alice, filename="main.py", data=f"print({i})\n".encode()
+            bots[i % len(bots)], user=alice, filename="main.py", data=f"print({i})\n".encode()
         )
     )
     assert outcomes.count("created") == LIMIT and outcomes.count("refused") == REQUESTS - LIMIT

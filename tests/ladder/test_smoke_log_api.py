@@ -130,7 +130,7 @@ def test_a_pending_version_has_no_log_yet_and_only_its_owner_is_told_so(
     alice: User, api_clients: dict[str, APIClient]
 ) -> None:
     bot = make_bot(alice, "alice-new", GAME)
-    version = bot_services.upload_version(bot, alice, filename="main.py", data=GOOD_BOT)
+    version = bot_services.upload_version(bot, user=alice, filename="main.py", data=GOOD_BOT)
     assert version.status == BotVersion.Status.PENDING
     owner = api_clients["owner"].get(url(version))
     assert owner.status_code == 404

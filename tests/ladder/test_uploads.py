@@ -12,6 +12,7 @@ import tarfile
 import zipfile
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from ladder.bots.artifacts import (
     UploadLimits,
@@ -21,6 +22,8 @@ from ladder.bots.artifacts import (
     manifest_command,
 )
 from ladder.bots.models import BotVersion
+from ladder.bots.services import read_upload
+from ladder.core.errors import ServiceError
 from tests.ladder.conftest import GOOD_BOT, client_for, make_bot, zip_bytes
 
 LIMITS = UploadLimits(max_bytes=64 * 1024, max_files=10, max_unpacked_bytes=256 * 1024)
@@ -345,6 +348,20 @@ def test_api_refuses_malicious_upload_and_stores_nothing(case, alice, small_limi
     assert stored_files(settings) == []
 
 
+class _NeverRead(SimpleUploadedFile):
+    """An upload that fails the test if anything reads it."""
+
+    def read(self, *args: object, **kwargs: object) -> bytes:
+        raise AssertionError("a file over the limit was read")
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(small_limits):
+    upload = _NeverRead("big.zip", b"x" * (LIMITS.max_bytes + 1))
+    with pytest.raises(ServiceError, match=f"the limit is {LIMITS.max_bytes} bytes"):
+        read_upload(upload)
+    assert read_upload(SimpleUploadedFile("main.py", GOOD_BOT)) == GOOD_BOT
+
+
 def test_manifest_for_another_game_is_refused(alice, small_limits, settings):
     bot = make_bot(alice, "nutmeg")
     upload = io.BytesIO(
@@ -521,12 +538,12 @@ def test_identical_uploads_are_stored_once(alice, settings):
 
     first, second = make_bot(alice, "pepper"), make_bot(alice, "salt")
     versions = [
-        upload_version(bot, alice, filename="main.py", data=GOOD_BOT)
+        upload_version(bot, user=alice, filename="main.py", data=GOOD_BOT)
         for bot in (first, first, second)
     ]
     assert len({v.artifact.name for v in versions}) == 1
     assert len(stored_files(settings)) == 1
-    other = upload_version(first, alice, filename="main.py", data=GOOD_BOT + b"# v2\n")
+    other = upload_version(first, user=alice, filename="main.py", data=GOOD_BOT + b"# v2\n")
     assert other.artifact.name != versions[0].artifact.name
     assert len(stored_files(settings)) == 2
     for version in (*versions, other):

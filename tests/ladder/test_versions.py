@@ -17,7 +17,7 @@ Status = BotVersion.Status
 
 
 def upload(bot, source=GOOD_BOT):
-    return services.upload_version(bot, bot.owner, filename="main.py", data=source)
+    return services.upload_version(bot, user=bot.owner, filename="main.py", data=source)
 
 
 def test_upload_is_pending_with_hash_and_size(alice):
@@ -122,7 +122,7 @@ def remember(version_id: int) -> None:
 def test_only_the_owner_uploads(alice, bob):
     bot = make_bot(alice, "clove")
     with pytest.raises(ServiceError, match="owner"):
-        services.upload_version(bot, bob, filename="main.py", data=GOOD_BOT)
+        services.upload_version(bot, user=bob, filename="main.py", data=GOOD_BOT)
 
 
 def smoke_log(game: str = "batavia", seed: int = 7) -> dict:

@@ -9,6 +9,7 @@ tournament exactly as it will on the Celery path.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from ladder.matches.models import Match
 from ladder.matches.services import claim_match, record_result
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
+from ladder.tournaments.tournament_settings import TournamentSettings
 from tests.ladder.conftest import (  # noqa: F401  (fixtures re-exported)
     _isolated_media,
     alice,
@@ -35,7 +37,7 @@ START = NOW + timedelta(hours=2)
 
 
 def new_tournament(organiser, **overrides):
-    data = {
+    data: dict[str, Any] = {
         "name": "Winter cup",
         "game": "batavia",
         "num_players": 3,
@@ -45,7 +47,7 @@ def new_tournament(organiser, **overrides):
         "registration_closes_at": START - timedelta(minutes=30),
     }
     data.update(overrides)
-    return ts.create_tournament(organiser, now=NOW, **data)
+    return ts.create_tournament(organiser, now=NOW, settings=TournamentSettings(**data))
 
 
 def policy_for(match: Match, name_to_policy: dict[str, str] | None = None):

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
+from ladder.tournaments.tournament_settings import TournamentSettings
 from tests.tournaments.conftest import NOW, START, client_for, new_tournament, play_pending
 
 BODY = {
@@ -56,7 +57,7 @@ def test_bad_input_gets_a_specific_400(personas):
 def test_listing_public_unlisted_and_own(olivia, alice, bob, personas, field):
     public = new_tournament(olivia, name="public")
     unlisted = new_tournament(olivia, name="unlisted", is_public=False)
-    ts.register_entrant(unlisted.pk, olivia, field[1].pk, now=NOW)  # bob's bot, invited
+    ts.register_entrant(unlisted.pk, user=olivia, bot_id=field[1].pk, now=NOW)  # bob's bot, invited
 
     def names(client):
         return {t["name"] for t in client.get("/api/v1/tournaments/").json()["results"]}
@@ -74,11 +75,13 @@ def test_register_and_unregister_through_the_api(olivia, personas, field, alice)
     # The API runs on the real clock: registration open from now until a start tomorrow.
     t = ts.create_tournament(
         olivia,
-        name="now",
-        game="batavia",
-        num_players=3,
-        format="swiss",
-        starts_at=timezone.now() + timedelta(days=1),
+        settings=TournamentSettings(
+            name="now",
+            game="batavia",
+            num_players=3,
+            format="swiss",
+            starts_at=timezone.now() + timedelta(days=1),
+        ),
     )
     url = f"/api/v1/tournaments/{t.pk}/entrants/"
     mine, bobs = field[0], field[1]
@@ -113,7 +116,7 @@ def test_controls_are_for_the_organiser_and_staff(olivia, personas, field):
 def test_a_played_tournament_through_the_api(olivia, field, django_capture_on_commit_callbacks):
     t = new_tournament(olivia, format="swiss", rounds=2, duplicate=True)
     for bot in field[:4]:
-        ts.register_entrant(t.pk, bot.owner, bot.pk, now=NOW)
+        ts.register_entrant(t.pk, user=bot.owner, bot_id=bot.pk, now=NOW)
     ts.tick(now=START)
     client = client_for(None)
     base = f"/api/v1/tournaments/{t.pk}"

@@ -17,7 +17,7 @@ GREEDY = {"bot-0": "greedy", "bot-1": "greedy"}
 
 def register_all(t, bots, when):
     for bot in bots:
-        ts.register_entrant(t.pk, bot.owner, bot.pk, now=when)
+        ts.register_entrant(t.pk, user=bot.owner, bot_id=bot.pk, now=when)
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -12,6 +13,7 @@ from ladder.matches.services import claim_match, record_infrastructure_failure
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament, TournamentMatch
+from ladder.tournaments.tournament_settings import TournamentSettings
 from tests.helpers import present
 from tests.tournaments.conftest import (
     NOW,
@@ -29,7 +31,7 @@ OPEN = START - timedelta(hours=1)
 def entered(olivia, bots, **overrides):
     t = new_tournament(olivia, **overrides)
     for bot in bots:
-        ts.register_entrant(t.pk, bot.owner, bot.pk, now=OPEN)
+        ts.register_entrant(t.pk, user=bot.owner, bot_id=bot.pk, now=OPEN)
     return t
 
 
@@ -55,20 +57,22 @@ def test_registration_closes_exactly_at_its_time(olivia, alice, field):
     late = make_bot(alice, "late")
     make_active_version(late)
     closes = t.registration_closes_at
-    ts.register_entrant(t.pk, alice, field[0].pk, now=closes - timedelta(microseconds=1))
+    ts.register_entrant(
+        t.pk, user=alice, bot_id=field[0].pk, now=closes - timedelta(microseconds=1)
+    )
     with pytest.raises(Conflict, match="registration closed"):
-        ts.register_entrant(t.pk, alice, late.pk, now=closes)
+        ts.register_entrant(t.pk, user=alice, bot_id=late.pk, now=closes)
     with pytest.raises(Conflict, match="registration opens"):
-        ts.register_entrant(t.pk, alice, late.pk, now=NOW - timedelta(seconds=1))
+        ts.register_entrant(t.pk, user=alice, bot_id=late.pk, now=NOW - timedelta(seconds=1))
     # The organiser may still invite until the start, not after.
-    ts.register_entrant(t.pk, olivia, late.pk, now=START - timedelta(microseconds=1))
+    ts.register_entrant(t.pk, user=olivia, bot_id=late.pk, now=START - timedelta(microseconds=1))
     assert t.entrants.get(bot=late).invited_by == olivia
 
 
 def test_versions_freeze_at_the_start_and_inactive_bots_drop(olivia, alice, field):
     t = entered(olivia, field[:4])
     pending_only = make_bot(alice, "no-version")
-    ts.register_entrant(t.pk, alice, pending_only.pk, now=OPEN)
+    ts.register_entrant(t.pk, user=alice, bot_id=pending_only.pk, now=OPEN)
     old = field[0].versions.get()
     ts.tick(now=START)
     newer = make_active_version(field[0])  # uploaded after the start: does not play
@@ -94,28 +98,30 @@ def test_too_few_entrants_cancel_the_tournament(olivia, field):
 def test_unregister_before_the_start_only(olivia, alice, bob, field):
     t = entered(olivia, field[:4])
     with pytest.raises(NotAllowed):
-        ts.unregister_entrant(t.pk, bob, field[0].pk, now=OPEN)  # alice's bot
-    ts.unregister_entrant(t.pk, alice, field[0].pk, now=OPEN)
-    ts.unregister_entrant(t.pk, olivia, field[1].pk, now=OPEN)  # the organiser removes one
+        ts.unregister_entrant(t.pk, user=bob, bot_id=field[0].pk, now=OPEN)  # alice's bot
+    ts.unregister_entrant(t.pk, user=alice, bot_id=field[0].pk, now=OPEN)
+    ts.unregister_entrant(
+        t.pk, user=olivia, bot_id=field[1].pk, now=OPEN
+    )  # the organiser removes one
     assert t.entrants.count() == 2
     ts.tick(now=START)
     with pytest.raises(Conflict):
-        ts.unregister_entrant(t.pk, alice, field[2].pk, now=START)
+        ts.unregister_entrant(t.pk, user=alice, bot_id=field[2].pk, now=START)
 
 
 def test_only_public_bots_of_the_game_by_their_owners(olivia, alice, bob, field):
     t = new_tournament(olivia)
     with pytest.raises(NotAllowed):
-        ts.register_entrant(t.pk, bob, field[0].pk, now=OPEN)
+        ts.register_entrant(t.pk, user=bob, bot_id=field[0].pk, now=OPEN)
     private = make_bot(alice, "secret", public=False)
     with pytest.raises(ServiceError, match="private"):
-        ts.register_entrant(t.pk, alice, private.pk, now=OPEN)
+        ts.register_entrant(t.pk, user=alice, bot_id=private.pk, now=OPEN)
     other_game = make_bot(alice, "sailor", game="packet_row")
     with pytest.raises(ServiceError, match="plays packet_row"):
-        ts.register_entrant(t.pk, alice, other_game.pk, now=OPEN)
-    ts.register_entrant(t.pk, alice, field[0].pk, now=OPEN)
+        ts.register_entrant(t.pk, user=alice, bot_id=other_game.pk, now=OPEN)
+    ts.register_entrant(t.pk, user=alice, bot_id=field[0].pk, now=OPEN)
     with pytest.raises(Conflict, match="already"):
-        ts.register_entrant(t.pk, alice, field[0].pk, now=OPEN)
+        ts.register_entrant(t.pk, user=alice, bot_id=field[0].pk, now=OPEN)
 
 
 def test_failed_matches_are_rerun_then_the_tournament_pauses(
@@ -143,7 +149,7 @@ def test_failed_matches_are_rerun_then_the_tournament_pauses(
     )
     # Paused: the other queued matches are held back from the workers.
     assert selectors.pending_match_ids(t) == []
-    ts.resume_tournament(t.pk, olivia, now=START)
+    ts.resume_tournament(t.pk, user=olivia, now=START)
     t.refresh_from_db()
     assert t.status == Tournament.Status.RUNNING
     play_pending(django_capture_on_commit_callbacks, t)
@@ -172,11 +178,11 @@ def test_pause_holds_resume_releases_and_tick_catches_up(
     ts.tick(now=START)
     queued = selectors.pending_match_ids(t)
     play_one(queued[0])  # finished before the pause: kept
-    ts.pause_tournament(t.pk, olivia, reason="lunch")
+    ts.pause_tournament(t.pk, user=olivia, reason="lunch")
     assert Match.objects.get(pk=queued[1]).status == Match.Status.NEW
     assert not claim_match(queued[1], "w")  # a worker that still had the id gets nothing
     assert ts.tick(now=START + timedelta(minutes=5)).advanced == []
-    ts.resume_tournament(t.pk, olivia, now=START)
+    ts.resume_tournament(t.pk, user=olivia, now=START)
     assert Match.objects.get(pk=queued[1]).status == Match.Status.QUEUED
     # Results without the hook running: the beat tick advances the round.
     play_one(queued[1])
@@ -191,16 +197,16 @@ def test_cancel_keeps_played_matches(olivia, field, django_capture_on_commit_cal
     ts.tick(now=START)
     done, waiting = selectors.pending_match_ids(t)
     play_one(done)
-    ts.cancel_tournament(t.pk, olivia, reason="venue flooded", now=START)
+    ts.cancel_tournament(t.pk, user=olivia, reason="venue flooded", now=START)
     t.refresh_from_db()
     assert t.status == Tournament.Status.CANCELLED and t.status_reason == "venue flooded"
     assert Match.objects.get(pk=done).status == Match.Status.FINISHED
     assert Match.objects.get(pk=waiting).status == Match.Status.CANCELLED
     assert sum(row["games"] for row in t.final_standings) == 3
     with pytest.raises(Conflict):
-        ts.resume_tournament(t.pk, olivia)
+        ts.resume_tournament(t.pk, user=olivia)
     with pytest.raises(Conflict):
-        ts.cancel_tournament(t.pk, olivia)
+        ts.cancel_tournament(t.pk, user=olivia)
 
 
 def test_final_results_are_immutable(olivia, field, django_capture_on_commit_callbacks):
@@ -210,9 +216,11 @@ def test_final_results_are_immutable(olivia, field, django_capture_on_commit_cal
     t.refresh_from_db()
     snapshot = t.final_standings
     with pytest.raises(Conflict):
-        ts.update_tournament(t.pk, olivia, name="renamed")
+        ts.update_tournament(
+            t.pk, user=olivia, settings=replace(TournamentSettings.of(t), name="renamed")
+        )
     with pytest.raises(Conflict):
-        ts.pause_tournament(t.pk, olivia)
+        ts.pause_tournament(t.pk, user=olivia)
     # A late match_over or tick changes nothing.
     ts.match_over(present(Match.objects.filter(kind="tournament").first()).pk)
     ts.tick(now=START + timedelta(days=3))
@@ -223,9 +231,9 @@ def test_final_results_are_immutable(olivia, field, django_capture_on_commit_cal
 def test_only_the_organiser_or_staff_control_it(olivia, alice, sam, field):
     t = entered(olivia, field[:3])
     with pytest.raises(NotAllowed):
-        ts.pause_tournament(t.pk, alice)
-    ts.pause_tournament(t.pk, sam)
-    ts.resume_tournament(t.pk, olivia)
+        ts.pause_tournament(t.pk, user=alice)
+    ts.pause_tournament(t.pk, user=sam)
+    ts.resume_tournament(t.pk, user=olivia)
     t.refresh_from_db()
     assert t.status == Tournament.Status.SCHEDULED  # paused before its start, back to waiting
 

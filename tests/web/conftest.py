@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -28,6 +29,7 @@ from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.models import Tournament
+from ladder.tournaments.tournament_settings import TournamentSettings
 from tests.factories import engine_result, make_bot, make_match, make_version
 from tests.tournaments.conftest import play_pending
 
@@ -130,11 +132,11 @@ def site_world(alice: User, bob: User, olivia: User) -> World:
 # --- tournaments -----------------------------------------------------------------------------
 
 
-def open_tournament(organiser: User, **overrides: object) -> Tournament:
+def open_tournament(organiser: User, **overrides: Any) -> Tournament:
     """A scheduled Batavia tournament whose registration is open now (real clock: the pages
     call the services without an injected time)."""
     now = timezone.now()
-    data = {
+    data: dict[str, Any] = {
         "name": "Monsoon Open",
         "game": "batavia",
         "num_players": 3,
@@ -144,14 +146,16 @@ def open_tournament(organiser: User, **overrides: object) -> Tournament:
         "starts_at": now + timedelta(hours=2),
     }
     data.update(overrides)
-    return tournament_services.create_tournament(organiser, now=now, **data)
+    return tournament_services.create_tournament(
+        organiser, now=now, settings=TournamentSettings(**data)
+    )
 
 
 def started_tournament(organiser: User, bots: list[Bot], **overrides: object) -> Tournament:
     """Entered by each bot's owner and started by the tick at its start time."""
     t = open_tournament(organiser, **overrides)
     for bot in bots:
-        tournament_services.register_entrant(t.pk, bot.owner, bot.pk)
+        tournament_services.register_entrant(t.pk, user=bot.owner, bot_id=bot.pk)
     report = tournament_services.tick(now=t.starts_at)
     assert t.pk in report.started, report
     t.refresh_from_db()

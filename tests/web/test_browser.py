@@ -462,7 +462,7 @@ def test_no_page_scrolls_sideways_on_a_phone(
         "open": open_tournament(olivia, name="Monsoon Open with a rather long name for phones"),
     }
     for bot in [*field, extra]:  # wide entrant tables (withdraw buttons for owner and organiser)
-        tournament_services.register_entrant(tournaments["open"].pk, bot.owner, bot.pk)
+        tournament_services.register_entrant(tournaments["open"].pk, user=bot.owner, bot_id=bot.pk)
     urls = site_pages(site_world, tournaments)
     browser.delete_all_cookies()
     if who == "owner":

@@ -162,7 +162,7 @@ def test_ask_to_become_an_organiser_and_hear_the_answer(browser, live_server, si
         wait_for(browser, lambda d: "waiting for staff" in text_of(d, "#organiser-pending"))
         assert "Your request is sent" in text_of(browser, ".messages")
         screenshot(browser, "organiser-request-sent-390.png", width=PHONE[0])
-        decide_organiser_request(OrganiserRequest.objects.get().pk, sam, approve=True)
+        decide_organiser_request(OrganiserRequest.objects.get().pk, staff=sam, approve=True)
         browser.get(live_server.url + reverse("web:tournaments"))
         wait_for(browser, lambda d: "you are an organiser now" in text_of(d, ".messages"))
         screenshot(browser, "organiser-approved-390.png", width=PHONE[0])

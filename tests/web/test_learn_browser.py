@@ -93,7 +93,9 @@ def test_pending_version_turns_active_without_a_reload(browser, live_server, sit
     browser.delete_all_cookies()
     log_in(browser, live_server, "alice", "alice-password-1")
     bot = site_world.bots["alice-packet-row"]
-    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=b"print(1)\n")
+    version = bot_services.upload_version(
+        bot, user=bot.owner, filename="main.py", data=b"print(1)\n"
+    )
     browser.get(live_server.url + reverse("web:bot", args=[bot.name]))
     status = '#versions ~ .table-wrap [data-version="2"]'
     assert by_css(browser, status).text == "pending validation"
@@ -112,7 +114,7 @@ def test_pending_version_turns_active_without_a_reload(browser, live_server, sit
     screenshot(browser, "bot-page-version-turned-active.png")
 
     rejected = bot_services.upload_version(
-        bot, bot.owner, filename="main.py", data=b"import numpyy\n"
+        bot, user=bot.owner, filename="main.py", data=b"import numpyy\n"
     )
     browser.get(live_server.url + reverse("web:bot", args=[bot.name]))
     browser.execute_script("window.stillTheSamePage = true")

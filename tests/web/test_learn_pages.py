@@ -358,7 +358,9 @@ def test_bot_page_hides_unplayed_uploads_from_others(personas, site_world):
 
 def test_pending_version_page_polls_and_the_status_flips(personas, site_world):
     bot = site_world.bots["alice-packet-row"]
-    version = bot_services.upload_version(bot, bot.owner, filename="main.py", data=b"print(1)\n")
+    version = bot_services.upload_version(
+        bot, user=bot.owner, filename="main.py", data=b"print(1)\n"
+    )
     page = html_of(personas["owner"].get(reverse("web:bot", args=[bot.name])))
     assert "web/version-status.js" in page and 'data-status-url="/bots/alice-packet-row/status/"'
     assert '<noscript><meta http-equiv="refresh"' in page

@@ -60,24 +60,24 @@ def test_a_non_organiser_is_told_what_an_organiser_is_and_can_ask(ursula, staff)
 
 
 def test_decisions_are_staff_only_and_once(ursula, staff):
-    req = request_organiser(ursula, "a league")
+    req = request_organiser(ursula, reason="a league")
     with pytest.raises(NotAllowed):
-        decide_organiser_request(req.pk, ursula, approve=True)
-    decide_organiser_request(req.pk, staff, approve=False)
+        decide_organiser_request(req.pk, staff=ursula, approve=True)
+    decide_organiser_request(req.pk, staff=staff, approve=False)
     with pytest.raises(Conflict):
-        decide_organiser_request(req.pk, staff, approve=True)
+        decide_organiser_request(req.pk, staff=staff, approve=True)
     assert not is_organiser(ursula)
     client = web_client(ursula)
     # A script's fetch does not swallow the message: only a page load shows it.
     client.get(reverse("web:tournaments"), HTTP_ACCEPT="*/*")
     assert "declined" in client.get(reverse("web:tournaments")).content.decode()
     # Declined, the user may ask again.
-    request_organiser(ursula, "a bigger league")
+    request_organiser(ursula, reason="a bigger league")
     with pytest.raises(ServiceError):
-        request_organiser(ursula, "")
+        request_organiser(ursula, reason="")
 
 
 def test_an_organiser_cannot_ask(staff):
     with pytest.raises(Conflict):
-        request_organiser(staff, "more")
+        request_organiser(staff, reason="more")
     assert OrganiserRequest in site._registry

@@ -108,7 +108,7 @@ def test_a_smoke_match_with_the_version_in_a_later_seat_replays_with_the_right_n
     bot = make_bot(owner, "alice-row", GAME)
     log = smoke_log(GAME, 5)
     log["seats"] = ["random", "version 0"]
-    version = bot_services.upload_version(bot, owner, filename="main.py", data=b"print(1)\n")
+    version = bot_services.upload_version(bot, user=owner, filename="main.py", data=b"print(1)\n")
     rejected = bot_services.validate_version(
         version.pk,
         validator=lambda _: bot_services.ValidationOutcome(

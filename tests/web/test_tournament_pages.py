@@ -55,7 +55,7 @@ def scheduled(olivia, bots) -> Tournament:
     """Starting in a day, so the ticks that start other tournaments here leave it alone."""
     now = timezone.now()
     t = open_tournament(olivia, name="Spring Open", starts_at=now + timedelta(days=1))
-    ts.register_entrant(t.pk, bots["bob-one"].owner, bots["bob-one"].pk)
+    ts.register_entrant(t.pk, user=bots["bob-one"].owner, bot_id=bots["bob-one"].pk)
     return t
 
 
@@ -115,7 +115,7 @@ def test_list_groups_running_upcoming_finished(personas, olivia, bots, finished,
 def test_unlisted_tournament_listed_as_the_selectors_decide(personas, olivia, bots, who, listed):
     """Listed for organisers, staff and owners of an entered bot; reachable by link for all."""
     t = open_tournament(olivia, name="Invitation Only", is_public=False)
-    ts.register_entrant(t.pk, olivia, bots["alice-one"].pk)  # invited by the organiser
+    ts.register_entrant(t.pk, user=olivia, bot_id=bots["alice-one"].pk)  # invited by the organiser
     html = personas[who].get(reverse("web:tournaments")).content.decode()
     assert ("Invitation Only" in html) == listed
     page = personas[who].get(page_url(t))
@@ -308,7 +308,7 @@ def test_register_without_a_bot_is_a_form_error(personas, scheduled):
 
 
 def test_owner_withdraws_their_bot(personas, scheduled, bots):
-    ts.register_entrant(scheduled.pk, bots["alice-one"].owner, bots["alice-one"].pk)
+    ts.register_entrant(scheduled.pk, user=bots["alice-one"].owner, bot_id=bots["alice-one"].pk)
     html = personas["owner"].get(page_url(scheduled)).content.decode()
     assert html.count("Withdraw<span") == 1  # her entry only, not bob's
     page = personas["owner"].post(

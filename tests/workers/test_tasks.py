@@ -65,7 +65,7 @@ def alice(db):
 def upload_reference(owner, name: str, reference: str, game: str = "packet_row") -> BotVersion:
     bot = make_bot(owner, name, game)
     data = (REFERENCE / reference / "main.py").read_bytes()
-    return bot_services.upload_version(bot, owner, filename="main.py", data=data)
+    return bot_services.upload_version(bot, user=owner, filename="main.py", data=data)
 
 
 def validated(version: BotVersion) -> BotVersion:
@@ -126,7 +126,7 @@ def test_a_lost_artifact_is_an_infrastructure_failure_never_a_result(two_active,
 @needs_sandbox
 def test_validation_rejects_a_bot_that_crashes_and_shows_its_stderr(alice):
     bot = make_bot(alice, "crasher", "borneo")
-    version = bot_services.upload_version(bot, alice, filename="main.py", data=CRASHING_BOT)
+    version = bot_services.upload_version(bot, user=alice, filename="main.py", data=CRASHING_BOT)
     version = validated(version)
     assert version.status == BotVersion.Status.REJECTED
     assert "crash" in version.failure_reason
@@ -274,7 +274,7 @@ def test_a_worker_without_the_artifact_store_reports_it_on_the_fleet(
 
     alice = create_user("alice", password="alice-password-1")
     version = bot_services.upload_version(
-        make_bot(alice, "storeless"), alice, filename="main.py", data=b"print('hi')\n"
+        make_bot(alice, "storeless"), user=alice, filename="main.py", data=b"print('hi')\n"
     )
     name = gethostname()  # the name an eagerly applied task gives as its worker
     fleet_services.worker_started(
@@ -316,7 +316,7 @@ def test_a_program_run_as_dot_slash_keeps_its_executable_bit_and_plays(alice):
     the cache wrote every file 0644."""
     bot = make_bot(alice, "compiled", "borneo")
     version = bot_services.upload_version(
-        bot, alice, filename="bot.zip", data=executable_zip(0o6755)
+        bot, user=alice, filename="bot.zip", data=executable_zip(0o6755)
     )
     version = validated(version)
     assert version.status == BotVersion.Status.ACTIVE, version.failure_reason
@@ -412,7 +412,7 @@ def test_a_seat_out_of_thinking_budget_forfeits_and_the_match_is_recorded_once(
     of CPU per decision) runs out: its seat forfeits, the match finishes at the first attempt."""
     settings.MONSOON_MATCH_THINKING_BUDGET_SECONDS = 0.5
     slow = bot_services.upload_version(
-        make_bot(alice, "slowpoke", "packet_row"), alice, filename="main.py", data=SPINNER_BOT
+        make_bot(alice, "slowpoke", "packet_row"), user=alice, filename="main.py", data=SPINNER_BOT
     )
     other = upload_reference(alice, "pr-random", "random")
     versions = [validated(slow), validated(other)]

@@ -76,13 +76,10 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
         )
         return 429
     upload = form.cleaned_data["artifact"]
-    limit = bot_services.upload_limits().max_bytes
-    if upload.size > limit:  # refuse before reading it into memory
-        form.add_error("artifact", f"The file is {upload.size} bytes; the limit is {limit} bytes.")
-        return 400
     try:
+        data = bot_services.read_upload(upload)  # a file over the limit is refused unread
         version = bot_services.upload_version(
-            bot, request.user, filename=upload.name, data=upload.read(limit + 1)
+            bot, user=request.user, filename=upload.name, data=data
         )
     except Unavailable as exc:  # the host, not the upload: nothing refused, try again
         form.add_error("artifact", f"The upload could not be checked now: {exc}")

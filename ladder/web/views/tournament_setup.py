@@ -11,6 +11,7 @@ the next form; a fresh create form starts from the browser's zone.
 from __future__ import annotations
 
 import zoneinfo
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -28,6 +29,7 @@ from ladder.bots.selectors import visible_bots
 from ladder.core.errors import ServiceError
 from ladder.tournaments import selectors, services
 from ladder.tournaments.models import Entrant, Tournament
+from ladder.tournaments.tournament_settings import TournamentSettings
 from ladder.web.forms import InviteForm, OrganiserRequestForm, TournamentForm
 from ladder.web.tournament_preview import Preview, cached_preview, unsaved
 
@@ -86,7 +88,7 @@ def _service_refusal(form: TournamentForm, exc: ServiceError) -> None:
 def _checked(form: TournamentForm) -> dict[str, Any] | None:
     """The service's cleaned settings, or None with its refusal put on the form."""
     try:
-        return services.check_settings(form.service_data())
+        return services.check_settings(TournamentSettings(**form.service_data()))
     except ServiceError as exc:
         _service_refusal(form, exc)
         return None
@@ -150,7 +152,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         shown = _form_preview(form, DEFAULT_PREVIEW_ENTRANTS)
         return _render_form(request, form, shown=shown, status=200 if shown else 400)
     try:
-        t = services.create_tournament(user=request.user, **form.service_data())
+        t = services.create_tournament(
+            request.user, settings=TournamentSettings(**form.service_data())
+        )
     except ServiceError as exc:
         _service_refusal(form, exc)
         return _render_form(request, form, status=exc.status_code)
@@ -182,7 +186,7 @@ def organiser_request(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _organiser_page(request, form, status=400)
     try:
-        request_organiser(request.user, form.cleaned_data["reason"])
+        request_organiser(request.user, reason=form.cleaned_data["reason"])
     except ServiceError as exc:
         form.add_error("reason", str(exc))
         return _organiser_page(request, form, status=exc.status_code)
@@ -221,7 +225,8 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         shown = _form_preview(form, n)
         return _render_form(request, form, t=t, shown=shown, status=200 if shown else 400)
     try:
-        t = services.update_tournament(tournament_id=t.pk, user=request.user, **form.service_data())
+        settings = replace(TournamentSettings.of(t), **form.service_data())
+        t = services.update_tournament(t.pk, user=request.user, settings=settings)
     except ServiceError as exc:
         _service_refusal(form, exc)
         return _render_form(request, form, t=t, status=exc.status_code)

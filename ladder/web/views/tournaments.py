@@ -360,7 +360,9 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
     form = EntryForm(request.POST, bots=selectors.eligible_bots(request.user, t))
     if form.is_valid():
         try:
-            entrant = services.register_entrant(t.pk, request.user, form.cleaned_data["bot"])
+            entrant = services.register_entrant(
+                t.pk, user=request.user, bot_id=form.cleaned_data["bot"]
+            )
         except ServiceError as exc:
             form.add_error("bot", str(exc))
             return _page(request, t, status=exc.status_code, entry_form=form)
@@ -375,7 +377,7 @@ def unregister(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _page(request, t, status=400, withdraw_error="Choose the bot to withdraw.")
     try:
-        services.unregister_entrant(t.pk, request.user, form.cleaned_data["bot"])
+        services.unregister_entrant(t.pk, user=request.user, bot_id=form.cleaned_data["bot"])
     except ServiceError as exc:
         return _page(request, t, status=exc.status_code, withdraw_error=str(exc))
     return _done(request, t, "The bot is withdrawn.", "#entrants")
@@ -387,7 +389,7 @@ def control(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
     t = get_object_or_404(selectors.reachable_tournaments(), pk=pk)
     if operation == "resume":
         try:
-            services.resume_tournament(t.pk, request.user)
+            services.resume_tournament(t.pk, user=request.user)
         except ServiceError as exc:
             return _page(request, t, status=exc.status_code, control_error=str(exc))
         return _done(request, t, "The tournament carries on.", "#progress")
@@ -400,7 +402,7 @@ def control(request: HttpRequest, pk: int, operation: str) -> HttpResponse:
         return _page(request, t, status=400, **bound)
     call = services.cancel_tournament if operation == "cancel" else services.pause_tournament
     try:
-        call(t.pk, request.user, reason=form.cleaned_data.get("reason", ""))
+        call(t.pk, user=request.user, reason=form.cleaned_data.get("reason", ""))
     except ServiceError as exc:
         return _page(request, t, status=exc.status_code, control_error=str(exc), **bound)
     return _done(

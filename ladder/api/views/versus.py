@@ -18,7 +18,7 @@ from rest_framework.response import Response
 
 from ladder.accounts.models import User
 from ladder.api.pagination import IdCursorPagination
-from ladder.api.versus_serializers import (
+from ladder.api.serializers.versus import (
     RefusalSerializer,
     VersionTestCreateSerializer,
     VersionTestSerializer,

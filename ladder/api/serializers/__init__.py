@@ -1,0 +1,1 @@
+"""API serializers, one module per resource."""

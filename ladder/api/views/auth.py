@@ -1,0 +1,66 @@
+"""``/api/v1/auth/token/`` and ``/api/v1/me/``: tokens and the signed-in user."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ladder.accounts.selectors import is_organiser
+from ladder.accounts.services import api_token, rotate_token
+from ladder.api.parsers import SafeJSONParser
+from ladder.api.serializers.auth import TokenSerializer
+
+
+class TokenView(ObtainAuthToken):
+    """Your API token for your user name and password. After repeated failed logins from an
+    address or for an account, further attempts are refused with 429 for a while."""
+
+    # django-axes marks the request it is given as locked out, and DRF hands it its own wrapper:
+    # the mark is copied onto Django's request so AxesMiddleware answers with the lockout page.
+
+    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
+    # Anyone may ask (the credentials are the body), and no session is read: the schema marks
+    # it public, and a browser's login cookie without a CSRF token does not turn it into a 403.
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[type[Any]] = []
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: object, **kwargs: object
+    ) -> Response:
+        for name in ("axes_locked_out", "axes_credentials"):
+            if hasattr(request, name):
+                setattr(request._request, name, getattr(request, name))
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class MeView(APIView):
+    """Who you are, your API token; POST rotates the token."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=TokenSerializer)
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                "username": request.user.username,
+                "token": api_token(request.user),
+                "is_organiser": is_organiser(request.user),
+            }
+        )
+
+    @extend_schema(request=None, responses=TokenSerializer)
+    def post(self, request: Request) -> Response:
+        return Response(
+            {
+                "username": request.user.username,
+                "token": rotate_token(request.user),
+                "is_organiser": is_organiser(request.user),
+            }
+        )
