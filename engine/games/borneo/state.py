@@ -98,7 +98,6 @@ HARBOR_SPICE = tuple(-1 if h[1] == K.WILD else SPICE_INDEX[h[1]] for h in K.HARB
 MONOPOLY = tuple(h[2] for h in K.HARBORS)
 CARD_LIMIT = tuple(h[3] for h in K.HARBORS)
 
-MISSION_KINDS = tuple(K.MISSION_NEEDS)
 MISSION_VP = {kind: vp for kind, vp, _five in K.MISSIONS}
 
 # Phases.
