@@ -86,16 +86,21 @@ def test_a_malformed_spec_is_refused_naming_the_field(table, damage, message):
         MatchSpec.from_json(raw)
 
 
-def test_the_record_goes_to_json_and_back_unchanged(launcher):
+def test_an_illegal_action_forfeit_survives_the_wire_into_the_ladder(table, launcher):
     outcome = run_match(
-        "batavia",
-        3,
+        table.game,
+        table.seed,
         [random_bot(), program("illegal"), random_bot()],
+        variant=table.variant,
         launcher=launcher,
         time_controls=FAST,
     )
     record = outcome.record()
-    assert MatchRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
     assert (record.forfeits[1] or "").startswith("illegal_action:")
+    wire = json.loads(json.dumps(record.to_json()))  # what crosses the network, as JSON
+    result = match_services.record_result(table.pk, wire)
+    assert result.recorded, result.message
+    seat = table.seats.get(seat=1)
+    assert seat.forfeit_reason.startswith("illegal_action:") and seat.place == 3
     with pytest.raises(SpecError, match="for every seat"):
         MatchRecord(scores=(1, 2), ranking=(1,), forfeits=(None, None), stderr=("", ""), log={})
