@@ -12,16 +12,9 @@ from ladder.matches.services import claim_match, record_infrastructure_failure
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament, TournamentMatch
+from tests.factories import make_active_version, make_bot
 from tests.helpers import present
-from tests.tournaments.conftest import (
-    NOW,
-    START,
-    make_active_version,
-    make_bot,
-    new_tournament,
-    play_one,
-    play_pending,
-)
+from tests.tournaments.play import NOW, START, new_tournament, play_one, play_pending
 
 OPEN = START - timedelta(hours=1)
 

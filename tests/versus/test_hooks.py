@@ -34,4 +34,3 @@ def test_one_path_is_that_callable_and_empty_is_none(settings: Settings) -> None
     assert configured_hook("MONSOON_MATCH_OVER") is second
     settings.MONSOON_MATCH_OVER = ""
     assert configured_hook("MONSOON_MATCH_OVER") is None
-

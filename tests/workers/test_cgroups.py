@@ -184,6 +184,7 @@ def test_seat_bounds_are_required_unless_the_development_override_is_set(monkeyp
 REAL_TREE, REAL_WHY = cgroups.cgroup_tree()
 
 
+@pytest.mark.host_variant
 @pytest.mark.skipif(not isinstance(REAL_TREE, V1Tree), reason=f"not a v1 host: {REAL_WHY}")
 def test_a_real_v1_seat_group_limits_freezes_and_goes_away():
     assert isinstance(REAL_TREE, V1Tree)

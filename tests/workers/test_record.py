@@ -12,22 +12,16 @@ from engine.log import replay
 from ladder.matches import selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
-from tests.ladder.conftest import (  # noqa: F401  (fixtures)
-    _isolated_media,
-    alice,
-    bob,
-    ladder_for,
-    make_active_version,
-    make_bot,
-    olivia,
-)
-from tests.workers.conftest import FAST, program, random_bot
+from tests.factories import ladder_for, make_active_version, make_bot
+from tests.workers.programs import FAST, program, random_bot
 from workers.matches.records import MatchRecord, MatchSpec, SpecError
 from workers.matches.runner import run_match
 
+pytestmark = pytest.mark.usefixtures("isolated_media")
+
 
 @pytest.fixture
-def table(alice, bob, olivia):  # noqa: F811
+def table(alice, bob, olivia):
     versions = [
         make_active_version(make_bot(owner, f"runner-{owner.username}"))
         for owner in (alice, bob, olivia)
