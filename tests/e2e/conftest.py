@@ -23,14 +23,8 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 
-from tests.e2e.stack import (  # noqa: F401
-    BOTS,
-    CELERY,
-    ROOT,
+from tests.e2e.stack import (
     Fleet,
-    api_create_bot,
-    api_upload,
-    token_client,
     wait_for,
 )
 from tests.helpers import use_match_log_folder

@@ -22,8 +22,7 @@ from ladder.ladders.models import Ladder
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.matches.selectors import match_log
-from tests.e2e.stack import (  # noqa: F401
-    BOTS,
+from tests.e2e.stack import (
     REFERENCE,
     Status,
     api_create_bot,

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.tables import (  # noqa: F401
+from tests.engine.tables import (
     GAME_TABLES,
-    _playable,
-    random_playout,
     table_id,
 )
 

@@ -10,7 +10,7 @@ from ladder.ratings import selectors
 from ladder.ratings.models import Rating, RatingFit, RatingPoint
 from ladder.ratings.services import refit_ladder
 from tests.factories import ladder_for, make_active_version, make_bot
-from tests.play import fixed_result, play  # noqa: F401
+from tests.play import play
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import make_active_version, make_bot
-from tests.tournaments.play import NOW, START, new_tournament, play_one, play_pending, policy_for  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

@@ -16,13 +16,6 @@ import pytest
 
 from ladder.versus import services
 from tests.browser import browser  # noqa: F401  (the browser tests' fixture)
-from tests.versus.play import (  # noqa: F401
-    CaptureOnCommit,
-    bot_with_versions,
-    engine_record,
-    noisy_random,
-    play_pending,
-)
 
 
 @pytest.fixture(autouse=True)

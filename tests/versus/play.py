@@ -16,7 +16,6 @@ from ladder.accounts.models import User
 from ladder.bots.models import Bot, BotVersion
 from ladder.matches.models import Match
 from ladder.matches.services import claim_match, record_result
-from tests.browser import browser  # noqa: F401  (the browser tests' fixture)
 from tests.factories import make_bot, make_version
 
 CaptureOnCommit = Callable[..., Any]

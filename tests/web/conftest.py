@@ -22,16 +22,11 @@ from ladder.ladders.services import sync_ladders
 from ladder.matches.models import Match
 from tests.browser import browser  # noqa: F401  (the browser tests' fixture)
 from tests.factories import make_bot, make_match, make_version
-from tests.web.site import (  # noqa: F401
-    ALICE_STDERR,
-    FORFEIT,
+from tests.web.site import (
     REJECTION,
     TABLES,
     World,
     finished_match,
-    finished_tournament,
-    open_tournament,
-    started_tournament,
 )
 
 

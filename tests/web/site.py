@@ -17,7 +17,6 @@ from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.models import Tournament
-from tests.browser import browser  # noqa: F401  (the browser tests' fixture)
 from tests.factories import engine_result, make_match
 from tests.tournaments.play import play_pending
 

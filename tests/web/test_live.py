@@ -20,7 +20,7 @@ from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.web.replay import build_live_replay
 from tests.factories import api_client, engine_result, make_active_version, make_bot, make_match
-from tests.web.replays import TABLES, WORKER, Running, played, rebuild, running_match  # noqa: F401
+from tests.web.replays import TABLES, WORKER, played, rebuild, running_match
 
 
 def viewer_data(html: str) -> dict[str, Any]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.workers.programs import BOTS, FAST, program, random_bot  # noqa: F401
 from workers.launch import LocalLauncher
 
 
