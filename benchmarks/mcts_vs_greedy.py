@@ -19,7 +19,7 @@ import multiprocessing
 import time
 
 from bots.builtin import get_policy
-from bots.mcts import heuristic_playouts_pay, rollout_policy, search
+from bots.mcts import rollout_policy, search
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 
@@ -29,8 +29,8 @@ def play_one(
 ) -> list[int]:
     """One game; returns the engine's ranking.
 
-    ``playouts`` "auto" is what the reference bot does; "greedy" or "random" overrides the
-    per-game choice of :func:`bots.mcts.heuristic_playouts_pay`, to measure that choice.
+    ``playouts`` "auto" is what the reference bot does (the game's heuristic plays the
+    playouts, as "greedy"); "random" plays them with random moves, to measure that choice.
     """
     spec = get_game(game)
     n = spec.min_players
@@ -39,9 +39,7 @@ def play_one(
     rngs = [Rng.derive(seed, "bot", seat) for seat in range(n)]
     sampler = Rng.derive(seed, "determinize")
     playout_policy = rollout_policy(game)
-    heuristic_playouts = playouts == "greedy"
-    if playouts == "auto":
-        heuristic_playouts = heuristic_playouts_pay(game)
+    heuristic_playouts = playouts != "random"
     while (seat := state.current_player()) is not None:
         legal = state.legal_actions()
         if len(legal) == 1:

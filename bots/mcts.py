@@ -31,7 +31,6 @@ WIDTH_EVERY = 2
 MIN_PAIRS = 4
 OVERRIDE_Z = 1.5
 """How many standard errors a paired gain must clear to overrule the heuristic (see _best)."""
-SLOW_HEURISTICS: frozenset[str] = frozenset()
 MAX_ROLLOUT = 2_000
 """A rollout longer than this is scored where it stands (endless exchanges in East Indiaman)."""
 
@@ -73,18 +72,6 @@ def _rollout(state: GameState, rng: Rng, policy: Policy | None) -> list[float]:
         else:
             state.apply(policy(state.observation(player), legal, rng))
     return [0.5] * state.num_players
-
-
-def heuristic_playouts_pay(game: str) -> bool:
-    """Whether playouts should use the game's heuristic rather than random moves.
-
-    A heuristic playout is worth more than a random one unless the heuristic is so slow that
-    the search gets only a handful of playouts (``SLOW_HEURISTICS``). East Indiaman was such a
-    game until its order scoring was memoised; at 200 ms its greedy playouts then won 20 of 20
-    benchmark games against greedy, where random playouts won 14 of 20
-    (``benchmarks/mcts_vs_greedy.py --playouts``). No game is in the set now.
-    """
-    return game not in SLOW_HEURISTICS
 
 
 def rollout_policy(game: str) -> Policy | None:
@@ -266,7 +253,6 @@ class MctsBot:
     def setup(self, start: dict[str, Any]) -> None:
         self.seat = start["seat"]
         self.policy = rollout_policy(start["game"])
-        self.playouts = heuristic_playouts_pay(start["game"])
         if self.budget_s is None:
             clock = start.get("time", {})
             self.budget_s = min(0.2, clock.get("move_ms", 1000) / 5000)
@@ -284,7 +270,6 @@ class MctsBot:
             budget_s=self.budget_s,
             min_iterations=self.min_iterations,
             policy=self.policy,
-            playouts=self.playouts,
             legal=legal_actions,
         )
         self.iterations += iterations

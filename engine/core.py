@@ -188,6 +188,16 @@ def state_copier(cls: type, sample: dict[str, Any]) -> Copier:
         lines.append(f"    {var} = d[{name!r}]")
         entries.append(f"{name!r}: {_copy_expression(tp, var, 0)}")
     lines.append("    return {" + ", ".join(entries) + "}")
+    # Why generated source: a clone is the hot path of every search bot (tens of thousands per
+    # second), and one straight-line function with a literal dict, each field copied by the
+    # expression its declared type calls for, runs several times faster than a loop that
+    # looks at every value's type on every clone (benchmarks/search_speed.py, clone column).
+    # What it guarantees: the source is built only from the attribute names of the class
+    # (``repr`` of identifiers, never data) and the fixed expressions of _copy_expression;
+    # every declared attribute gets a copy that shares no mutable object with the original
+    # (a shape not known to be safe falls back to _structural_copy, which inspects the value),
+    # and undeclared or missing attributes are left to GameState.clone, which copies them too.
+    # tests/engine/test_state_copier.py checks that no mutable object is shared after a clone.
     namespace: dict[str, Any] = {"_structural_copy": _copy_value, "_copy_list": list.copy}
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from type names only
     return typing.cast(Copier, namespace["copy_state"])
@@ -205,7 +215,7 @@ class GameState(ABC):
     num_players: int
     variant: str
     rng: Rng
-    _legal: list[Any] | None  # the cached legal list of games that keep one
+    _legal: list[Any] | None  # the cached legal list (see legal_actions)
     _copier: ClassVar[Copier | None] = None
 
     # --- whose turn and what may be done -------------------------------------------------
@@ -213,13 +223,43 @@ class GameState(ABC):
     def current_player(self) -> int | None:
         """Seat to decide now, or ``None`` when the game is over."""
 
-    @abstractmethod
     def legal_actions(self) -> list[Action]:
-        """Every legal action for :meth:`current_player`, in a stable order."""
+        """Every legal action for :meth:`current_player`, in a stable order.
+
+        Computed once per decision by :meth:`_compute_legal` and cached in ``_legal`` until
+        the next :meth:`apply`: a player (or a playout) asks for the list and then applies one
+        of it, and :meth:`apply` checks the action against the same list.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
 
     @abstractmethod
     def apply(self, action: Action) -> None:
-        """Apply the current player's action or raise :class:`IllegalAction` saying why."""
+        """Apply the current player's action or raise :class:`IllegalAction` saying why.
+
+        Games begin with :meth:`_accept_legal`, which refuses an illegal action before
+        anything changes.
+        """
+
+    def _accept_legal(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (:meth:`_why_illegal`) unless ``action`` is legal now;
+        else drop the cached legal list, since the state is about to change."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            raise IllegalAction(self._why_illegal(action))
+        self._legal = None
+
+    @abstractmethod
+    def _compute_legal(self) -> list[Action]:
+        """The legal actions of the current decision (uncached; :meth:`legal_actions` caches)."""
+
+    @abstractmethod
+    def _why_illegal(self, action: object) -> str:
+        """Why ``action``, not in the legal list (``_legal``, filled), is refused now."""
 
     def is_terminal(self) -> bool:
         return self.current_player() is None

@@ -28,7 +28,9 @@ from rest_framework.test import APIClient
 
 from ladder.accounts.models import User
 from tests.factories import api_client, make_user, web_client
-from tests.helpers import cpu_hogs
+from tests.helpers import cpu_hogs, use_match_log_folder
+
+pytest_plugins = ["tests.ci_skips", "pytester"]
 
 
 @pytest.fixture(autouse=True)
@@ -43,9 +45,10 @@ def _fresh_throttles() -> Iterator[None]:
 
 @pytest.fixture
 def isolated_media(settings: Settings, tmp_path: Path) -> Path:
-    """Uploads of this test go to its own folder (and vanish with it)."""
+    """Uploads and match logs of this test go to its own folders (and vanish with it)."""
     media = tmp_path / "media"
     settings.MEDIA_ROOT = media
+    use_match_log_folder(settings, tmp_path / "match-logs")
     return media
 
 

@@ -71,9 +71,6 @@ class ArtifactCache:
             raise ArtifactError(f"{sha256!r} is not a sha256 digest")
         return self.root / sha256
 
-    def has(self, sha256: str) -> bool:
-        return self.path_for(sha256).is_dir()
-
     def directory(self, sha256: str, kind: str, fetch: Callable[[], bytes]) -> Path:
         """The unpacked directory of an artifact, fetching it with ``fetch()`` if not cached."""
         target = self.path_for(sha256)

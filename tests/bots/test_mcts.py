@@ -9,7 +9,7 @@ import time
 import pytest
 
 from bots.builtin import get_policy
-from bots.mcts import _best, _ranked, heuristic_playouts_pay, placement_rewards, search, width
+from bots.mcts import _best, _ranked, placement_rewards, search, width
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 
@@ -41,7 +41,6 @@ def test_search_is_deterministic_given_its_seed_and_legal(game):
             budget_s=60.0,
             max_iterations=12,
             policy=policy,
-            playouts=heuristic_playouts_pay(game),
         )
         for _ in range(2)
     ]

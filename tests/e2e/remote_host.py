@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.e2e.conftest import wait_for
+from tests.e2e.stack import wait_for
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

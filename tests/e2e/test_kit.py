@@ -24,7 +24,7 @@ from ladder.accounts.models import User
 from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
-from tests.e2e.conftest import ROOT, Fleet, api_create_bot, api_upload, token_client, wait_for
+from tests.e2e.stack import ROOT, Fleet, api_create_bot, api_upload, token_client, wait_for
 from tests.factories import password_of
 from tests.workers.sandbox_helpers import needs_sandbox
 

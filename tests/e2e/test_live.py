@@ -12,9 +12,8 @@ import pytest
 from engine.log import replay
 from ladder.accounts.services import create_user
 from ladder.matches.models import Match
-from tests.e2e.conftest import wait_for
-from tests.e2e.test_workers import queue_matches, steady_versions
-from tests.ladder.conftest import client_for
+from tests.e2e.stack import queue_matches, steady_versions, wait_for
+from tests.factories import api_client as client_for
 from tests.workers.sandbox_helpers import needs_sandbox
 
 pytestmark = [

@@ -25,8 +25,7 @@ import pytest
 from ladder.fleet.models import WorkerNode
 from ladder.matches.models import Match, MatchSeat
 from ladder.operations.collector import forfeit_code
-from tests.e2e.conftest import ROOT, wait_for
-from tests.e2e.test_workers import queue_matches, steady_versions
+from tests.e2e.stack import ROOT, queue_matches, steady_versions, wait_for
 from tests.factories import make_bot, make_user, make_version
 from tests.workers.sandbox_helpers import needs_sandbox
 

@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.e2e.conftest import wait_for
 from tests.e2e.proxy_stack import (
     ATTACK_PATH,
     PROBE_PATH,
@@ -36,6 +35,7 @@ from tests.e2e.proxy_stack import (
     tail,
     write_config,
 )
+from tests.e2e.stack import wait_for
 
 # django_db: pytest-django creates (and migrates) the test database only for tests that mark it,
 # and the gunicorn started here reads that database.

@@ -29,10 +29,18 @@ from ladder.matches import logstore
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.matches.selectors import ranking_of
-from tests.e2e.conftest import Fleet, api_create_bot, api_upload, wait_for
 from tests.e2e.remote_host import RemoteHost, S3Server, namespaces_unavailable
-from tests.e2e.test_workers import REFERENCE, assert_recorded_exactly_once, finished_count
-from tests.ladder.conftest import client_for, ladder_for
+from tests.e2e.stack import (
+    REFERENCE,
+    Fleet,
+    api_create_bot,
+    api_upload,
+    assert_recorded_exactly_once,
+    finished_count,
+    wait_for,
+)
+from tests.factories import api_client as client_for
+from tests.factories import ladder_for
 from tests.workers.sandbox_helpers import needs_sandbox
 
 pytestmark = [

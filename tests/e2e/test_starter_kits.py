@@ -31,7 +31,7 @@ from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
 from ladder.matches.models import Match, MatchSeat
 from ladder.ratings.models import Rating, RatingPoint
-from tests.e2e.conftest import Fleet, api_create_bot, api_upload, token_client, wait_for
+from tests.e2e.stack import Fleet, api_create_bot, api_upload, token_client, wait_for
 from tests.factories import web_client
 from tests.workers.sandbox_helpers import needs_sandbox
 

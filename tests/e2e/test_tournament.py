@@ -20,8 +20,9 @@ from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
 from ladder.tournaments.tournament_settings import TournamentSettings
-from tests.e2e.conftest import wait_for
-from tests.ladder.conftest import accept, client_for, make_bot
+from tests.e2e.stack import wait_for
+from tests.factories import accept, make_bot
+from tests.factories import api_client as client_for
 from tests.workers.sandbox_helpers import needs_sandbox
 
 # Serialized rollback: the rows the migrations made (ladders, the organisers group, content

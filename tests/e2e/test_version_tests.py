@@ -21,7 +21,7 @@ from ladder.bots.models import BotVersion
 from ladder.matches.models import Match
 from ladder.ratings.models import Rating
 from ladder.versus.models import VersionTest, VersionTestGame
-from tests.e2e.conftest import Fleet, api_create_bot, api_upload, token_client, wait_for
+from tests.e2e.stack import Fleet, api_create_bot, api_upload, token_client, wait_for
 from tests.factories import api_client, web_client
 from tests.workers.sandbox_helpers import needs_sandbox
 

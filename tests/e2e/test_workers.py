@@ -11,22 +11,30 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from engine.log import replay
 from ladder.accounts.services import create_user
-from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
 from ladder.ladders.models import Ladder
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.matches.selectors import match_log
-from ladder.ratings.models import Rating, RatingPoint
-from tests.e2e.conftest import BOTS, api_create_bot, api_upload, wait_for
-from tests.ladder.conftest import accept, client_for, ladder_for, make_bot
+from tests.e2e.stack import (
+    REFERENCE,
+    Status,
+    api_create_bot,
+    api_upload,
+    assert_recorded_exactly_once,
+    finished_count,
+    queue_matches,
+    steady_versions,
+    wait_for,
+)
+from tests.factories import api_client as client_for
+from tests.factories import ladder_for
 from tests.workers.sandbox_helpers import needs_sandbox
 from workers.cgroups import cgroup_tree
 from workers.sandbox import children_of, processes_of
@@ -38,43 +46,6 @@ pytestmark = [
     pytest.mark.e2e,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
-REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
-Status = Match.Status
-
-
-def finished_count() -> int:
-    return Match.objects.filter(status=Status.FINISHED).count()
-
-
-def assert_recorded_exactly_once(matches: list[Match]) -> None:
-    """Every match finished once; ratings counted each seat of each match once."""
-    for match in matches:
-        match.refresh_from_db()
-        assert match.status == Status.FINISHED, (match.pk, match.status, match.status_reason)
-        assert match.rated
-        assert RatingPoint.objects.filter(match=match).count() == match.seats.count()
-    played = Counter(v for m in matches for v in m.seats.values_list("bot_version", flat=True))
-    games = dict(Rating.objects.values_list("bot_version", "games"))
-    assert games == dict(played)
-
-
-def steady_versions(owner, count: int = 2) -> list[BotVersion]:
-    """Active versions of the 30 ms-a-move bot (validated in-process: not the point here)."""
-    versions = []
-    for i in range(count):
-        bot = make_bot(owner, f"steady-{i}", "packet_row")
-        version = bot_services.upload_version(
-            bot, user=owner, filename="main.py", data=(BOTS / "steady.py").read_bytes()
-        )
-        validated = bot_services.validate_version(version.pk, validator=accept)
-        assert validated is not None
-        versions.append(validated)
-    return versions
-
-
-def queue_matches(versions: list[BotVersion], count: int) -> list[Match]:
-    ladder = ladder_for("packet_row", 2)
-    return [match_services.create_match(ladder, versions, seed=100 + i) for i in range(count)]
 
 
 def test_upload_validation_matchmaking_results_and_standings(fleet):

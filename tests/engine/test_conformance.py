@@ -20,7 +20,7 @@ from engine.match import play_match
 from engine.registry import get_game
 from engine.rng import Rng
 from tests.engine.clone_check import scramble, shared_objects
-from tests.engine.conftest import GAME_TABLES, random_playout, table_id
+from tests.engine.tables import GAME_TABLES, random_playout, table_id
 
 PLAYOUTS = 12
 GARBAGE = [None, 42, 3.5, True, "", "no-such-action", ["x"], {"action": "x"}]

@@ -36,6 +36,7 @@ class ToyState(GameState):
 
     current_player = legal_actions = apply = observation = public_view = None  # type: ignore[assignment]
     scores = determinize = snapshot = component_counts = None  # type: ignore[assignment]
+    _compute_legal = _why_illegal = None  # type: ignore[assignment]
 
 
 def test_a_clone_shares_nothing_declared_or_not():

@@ -1,4 +1,4 @@
-"""Every endpoint of /api/v1/, with the permission matrix for the five personas."""
+"""Every endpoint of /api/v1/, with the permission matrix for the five api_clients."""
 
 from __future__ import annotations
 
@@ -18,14 +18,8 @@ from ladder.bots.models import Bot, BotVersion
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.ratings.services import refit_ladder
-from tests.ladder.conftest import (
-    GOOD_BOT,
-    client_for,
-    engine_result,
-    ladder_for,
-    make_active_version,
-    make_bot,
-)
+from tests.factories import GOOD_BOT, engine_result, ladder_for, make_active_version, make_bot
+from tests.factories import api_client as client_for
 
 PERSONAS = ["anonymous", "owner", "other", "organiser", "staff"]
 
@@ -75,8 +69,8 @@ def world(alice, bob, olivia, sam):
 # --- games ----------------------------------------------------------------------------------
 
 
-def test_games_list_and_detail(personas, world):
-    client = personas["anonymous"]
+def test_games_list_and_detail(api_clients, world):
+    client = api_clients["anonymous"]
     games = client.get("/api/v1/games/").json()
     batavia = next(g for g in games if g["name"] == "batavia")
     assert (batavia["min_players"], batavia["max_players"]) == (3, 5)
@@ -88,9 +82,9 @@ def test_games_list_and_detail(personas, world):
 # --- bots -----------------------------------------------------------------------------------
 
 
-def test_bot_list_shows_public_bots_and_your_own(personas, world):
+def test_bot_list_shows_public_bots_and_your_own(api_clients, world):
     def names(persona, query=""):
-        response = personas[persona].get(f"/api/v1/bots/{query}")
+        response = api_clients[persona].get(f"/api/v1/bots/{query}")
         assert response.status_code == 200
         return {b["name"] for b in response.json()["results"]}
 
@@ -106,16 +100,16 @@ def test_bot_list_shows_public_bots_and_your_own(personas, world):
     "persona, status",
     expect({"anonymous": 404, "owner": 200, "other": 404, "organiser": 404, "staff": 200}),
 )
-def test_private_bot_detail(personas, world, persona, status):
-    assert personas[persona].get(f"/api/v1/bots/{world['vanilla'].pk}/").status_code == status
+def test_private_bot_detail(api_clients, world, persona, status):
+    assert api_clients[persona].get(f"/api/v1/bots/{world['vanilla'].pk}/").status_code == status
 
 
 @pytest.mark.parametrize(
     "persona, status",
     expect({"anonymous": 401, "owner": 201, "other": 201, "organiser": 201, "staff": 201}),
 )
-def test_create_bot(personas, world, persona, status):
-    response = personas[persona].post(
+def test_create_bot(api_clients, world, persona, status):
+    response = api_clients[persona].post(
         "/api/v1/bots/",
         {"name": f"nutmeg-{persona}", "game": "batavia", "description": "a careful trader"},
         format="json",
@@ -128,19 +122,19 @@ def test_create_bot(personas, world, persona, status):
         )
 
 
-def test_create_bot_with_a_taken_name_is_a_conflict(personas, world):
-    response = personas["other"].post("/api/v1/bots/", {"name": "SAFFRON", "game": "batavia"})
+def test_create_bot_with_a_taken_name_is_a_conflict(api_clients, world):
+    response = api_clients["other"].post("/api/v1/bots/", {"name": "SAFFRON", "game": "batavia"})
     assert response.status_code == 409
     assert "already exists" in response.json()["detail"]
 
 
-def test_rename_racing_for_a_taken_name_is_a_conflict_not_a_crash(personas, world, monkeypatch):
+def test_rename_racing_for_a_taken_name_is_a_conflict_not_a_crash(api_clients, world, monkeypatch):
     """Two renames to one free name: the loser passes every check, then hits the unique index."""
     cinnamon = world["cinnamon"]
     # Blind the "already exists" checks (the serializer's and the service's) to the other bot,
     # as if it took the name between our check and our save: only the database can refuse now.
     monkeypatch.setattr(QuerySet, "exists", lambda self: False)
-    response = personas["other"].patch(
+    response = api_clients["other"].patch(
         f"/api/v1/bots/{cinnamon.pk}/", {"name": "saffron"}, format="json"
     )
     monkeypatch.undo()
@@ -155,9 +149,9 @@ def test_rename_racing_for_a_taken_name_is_a_conflict_not_a_crash(personas, worl
     "persona, status",
     expect({"anonymous": 401, "owner": 200, "other": 403, "organiser": 403, "staff": 200}),
 )
-def test_update_bot(personas, world, persona, status):
+def test_update_bot(api_clients, world, persona, status):
     bot = world["saffron"]
-    response = personas[persona].patch(
+    response = api_clients[persona].patch(
         f"/api/v1/bots/{bot.pk}/", {"description": "now with pepper"}, format="json"
     )
     assert response.status_code == status, response.content
@@ -165,9 +159,9 @@ def test_update_bot(personas, world, persona, status):
     assert (bot.description == "now with pepper") == (status == 200)
 
 
-def test_bot_game_cannot_be_changed(personas, world):
+def test_bot_game_cannot_be_changed(api_clients, world):
     bot = world["saffron"]
-    personas["owner"].patch(f"/api/v1/bots/{bot.pk}/", {"game": "borneo"}, format="json")
+    api_clients["owner"].patch(f"/api/v1/bots/{bot.pk}/", {"game": "borneo"}, format="json")
     bot.refresh_from_db()
     assert bot.game == "batavia"
 
@@ -179,10 +173,10 @@ def test_bot_game_cannot_be_changed(personas, world):
     "persona, status",
     expect({"anonymous": 401, "owner": 201, "other": 403, "organiser": 403, "staff": 403}),
 )
-def test_upload_version(personas, world, persona, status):
+def test_upload_version(api_clients, world, persona, status):
     bot = world["saffron"]
     before = BotVersion.objects.count()
-    response = personas[persona].post(
+    response = api_clients[persona].post(
         f"/api/v1/bots/{bot.pk}/upload/", {"artifact": upload_file()}, format="multipart"
     )
     assert response.status_code == status, response.content
@@ -192,15 +186,15 @@ def test_upload_version(personas, world, persona, status):
         assert (body["number"], body["status"], body["size"]) == (3, "pending", len(GOOD_BOT))
 
 
-def test_upload_without_a_file_is_a_clear_400(personas, world):
-    response = personas["owner"].post(
+def test_upload_without_a_file_is_a_clear_400(api_clients, world):
+    response = api_clients["owner"].post(
         f"/api/v1/bots/{world['saffron'].pk}/upload/", {}, format="multipart"
     )
     assert response.status_code == 400
     assert "artifact" in response.json()
 
 
-def test_uploads_are_throttled(personas, world, monkeypatch):
+def test_uploads_are_throttled(api_clients, world, monkeypatch):
     from rest_framework.throttling import ScopedRateThrottle
 
     monkeypatch.setattr(
@@ -209,7 +203,7 @@ def test_uploads_are_throttled(personas, world, monkeypatch):
     cache.clear()
     url = f"/api/v1/bots/{world['saffron'].pk}/upload/"
     codes = [
-        personas["owner"].post(url, {"artifact": upload_file()}, format="multipart").status_code
+        api_clients["owner"].post(url, {"artifact": upload_file()}, format="multipart").status_code
         for _ in range(3)
     ]
     assert codes == [201, 201, 429]
@@ -226,8 +220,8 @@ def test_uploads_are_throttled(personas, world, monkeypatch):
         ("staff", True, True),
     ],
 )
-def test_version_list_and_failure_reason(personas, world, persona, sees_rejected, sees_reason):
-    response = personas[persona].get(f"/api/v1/bots/{world['saffron'].pk}/versions/")
+def test_version_list_and_failure_reason(api_clients, world, persona, sees_rejected, sees_reason):
+    response = api_clients[persona].get(f"/api/v1/bots/{world['saffron'].pk}/versions/")
     assert response.status_code == 200
     by_number = {v["number"]: v for v in response.json()}
     assert (2 in by_number) == sees_rejected
@@ -241,16 +235,16 @@ def test_version_list_and_failure_reason(personas, world, persona, sees_rejected
     "persona, status",
     expect({"anonymous": 404, "owner": 200, "other": 404, "organiser": 404, "staff": 200}),
 )
-def test_rejected_version_detail(personas, world, persona, status):
-    response = personas[persona].get(f"/api/v1/versions/{world['rejected'].pk}/")
+def test_rejected_version_detail(api_clients, world, persona, status):
+    response = api_clients[persona].get(f"/api/v1/versions/{world['rejected'].pk}/")
     assert response.status_code == status
     if status == 200:
         assert response.json()["failure_reason"] == "crashed on turn 3"
 
 
-def test_active_version_detail_is_public(personas, world):
+def test_active_version_detail_is_public(api_clients, world):
     version = world["cinnamon"].versions.get()
-    body = personas["anonymous"].get(f"/api/v1/versions/{version.pk}/").json()
+    body = api_clients["anonymous"].get(f"/api/v1/versions/{version.pk}/").json()
     assert body["status"] == "active" and body["sha256"] == version.sha256
     assert body["failure_reason"] is None
 
@@ -258,8 +252,8 @@ def test_active_version_detail_is_public(personas, world):
 # --- ladders, standings, rating history -----------------------------------------------------
 
 
-def test_ladders_and_standings(personas, world):
-    client = personas["anonymous"]
+def test_ladders_and_standings(api_clients, world):
+    client = api_clients["anonymous"]
     ladders = client.get("/api/v1/ladders/?game=batavia").json()
     assert [lad["num_players"] for lad in ladders] == [3, 4, 5]
     ladder = ladder_for(players=3)
@@ -278,14 +272,14 @@ def test_ladders_and_standings(personas, world):
     assert [(r["rank"], r["bot_name"]) for r in page["results"]] == [(2, table[1]["bot_name"])]
 
 
-def test_rating_history(personas, world):
+def test_rating_history(api_clients, world):
     refit_ladder(ladder_for(players=3).pk, samples=5)
-    points = personas["anonymous"].get(f"/api/v1/bots/{world['cinnamon'].pk}/ratings/").json()
+    points = api_clients["anonymous"].get(f"/api/v1/bots/{world['cinnamon'].pk}/ratings/").json()
     assert [p["kind"] for p in points] == ["live", "fit"]
     assert points[0]["match"] == world["finished"].pk
     other_ladder = ladder_for(players=4).pk
     assert (
-        personas["anonymous"]
+        api_clients["anonymous"]
         .get(f"/api/v1/bots/{world['cinnamon'].pk}/ratings/?ladder={other_ladder}")
         .json()
         == []
@@ -300,8 +294,8 @@ def ids(response):
     return [m["id"] for m in response.json()["results"]]
 
 
-def test_match_list_filters_and_pagination(personas, world, django_assert_max_num_queries):
-    client = personas["anonymous"]
+def test_match_list_filters_and_pagination(api_clients, world, django_assert_max_num_queries):
+    client = api_clients["anonymous"]
     finished, waiting = world["finished"].pk, world["waiting"].pk
     with django_assert_max_num_queries(4):
         assert ids(client.get("/api/v1/matches/")) == [waiting, finished]
@@ -318,8 +312,8 @@ def test_match_list_filters_and_pagination(personas, world, django_assert_max_nu
     assert client.get("/api/v1/matches/?status=bogus").status_code == 400
 
 
-def test_match_detail_hides_the_seed_until_the_end(personas, world):
-    client = personas["anonymous"]
+def test_match_detail_hides_the_seed_until_the_end(api_clients, world):
+    client = api_clients["anonymous"]
     done = client.get(f"/api/v1/matches/{world['finished'].pk}/").json()
     assert done["seed"] == 11 and done["status"] == "finished"
     assert [s["bot_name"] for s in done["seats"]] == ["saffron", "cinnamon", "house-bot"]
@@ -328,8 +322,8 @@ def test_match_detail_hides_the_seed_until_the_end(personas, world):
     assert client.get(f"/api/v1/matches/{world['waiting'].pk}/").json()["seed"] is None
 
 
-def test_match_log_download(personas, world):
-    client = personas["anonymous"]
+def test_match_log_download(api_clients, world):
+    client = api_clients["anonymous"]
     response = client.get(f"/api/v1/matches/{world['finished'].pk}/log/")
     assert response.status_code == 200
     log = json.loads(response.content)
@@ -365,8 +359,8 @@ def test_match_log_download(personas, world):
         ("staff", 200, ["alice's secret debug", "bob's secret debug", "house debug"]),
     ],
 )
-def test_stderr_only_for_owners(personas, world, persona, status, visible):
-    response = personas[persona].get(f"/api/v1/matches/{world['finished'].pk}/stderr/")
+def test_stderr_only_for_owners(api_clients, world, persona, status, visible):
+    response = api_clients[persona].get(f"/api/v1/matches/{world['finished'].pk}/stderr/")
     assert response.status_code == status
     if status == 200:
         assert [s["stderr"] for s in response.json()] == visible
@@ -376,15 +370,15 @@ def test_stderr_only_for_owners(personas, world, persona, status, visible):
     "persona, status",
     expect({"anonymous": 401, "owner": 403, "other": 403, "organiser": 403, "staff": 200}),
 )
-def test_cancel_match(personas, world, persona, status):
-    response = personas[persona].post(f"/api/v1/matches/{world['waiting'].pk}/cancel/")
+def test_cancel_match(api_clients, world, persona, status):
+    response = api_clients[persona].post(f"/api/v1/matches/{world['waiting'].pk}/cancel/")
     assert response.status_code == status
     world["waiting"].refresh_from_db()
     assert (world["waiting"].status == "cancelled") == (status == 200)
 
 
-def test_cancelling_a_finished_match_is_a_conflict(personas, world):
-    response = personas["staff"].post(f"/api/v1/matches/{world['finished'].pk}/cancel/")
+def test_cancelling_a_finished_match_is_a_conflict(api_clients, world):
+    response = api_clients["staff"].post(f"/api/v1/matches/{world['finished'].pk}/cancel/")
     assert response.status_code == 409
 
 
@@ -392,9 +386,9 @@ def test_cancelling_a_finished_match_is_a_conflict(personas, world):
     "persona, status",
     expect({"anonymous": 401, "owner": 403, "other": 403, "organiser": 403, "staff": 201}),
 )
-def test_rerun_match(personas, world, persona, status):
+def test_rerun_match(api_clients, world, persona, status):
     before = Match.objects.count()
-    response = personas[persona].post(f"/api/v1/matches/{world['finished'].pk}/rerun/")
+    response = api_clients[persona].post(f"/api/v1/matches/{world['finished'].pk}/rerun/")
     assert response.status_code == status
     assert Match.objects.count() == before + (status == 201)
 
@@ -406,31 +400,31 @@ def test_rerun_match(personas, world, persona, status):
     "persona, status",
     expect({"anonymous": 401, "owner": 201, "other": 201, "organiser": 403, "staff": 201}),
 )
-def test_create_challenge(personas, world, persona, status):
+def test_create_challenge(api_clients, world, persona, status):
     # saffron (alice) vs cinnamon (bob) vs house-bot (sam): only owners of a seat may ask, so
     # olivia, who owns none of them, is refused.
     table = [world["saffron"].pk, world["cinnamon"].pk, world["house"].pk]
-    response = personas[persona].post("/api/v1/challenges/", {"bots": table}, format="json")
+    response = api_clients[persona].post("/api/v1/challenges/", {"bots": table}, format="json")
     assert response.status_code == status, response.content
     if status == 201:
         body = response.json()
         assert (body["kind"], body["ranked"], body["status"]) == ("challenge", False, "queued")
 
 
-def test_challenge_list_is_your_own(personas, world):
+def test_challenge_list_is_your_own(api_clients, world):
     table = [world["saffron"].pk, world["cinnamon"].pk, world["house"].pk]
-    made = personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json").json()
-    assert [m["id"] for m in personas["owner"].get("/api/v1/challenges/").json()["results"]] == [
+    made = api_clients["owner"].post("/api/v1/challenges/", {"bots": table}, format="json").json()
+    assert [m["id"] for m in api_clients["owner"].get("/api/v1/challenges/").json()["results"]] == [
         made["id"]
     ]
-    assert personas["other"].get("/api/v1/challenges/").json()["results"] == []
-    assert personas["anonymous"].get("/api/v1/challenges/").status_code == 401
+    assert api_clients["other"].get("/api/v1/challenges/").json()["results"] == []
+    assert api_clients["anonymous"].get("/api/v1/challenges/").status_code == 401
 
 
-def test_challenge_with_bad_input(personas, world):
-    response = personas["owner"].post("/api/v1/challenges/", {"bots": "saffron"}, format="json")
+def test_challenge_with_bad_input(api_clients, world):
+    response = api_clients["owner"].post("/api/v1/challenges/", {"bots": "saffron"}, format="json")
     assert response.status_code == 400
-    response = personas["owner"].post(
+    response = api_clients["owner"].post(
         "/api/v1/challenges/", {"bots": [world["saffron"].pk, world["cinnamon"].pk]}, format="json"
     )
     assert response.status_code == 400 and "3-5 players" in response.json()["detail"]
@@ -466,10 +460,10 @@ def test_session_writes_need_csrf(world, alice):
     assert not Bot.objects.filter(name="pepper").exists()
 
 
-def test_organiser_flag(personas, world):
-    assert personas["organiser"].get("/api/v1/me/").json()["is_organiser"] is True
-    assert personas["staff"].get("/api/v1/me/").json()["is_organiser"] is True
-    assert personas["other"].get("/api/v1/me/").json()["is_organiser"] is False
+def test_organiser_flag(api_clients, world):
+    assert api_clients["organiser"].get("/api/v1/me/").json()["is_organiser"] is True
+    assert api_clients["staff"].get("/api/v1/me/").json()["is_organiser"] is True
+    assert api_clients["other"].get("/api/v1/me/").json()["is_organiser"] is False
 
 
 # --- schema and docs ----------------------------------------------------------------------------
@@ -526,10 +520,10 @@ def test_the_schema_tells_users_nothing_of_the_servers_insides(db):
         assert internal not in text, internal
 
 
-def test_public_lists_are_cached_briefly(personas, world, settings):
+def test_public_lists_are_cached_briefly(api_clients, world, settings):
     settings.MONSOON_API_CACHE_SECONDS = 60
     cache.clear()
-    client = personas["anonymous"]
+    client = api_clients["anonymous"]
     first = ids(client.get("/api/v1/matches/"))
     extra = match_services.rerun_match(world["finished"].pk)
     assert ids(client.get("/api/v1/matches/")) == first  # served from cache
@@ -538,23 +532,23 @@ def test_public_lists_are_cached_briefly(personas, world, settings):
     assert ids(client.get("/api/v1/matches/"))[0] == extra.pk
 
 
-def test_challenge_rate_limit_is_a_429(personas, world, settings):
+def test_challenge_rate_limit_is_a_429(api_clients, world, settings):
     settings.MONSOON_CHALLENGES_PER_HOUR = 1
     table = [world["saffron"].pk, world["cinnamon"].pk, world["house"].pk]
     codes = [
-        personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json")
+        api_clients["owner"].post("/api/v1/challenges/", {"bots": table}, format="json")
         for _ in range(2)
     ]
     assert [c.status_code for c in codes] == [201, 429]
     assert "at most 1 challenges an hour" in codes[1].json()["detail"]
 
 
-def test_head_to_head(personas, world):
+def test_head_to_head(api_clients, world):
     finished = world["finished"]
     places = {
         s.bot_version.bot.name: s.place for s in finished.seats.select_related("bot_version__bot")
     }
-    rows = personas["anonymous"].get(f"/api/v1/bots/{world['saffron'].pk}/head-to-head/").json()
+    rows = api_clients["anonymous"].get(f"/api/v1/bots/{world['saffron'].pk}/head-to-head/").json()
     assert {r["opponent_name"] for r in rows} == {"cinnamon", "house-bot"}
     for row in rows:
         mine, theirs = places["saffron"], places[row["opponent_name"]]
@@ -566,13 +560,13 @@ def test_head_to_head(personas, world):
         )
 
 
-def test_challenges_with_private_bots_stay_private(personas, world, alice, bob):
+def test_challenges_with_private_bots_stay_private(api_clients, world, alice, bob):
     vanilla = world["vanilla"]
     make_active_version(vanilla)
     table = [vanilla.pk, world["cinnamon"].pk, world["house"].pk]
-    made = personas["owner"].post("/api/v1/challenges/", {"bots": table}, format="json").json()
+    made = api_clients["owner"].post("/api/v1/challenges/", {"bots": table}, format="json").json()
     for persona in ("anonymous", "other", "organiser", "owner"):
-        assert made["id"] not in ids(personas[persona].get("/api/v1/matches/"))
+        assert made["id"] not in ids(api_clients[persona].get("/api/v1/matches/"))
     for persona, status in (
         ("anonymous", 404),
         ("organiser", 404),
@@ -581,8 +575,8 @@ def test_challenges_with_private_bots_stay_private(personas, world, alice, bob):
         ("staff", 200),
     ):
         # bob (other) owns cinnamon, seated in it: he may see the match he played.
-        assert personas[persona].get(f"/api/v1/matches/{made['id']}/").status_code == status
-    assert personas["anonymous"].get(f"/api/v1/matches/{made['id']}/log/").status_code == 404
-    assert [m["id"] for m in personas["owner"].get("/api/v1/challenges/").json()["results"]] == [
+        assert api_clients[persona].get(f"/api/v1/matches/{made['id']}/").status_code == status
+    assert api_clients["anonymous"].get(f"/api/v1/matches/{made['id']}/log/").status_code == 404
+    assert [m["id"] for m in api_clients["owner"].get("/api/v1/challenges/").json()["results"]] == [
         made["id"]
     ]

@@ -19,7 +19,8 @@ from rest_framework.authtoken.models import Token
 from ladder.bots.models import Bot
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.tournament_settings import TournamentSettings
-from tests.ladder.conftest import client_for, make_active_version, make_bot
+from tests.factories import api_client as client_for
+from tests.factories import make_active_version, make_bot
 
 pytestmark = pytest.mark.django_db
 

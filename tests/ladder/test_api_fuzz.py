@@ -15,7 +15,7 @@ from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 
 from ladder.accounts.services import create_user
-from tests.ladder.conftest import make_bot
+from tests.factories import make_bot
 
 pytestmark = pytest.mark.django_db
 

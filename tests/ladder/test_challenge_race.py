@@ -10,7 +10,7 @@ from django.db import connection, connections
 from ladder.core.errors import RateLimited
 from ladder.matches.models import Match
 from ladder.matches.services import create_challenge
-from tests.ladder.conftest import make_active_version, make_bot
+from tests.factories import make_active_version, make_bot
 
 REQUESTS = 40
 

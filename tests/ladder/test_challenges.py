@@ -8,7 +8,7 @@ from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
 from ladder.matches.models import Match
 from ladder.matches.services import create_challenge, record_result
 from ladder.ratings.models import Rating
-from tests.ladder.conftest import engine_result, make_active_version, make_bot
+from tests.factories import engine_result, make_active_version, make_bot
 
 
 @pytest.fixture

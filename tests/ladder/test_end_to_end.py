@@ -16,8 +16,9 @@ from ladder.matches.models import Match
 from ladder.matches.services import claim_match, record_result
 from ladder.ratings import matchmaking
 from ladder.ratings.services import refit_ladder
+from tests.factories import api_client as client_for
+from tests.factories import ladder_for, make_active_version, make_bot
 from tests.helpers import present
-from tests.ladder.conftest import client_for, ladder_for, make_active_version, make_bot
 
 POLICY_OF = {
     "greedy-1": "greedy",

@@ -42,7 +42,7 @@ from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.models import Tournament
-from tests.ladder.conftest import (
+from tests.factories import (
     GOOD_BOT,
     accept,
     engine_result,
@@ -50,7 +50,7 @@ from tests.ladder.conftest import (
     make_active_version,
     make_bot,
 )
-from tests.tournaments.conftest import play_pending
+from tests.tournaments.play import play_pending
 
 # serialized_rollback: the rows the migrations made (ladders, content types) come back after
 # the flush, for the tests that run after this one.

@@ -8,7 +8,8 @@ import io
 import pytest
 from django.test import Client
 
-from tests.ladder.conftest import client_for, make_bot
+from tests.factories import api_client as client_for
+from tests.factories import make_bot
 
 pytestmark = pytest.mark.django_db
 

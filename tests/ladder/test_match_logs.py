@@ -15,7 +15,7 @@ from django.test import Client
 from ladder.matches import logstore, selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog
-from tests.ladder.conftest import engine_result, ladder_for, make_active_version, make_bot
+from tests.factories import engine_result, ladder_for, make_active_version, make_bot
 
 
 @pytest.fixture

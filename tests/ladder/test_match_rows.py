@@ -18,7 +18,7 @@ from django.test import Client
 from ladder.matches import selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchSeat
-from tests.ladder.conftest import engine_result, ladder_for, make_active_version, make_bot
+from tests.factories import engine_result, ladder_for, make_active_version, make_bot
 
 BEFORE = [("matches", "0005_match_progress")]
 AFTER = [("matches", "0006_lean_match_rows")]

@@ -16,7 +16,7 @@ from ladder.ladders.models import Ladder
 from ladder.matches.models import Match
 from ladder.ratings import matchmaking
 from ladder.ratings.models import Rating
-from tests.ladder.conftest import ladder_for, make_active_version, make_bot
+from tests.factories import ladder_for, make_active_version, make_bot
 
 
 @pytest.fixture

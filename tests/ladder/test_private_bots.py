@@ -7,8 +7,9 @@ import pytest
 from ladder.core.errors import ServiceError
 from ladder.matches import services as match_services
 from ladder.tournaments import services as ts
-from tests.ladder.conftest import client_for, make_active_version, make_bot, play_and_record
-from tests.tournaments.conftest import NOW, new_tournament
+from tests.factories import api_client as client_for
+from tests.factories import make_active_version, make_bot, play_and_record
+from tests.tournaments.play import NOW, new_tournament
 
 pytestmark = pytest.mark.django_db
 MISSING_ID = 999_999

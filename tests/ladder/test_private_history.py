@@ -1,6 +1,6 @@
 """A bot made private after it played leaves no name in public history.
 
-The story, on the suite's personas: alice's bot ``zephyr-quill`` plays ranked Batavia matches
+The story, on the suite's api_clients: alice's bot ``zephyr-quill`` plays ranked Batavia matches
 against two of bob's bots and a round-robin tournament olivia organises; then alice makes it
 private.  Its own page is a 404 to others already; here every page and API answer that shows
 its history (match lists and pages, replay narration, logs, tournament entrants, standings,
@@ -30,16 +30,17 @@ from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
-from tests.factories import make_match, web_client
-from tests.ladder.conftest import (
-    client_for,
+from tests.factories import api_client as client_for
+from tests.factories import (
     engine_result,
     ladder_for,
     make_active_version,
     make_bot,
+    make_match,
     play_and_record,
+    web_client,
 )
-from tests.tournaments.conftest import START, new_tournament, play_pending
+from tests.tournaments.play import START, new_tournament, play_pending
 
 pytestmark = pytest.mark.django_db
 
@@ -200,8 +201,8 @@ def _ids_pointing_at(value: Any, h: History) -> list[tuple[str, Any]]:
 
 @pytest.mark.parametrize("page", API_PAGES)
 @pytest.mark.parametrize("role", STRANGERS)
-def test_strangers_read_a_private_bot_in_the_api(history, personas, page, role):
-    text = _get(personas[role], _api_paths(history)[page])
+def test_strangers_read_a_private_bot_in_the_api(history, api_clients, page, role):
+    text = _get(api_clients[role], _api_paths(history)[page])
     assert SECRET not in text
     assert "alice" not in text  # the owner's name leads to the bot too
     assert not _ids_pointing_at(json.loads(text), history)
@@ -211,8 +212,8 @@ def test_strangers_read_a_private_bot_in_the_api(history, personas, page, role):
 
 @pytest.mark.parametrize("page", [p for p in API_PAGES if p in SHOWN_ON])
 @pytest.mark.parametrize("role", ALLOWED)
-def test_the_owner_and_staff_still_read_the_name_in_the_api(history, personas, page, role):
-    text = _get(personas[role], _api_paths(history)[page])
+def test_the_owner_and_staff_still_read_the_name_in_the_api(history, api_clients, page, role):
+    text = _get(api_clients[role], _api_paths(history)[page])
     assert SECRET in text
     assert PRIVATE_BOT_NAME not in text
 
@@ -277,7 +278,7 @@ def test_a_strangers_log_download_leads_nowhere(history, bob, encoding):
     assert log == owner_log
 
 
-def test_head_to_head_counts_only_the_matches_the_reader_sees(history, personas):
+def test_head_to_head_counts_only_the_matches_the_reader_sees(history, api_clients):
     """bob's private challenge (rival-a against rival-b) is his alone: the public head to head
     of rival-a counts exactly the matches the public match list shows them playing together."""
     other = Bot.objects.get(name="rival-b")
@@ -295,18 +296,18 @@ def test_head_to_head_counts_only_the_matches_the_reader_sees(history, personas)
         return next(r["matches"] for r in rows if r["opponent"] == other.pk)
 
     played = 3 + history.tournament.tournament_matches.count()  # ranked + the tournament's
-    stranger = personas["anonymous"]
+    stranger = api_clients["anonymous"]
     assert counted(stranger) == together(stranger) == played
-    assert counted(personas["other"]) == played + 1  # bob sees his own challenge
+    assert counted(api_clients["other"]) == played + 1  # bob sees his own challenge
     rows = stranger.get(f"/api/v1/bots/{history.rival.pk}/head-to-head/").json()
     private = [r for r in rows if r["opponent"] is None]
     assert [r["opponent_name"] for r in private] == [PRIVATE_BOT_NAME]
     assert private[0]["matches"] == played
 
 
-def test_only_the_owner_and_staff_reach_the_bot_itself(history, personas):
+def test_only_the_owner_and_staff_reach_the_bot_itself(history, api_clients):
     for role in (*STRANGERS, *ALLOWED):
-        status = personas[role].get(f"/api/v1/bots/{history.secret.pk}/ratings/").status_code
+        status = api_clients[role].get(f"/api/v1/bots/{history.secret.pk}/ratings/").status_code
         assert status == (200 if role in ALLOWED else 404), role
 
 
@@ -327,8 +328,8 @@ def test_the_organisers_invite_page_reads_a_private_bot_too(history, web_clients
 
 
 @pytest.mark.parametrize("role", [*STRANGERS, *ALLOWED])
-def test_the_bots_id_lists_its_matches_only_for_the_owner_and_staff(history, personas, role):
+def test_the_bots_id_lists_its_matches_only_for_the_owner_and_staff(history, api_clients, role):
     """A private bot's id (known from before) filters nothing for others, as a missing id."""
     for query in (f"bot={history.secret.pk}", f"version={history.version.pk}"):
-        rows = personas[role].get(f"/api/v1/matches/?{query}").json()["results"]
+        rows = api_clients[role].get(f"/api/v1/matches/?{query}").json()["results"]
         assert bool(rows) == (role in ALLOWED), query

@@ -11,14 +11,9 @@ import pytest
 from django.core.management import call_command
 
 from ladder.matches.models import Match
+from tests.factories import api_client as client_for
+from tests.factories import engine_result, ladder_for, make_active_version, make_bot
 from tests.helpers import present
-from tests.ladder.conftest import (
-    client_for,
-    engine_result,
-    ladder_for,
-    make_active_version,
-    make_bot,
-)
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEY = "k7Qz-" * 10  # 50 characters, five distinct: the least Django accepts

@@ -15,7 +15,7 @@ from django.db import connection, connections
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
 from ladder.core.errors import RateLimited
-from tests.ladder.conftest import make_bot
+from tests.factories import make_bot
 
 REQUESTS = 40
 LIMIT = 20

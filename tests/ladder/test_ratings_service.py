@@ -6,36 +6,17 @@ import pytest
 
 from ladder.accounts.services import create_user
 from ladder.bots.models import BotVersion
-from ladder.matches import services as match_services
 from ladder.ratings import selectors
 from ladder.ratings.models import Rating, RatingFit, RatingPoint
 from ladder.ratings.services import refit_ladder
-from tests.ladder.conftest import ladder_for, make_active_version, make_bot
-
-
-def fixed_result(match, order_by_bot):
-    """A record where bots finish in the order of ``order_by_bot`` (names, best first)."""
-    seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
-    ranking = [order_by_bot.index(s.bot_version.bot.name) + 1 for s in seats]
-    return {
-        "scores": [10 - r for r in ranking],
-        "ranking": ranking,
-        "forfeits": [None] * 3,
-        "log": None,
-        "stderr": [""] * 3,
-    }
+from tests.factories import ladder_for, make_active_version, make_bot
+from tests.play import play
 
 
 @pytest.fixture
 def field(db):
     owners = [create_user(name) for name in ("ann", "ben", "cat", "dan")]
     return {o.username: make_active_version(make_bot(o, f"bot-{o.username}")) for o in owners}
-
-
-def play(field, names, order, seed=1):
-    match = match_services.create_match(ladder_for(players=3), [field[n] for n in names], seed=seed)
-    match_services.record_result(match.pk, fixed_result(match, [f"bot-{n}" for n in order]))
-    return match
 
 
 def test_refit_orders_bots_by_results_and_marks_uncertain_ones(field):

@@ -14,7 +14,7 @@ from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog
 from ladder.matches.services import InvalidResult
 from ladder.ratings.models import Rating, RatingPoint
-from tests.ladder.conftest import engine_result, ladder_for, make_active_version, make_bot
+from tests.factories import engine_result, ladder_for, make_active_version, make_bot
 
 
 @pytest.fixture

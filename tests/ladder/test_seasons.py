@@ -11,10 +11,16 @@ from ladder.ladders.models import Ladder
 from ladder.ratings import selectors
 from ladder.ratings.models import Rating, Season
 from ladder.ratings.services import end_season, refit_ladder
-from tests.factories import api_client, make_user, web_client
+from tests.factories import (
+    api_client,
+    ladder_for,
+    make_active_version,
+    make_bot,
+    make_user,
+    web_client,
+)
 from tests.helpers import present
-from tests.ladder.conftest import ladder_for, make_active_version, make_bot
-from tests.ladder.test_ratings_service import play
+from tests.play import play
 
 
 @pytest.fixture

@@ -19,8 +19,9 @@ from django.urls import reverse
 from ladder.bots import source_check
 from ladder.bots.artifacts import UploadLimits, UploadRejected, inspect_upload
 from ladder.bots.models import BotVersion
-from tests.ladder.conftest import client_for, make_bot, zip_bytes
-from tests.ladder.test_uploads import LIMITS, stored_files
+from tests.factories import api_client as client_for
+from tests.factories import make_bot, zip_bytes
+from tests.ladder.uploads import LIMITS, stored_files
 
 SMALL_BOT = b'''"""A small valid bot: answers every request with its first legal action."""
 

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from rest_framework.throttling import ScopedRateThrottle
 
-from tests.ladder.conftest import client_for
+from tests.factories import api_client as client_for
 
 pytestmark = pytest.mark.django_db
 

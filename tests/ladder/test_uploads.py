@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import stat
 import subprocess
 import tarfile
@@ -24,9 +23,9 @@ from ladder.bots.artifacts import (
 from ladder.bots.models import BotVersion
 from ladder.bots.services import read_upload
 from ladder.core.errors import ServiceError
-from tests.ladder.conftest import GOOD_BOT, client_for, make_bot, zip_bytes
-
-LIMITS = UploadLimits(max_bytes=64 * 1024, max_files=10, max_unpacked_bytes=256 * 1024)
+from tests.factories import GOOD_BOT, make_bot, zip_bytes
+from tests.factories import api_client as client_for
+from tests.ladder.uploads import LIMITS, stored_files
 
 
 def tar_gz(members: list[tarfile.TarInfo], contents: dict[str, bytes] | None = None) -> bytes:
@@ -324,11 +323,6 @@ def small_limits(settings):
     settings.MONSOON_UPLOAD_MAX_BYTES = LIMITS.max_bytes
     settings.MONSOON_UPLOAD_MAX_FILES = LIMITS.max_files
     settings.MONSOON_UPLOAD_MAX_UNPACKED_BYTES = LIMITS.max_unpacked_bytes
-
-
-def stored_files(settings) -> list[str]:
-    root = settings.MEDIA_ROOT
-    return [os.path.join(d, f) for d, _, files in os.walk(root) for f in files]
 
 
 @pytest.mark.parametrize("case", MALICIOUS, ids=list(MALICIOUS))

@@ -10,8 +10,8 @@ from ladder.bots import selectors, services
 from ladder.bots.models import BotVersion
 from ladder.core.errors import ServiceError
 from ladder.core.seeded import seeded_random
+from tests.factories import GOOD_BOT, accept, make_active_version, make_bot
 from tests.helpers import present
-from tests.ladder.conftest import GOOD_BOT, accept, make_active_version, make_bot
 
 Status = BotVersion.Status
 
@@ -103,7 +103,7 @@ def test_no_validator_configured_is_a_clear_error(alice, settings):
 
 
 def test_configured_validator_and_enqueue_hook(alice, settings, django_capture_on_commit_callbacks):
-    settings.MONSOON_VERSION_VALIDATOR = "tests.ladder.conftest:accept"
+    settings.MONSOON_VERSION_VALIDATOR = "tests.factories:accept"
     settings.MONSOON_ENQUEUE_VALIDATION = "tests.ladder.test_versions:remember"
     REMEMBERED.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -222,7 +222,7 @@ def _unique_bot_source() -> bytes:
 
 def test_a_missing_artifact_is_retried_then_rejected_with_its_reason(alice, settings):
     """It stayed pending forever (26 attempts in 8 minutes) and its owner saw no reason."""
-    from tests.ladder.conftest import client_for
+    from tests.factories import api_client as client_for
 
     settings.MONSOON_VALIDATION_SAME_FAILURES = 3
     bot = make_bot(alice, "clove")

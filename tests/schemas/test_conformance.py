@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from engine.registry import UnknownGame, all_games, get_game
 from engine.rng import Rng
 from engine.schemas import ENTRY_POINTS, entry_schema, is_uniform_map, load_schema
-from tests.engine.conftest import GAME_TABLES, table_id
+from tests.engine.tables import GAME_TABLES, table_id
 from tests.schemas.helpers import problems, validator
 
 GAMES = list(all_games())

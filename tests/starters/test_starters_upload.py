@@ -18,7 +18,8 @@ from ladder.bots.models import BotVersion
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.ratings.models import Rating
-from tests.ladder.conftest import client_for, ladder_for
+from tests.factories import api_client as client_for
+from tests.factories import ladder_for
 from tests.workers.sandbox_helpers import needs_sandbox
 from workers.matches import tasks
 

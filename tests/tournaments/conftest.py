@@ -1,4 +1,4 @@
-"""Personas (from the ladder tests), tournaments at an injected clock, and an in-process worker.
+"""Tournaments at an injected clock, and an in-process worker.
 
 :func:`play_pending` is the stand-in for the workers: it claims each queued tournament match,
 plays it with the engine and built-in policies, and records the result through
@@ -8,99 +8,18 @@ tournament exactly as it will on the Celery path.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from typing import Any
-
 import pytest
 
-from bots.builtin import get_policy
-from engine.match import play_match
-from ladder.matches.models import Match
-from ladder.matches.services import claim_match, record_result
-from ladder.tournaments import selectors
-from ladder.tournaments import services as ts
-from ladder.tournaments.tournament_settings import TournamentSettings
-from tests.ladder.conftest import (  # noqa: F401  (fixtures re-exported)
-    _isolated_media,
-    alice,
-    bob,
-    client_for,
-    make_active_version,
-    make_bot,
-    olivia,
-    personas,
-    sam,
-)
-
-NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-START = NOW + timedelta(hours=2)
+from tests.factories import make_active_version, make_bot
 
 
-def new_tournament(organiser, **overrides):
-    data: dict[str, Any] = {
-        "name": "Winter cup",
-        "game": "batavia",
-        "num_players": 3,
-        "format": "swiss",
-        "starts_at": START,
-        "registration_opens_at": NOW,
-        "registration_closes_at": START - timedelta(minutes=30),
-    }
-    data.update(overrides)
-    return ts.create_tournament(organiser, now=NOW, settings=TournamentSettings(**data))
-
-
-def policy_for(match: Match, name_to_policy: dict[str, str] | None = None):
-    seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
-    names = name_to_policy or {}
-    return seats, [
-        get_policy(names.get(s.bot_version.bot.name, "random"), match.game) for s in seats
-    ]
-
-
-def play_one(
-    match_id: int, name_to_policy: dict[str, str] | None = None, forfeit: set[str] | None = None
-) -> None:
-    match = Match.objects.get(pk=match_id)
-    assert claim_match(match.pk, "test-worker")
-    seats, policies = policy_for(match, name_to_policy)
-    state, log = play_match(match.game, match.seed, policies, variant=match.variant)
-    n = len(seats)
-    forfeits = [
-        ("timeout after 2.0 s" if forfeit and s.bot_version.bot.name in forfeit else None)
-        for s in seats
-    ]
-    outcome = record_result(
-        match.pk,
-        {
-            "scores": state.scores(),
-            "ranking": state.ranking(),
-            "forfeits": forfeits,
-            "log": log,
-            "stderr": [""] * n,
-        },
-    )
-    assert outcome.recorded
-
-
-def play_pending(
-    capture, tournament=None, name_to_policy=None, forfeit=None, limit: int = 10_000
-) -> int:
-    """Play queued tournament matches until none wait; returns how many were played."""
-    played = 0
-    while played < limit:
-        pending = selectors.pending_match_ids(tournament)
-        if not pending:
-            return played
-        for match_id in pending:
-            with capture(execute=True):
-                play_one(match_id, name_to_policy, forfeit)
-            played += 1
-    return played
+@pytest.fixture(autouse=True)
+def _isolated_media(isolated_media: object) -> None:
+    """Every tournament test stores its uploads and logs in its own folders."""
 
 
 @pytest.fixture
-def field(db, alice, bob):  # noqa: F811
+def field(db, alice, bob):
     """Seven public batavia bots with active versions, owned by alice and bob."""
     bots = []
     for i in range(7):

@@ -1,4 +1,4 @@
-"""The tournament API with the personas: who may do what, and clear answers when not."""
+"""The tournament API with the api_clients: who may do what, and clear answers when not."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from django.utils import timezone
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
 from ladder.tournaments.tournament_settings import TournamentSettings
-from tests.tournaments.conftest import NOW, START, client_for, new_tournament, play_pending
+from tests.factories import api_client as client_for
+from tests.tournaments.play import NOW, START, new_tournament, play_pending
 
 BODY = {
     "name": "Spring open",
@@ -21,21 +22,23 @@ BODY = {
 }
 
 
-def test_only_organisers_and_staff_create(personas):
-    assert personas["anonymous"].post("/api/v1/tournaments/", BODY, format="json").status_code in (
+def test_only_organisers_and_staff_create(api_clients):
+    assert api_clients["anonymous"].post(
+        "/api/v1/tournaments/", BODY, format="json"
+    ).status_code in (
         401,
         403,
     )
-    answer = personas["owner"].post("/api/v1/tournaments/", BODY, format="json")
+    answer = api_clients["owner"].post("/api/v1/tournaments/", BODY, format="json")
     assert answer.status_code == 403
     assert answer.json()["detail"] == "only organisers and staff can create tournaments"
     for who in ("organiser", "staff"):
-        answer = personas[who].post("/api/v1/tournaments/", BODY, format="json")
+        answer = api_clients[who].post("/api/v1/tournaments/", BODY, format="json")
         assert answer.status_code == 201, answer.json()
         assert answer.json()["status"] == "scheduled" and not answer.json()["ranked"]
 
 
-def test_bad_input_gets_a_specific_400(personas):
+def test_bad_input_gets_a_specific_400(api_clients):
     cases: list[tuple[dict[str, object], str]] = [
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"num_players": 7}, "batavia is for 3-5 players per table, not 7"),
@@ -47,14 +50,16 @@ def test_bad_input_gets_a_specific_400(personas):
         ),
     ]
     for change, message in cases:
-        answer = personas["organiser"].post("/api/v1/tournaments/", BODY | change, format="json")
+        answer = api_clients["organiser"].post("/api/v1/tournaments/", BODY | change, format="json")
         assert answer.status_code == 400, answer.json()
         assert answer.json()["detail"].startswith(message), answer.json()
-    answer = personas["organiser"].post("/api/v1/tournaments/", {"game": "batavia"}, format="json")
+    answer = api_clients["organiser"].post(
+        "/api/v1/tournaments/", {"game": "batavia"}, format="json"
+    )
     assert answer.status_code == 400 and "starts_at" in answer.json()
 
 
-def test_listing_public_unlisted_and_own(olivia, alice, bob, personas, field):
+def test_listing_public_unlisted_and_own(olivia, alice, bob, api_clients, field):
     public = new_tournament(olivia, name="public")
     unlisted = new_tournament(olivia, name="unlisted", is_public=False)
     ts.register_entrant(unlisted.pk, user=olivia, bot_id=field[1].pk, now=NOW)  # bob's bot, invited
@@ -62,16 +67,16 @@ def test_listing_public_unlisted_and_own(olivia, alice, bob, personas, field):
     def names(client):
         return {t["name"] for t in client.get("/api/v1/tournaments/").json()["results"]}
 
-    assert names(personas["anonymous"]) == {"public"}
-    assert names(personas["owner"]) == {"public"}
-    assert names(personas["other"]) == {"public", "unlisted"}  # bob's bot is in it
-    assert names(personas["organiser"]) == names(personas["staff"]) == {"public", "unlisted"}
+    assert names(api_clients["anonymous"]) == {"public"}
+    assert names(api_clients["owner"]) == {"public"}
+    assert names(api_clients["other"]) == {"public", "unlisted"}  # bob's bot is in it
+    assert names(api_clients["organiser"]) == names(api_clients["staff"]) == {"public", "unlisted"}
     # Unlisted is reachable by its link.
-    assert personas["anonymous"].get(f"/api/v1/tournaments/{unlisted.pk}/").status_code == 200
+    assert api_clients["anonymous"].get(f"/api/v1/tournaments/{unlisted.pk}/").status_code == 200
     assert public.pk
 
 
-def test_register_and_unregister_through_the_api(olivia, personas, field, alice):
+def test_register_and_unregister_through_the_api(olivia, api_clients, field, alice):
     # The API runs on the real clock: registration open from now until a start tomorrow.
     t = ts.create_tournament(
         olivia,
@@ -85,32 +90,32 @@ def test_register_and_unregister_through_the_api(olivia, personas, field, alice)
     )
     url = f"/api/v1/tournaments/{t.pk}/entrants/"
     mine, bobs = field[0], field[1]
-    assert personas["owner"].post(url, {"bot": bobs.pk}, format="json").status_code == 403
-    answer = personas["owner"].post(url, {"bot": mine.pk}, format="json")
+    assert api_clients["owner"].post(url, {"bot": bobs.pk}, format="json").status_code == 403
+    answer = api_clients["owner"].post(url, {"bot": mine.pk}, format="json")
     assert answer.status_code == 201 and answer.json()["bot_name"] == "bot-0"
-    assert personas["owner"].post(url, {"bot": mine.pk}, format="json").status_code == 409
-    answer = personas["organiser"].post(url, {"bot": bobs.pk}, format="json")
+    assert api_clients["owner"].post(url, {"bot": mine.pk}, format="json").status_code == 409
+    answer = api_clients["organiser"].post(url, {"bot": bobs.pk}, format="json")
     assert answer.status_code == 201 and answer.json()["invited"]
-    assert [e["bot"] for e in personas["anonymous"].get(url).json()] == [mine.pk, bobs.pk]
-    assert personas["other"].delete(f"{url}{mine.pk}/").status_code == 403
-    assert personas["owner"].delete(f"{url}{mine.pk}/").status_code == 204
-    assert personas["owner"].delete(f"{url}{mine.pk}/").status_code == 404
-    assert personas["anonymous"].delete(f"{url}{bobs.pk}/").status_code in (401, 403)
+    assert [e["bot"] for e in api_clients["anonymous"].get(url).json()] == [mine.pk, bobs.pk]
+    assert api_clients["other"].delete(f"{url}{mine.pk}/").status_code == 403
+    assert api_clients["owner"].delete(f"{url}{mine.pk}/").status_code == 204
+    assert api_clients["owner"].delete(f"{url}{mine.pk}/").status_code == 404
+    assert api_clients["anonymous"].delete(f"{url}{bobs.pk}/").status_code in (401, 403)
 
 
-def test_controls_are_for_the_organiser_and_staff(olivia, personas, field):
+def test_controls_are_for_the_organiser_and_staff(olivia, api_clients, field):
     t = new_tournament(olivia)
     base = f"/api/v1/tournaments/{t.pk}"
     for who in ("owner", "other"):
-        answer = personas[who].post(f"{base}/pause/", {}, format="json")
+        answer = api_clients[who].post(f"{base}/pause/", {}, format="json")
         assert answer.status_code == 403
         assert "organiser or staff" in answer.json()["detail"]
-    answer = personas["organiser"].post(f"{base}/pause/", {"reason": "checking"}, format="json")
+    answer = api_clients["organiser"].post(f"{base}/pause/", {"reason": "checking"}, format="json")
     assert answer.status_code == 200 and answer.json()["status"] == "paused"
     assert answer.json()["status_reason"] == "checking"
-    assert personas["staff"].post(f"{base}/resume/").json()["status"] == "scheduled"
-    assert personas["staff"].post(f"{base}/resume/").status_code == 409
-    assert personas["organiser"].post(f"{base}/cancel/").json()["status"] == "cancelled"
+    assert api_clients["staff"].post(f"{base}/resume/").json()["status"] == "scheduled"
+    assert api_clients["staff"].post(f"{base}/resume/").status_code == 409
+    assert api_clients["organiser"].post(f"{base}/cancel/").json()["status"] == "cancelled"
 
 
 def test_a_played_tournament_through_the_api(olivia, field, django_capture_on_commit_callbacks):
@@ -165,7 +170,7 @@ def test_schema_has_the_tournament_endpoints(db):
         assert path in paths, path
 
 
-def test_match_counts_beyond_what_a_tournament_plays_are_a_400(personas, settings):
+def test_match_counts_beyond_what_a_tournament_plays_are_a_400(api_clients, settings):
     settings.MONSOON_TOURNAMENT_MAX_MATCHES = 5000
     cases: list[tuple[dict[str, object], str]] = [
         ({"games_per_pairing": 40_000}, "games_per_pairing 40000 makes 40000 matches"),
@@ -178,22 +183,22 @@ def test_match_counts_beyond_what_a_tournament_plays_are_a_400(personas, setting
         ({"rounds": 30_000}, "30000 rounds of 1 matches a table exceed the 5000"),
     ]
     for change, message in cases:
-        answer = personas["organiser"].post("/api/v1/tournaments/", BODY | change, format="json")
+        answer = api_clients["organiser"].post("/api/v1/tournaments/", BODY | change, format="json")
         assert answer.status_code == 400, answer.json()
         assert answer.json()["detail"].startswith(message), answer.json()
     assert (
-        personas["organiser"]
+        api_clients["organiser"]
         .post("/api/v1/tournaments/", {**BODY, "rounds": 5000}, format="json")
         .status_code
         == 201
     )
 
 
-def test_tournaments_filter_by_pairing_not_by_the_renderer_switch(olivia, personas):
+def test_tournaments_filter_by_pairing_not_by_the_renderer_switch(olivia, api_clients):
     """``?format=swiss`` was taken by DRF as a renderer name and answered 404."""
     new_tournament(olivia, name="swiss cup", format="swiss")
     new_tournament(olivia, name="round robin", format="round_robin")
-    anonymous = personas["anonymous"]
+    anonymous = api_clients["anonymous"]
     swiss = anonymous.get("/api/v1/tournaments/?pairing=swiss")
     assert swiss.status_code == 200
     assert [t["name"] for t in swiss.json()["results"]] == ["swiss cup"]

@@ -10,7 +10,8 @@ from ladder.matches.models import Match
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
-from tests.tournaments.conftest import START, client_for, new_tournament, play_one, play_pending
+from tests.factories import api_client as client_for
+from tests.tournaments.play import START, new_tournament, play_one, play_pending
 
 GREEDY = {"bot-0": "greedy", "bot-1": "greedy"}
 

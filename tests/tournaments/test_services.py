@@ -14,16 +14,9 @@ from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament, TournamentMatch
 from ladder.tournaments.tournament_settings import TournamentSettings
+from tests.factories import make_active_version, make_bot
 from tests.helpers import present
-from tests.tournaments.conftest import (
-    NOW,
-    START,
-    make_active_version,
-    make_bot,
-    new_tournament,
-    play_one,
-    play_pending,
-)
+from tests.tournaments.play import NOW, START, new_tournament, play_one, play_pending
 
 OPEN = START - timedelta(hours=1)
 

@@ -9,7 +9,7 @@ from ladder.api.serializers.tournaments import TournamentCreateSerializer
 from ladder.tournaments import services as ts
 from ladder.tournaments.admin import TournamentForm
 from ladder.tournaments.tournament_settings import TournamentSettings
-from tests.tournaments.conftest import NOW, new_tournament
+from tests.tournaments.play import NOW, new_tournament
 
 
 def test_the_admin_and_the_api_take_every_setting_and_only_those():

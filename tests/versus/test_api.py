@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from ladder.matches.models import Match
 from ladder.versus.models import VersionTest
-from tests.versus.conftest import bot_with_versions, play_pending
+from tests.versus.play import bot_with_versions, play_pending
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/version-tests/"

@@ -10,17 +10,9 @@ from django.urls import reverse
 
 from ladder.ladders.services import sync_ladders
 from ladder.versus.models import VersionTest
+from tests.browser import BROWSER_MARKS, by_css, log_in, screenshot, script_errors, wait_for
 from tests.factories import make_user
-from tests.versus.conftest import bot_with_versions, play_pending
-from tests.web.test_browser import (  # noqa: F401  (the browser fixture, re-used)
-    BROWSER_MARKS,
-    browser,
-    by_css,
-    log_in,
-    screenshot,
-    script_errors,
-    wait_for,
-)
+from tests.versus.play import bot_with_versions, play_pending
 
 pytestmark = BROWSER_MARKS
 
@@ -30,7 +22,7 @@ def no_capture(**_: bool) -> contextlib.nullcontext[None]:
     return contextlib.nullcontext()
 
 
-def test_owner_starts_a_test_in_the_browser_and_reads_the_result(browser, live_server):  # noqa: F811
+def test_owner_starts_a_test_in_the_browser_and_reads_the_result(browser, live_server):
     sync_ladders()  # a transactional (browser) test starts from an emptied database
     alice = make_user("alice")
     bot, (baseline, candidate) = bot_with_versions(alice)

@@ -34,12 +34,3 @@ def test_one_path_is_that_callable_and_empty_is_none(settings: Settings) -> None
     assert configured_hook("MONSOON_MATCH_OVER") is second
     settings.MONSOON_MATCH_OVER = ""
     assert configured_hook("MONSOON_MATCH_OVER") is None
-
-
-def test_the_default_setting_names_tournaments_then_version_tests() -> None:
-    from django.conf import settings
-
-    assert settings.MONSOON_MATCH_OVER.split(",") == [
-        "ladder.tournaments.services:match_over",
-        "ladder.versus.services:match_over",
-    ]

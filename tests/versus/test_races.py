@@ -17,7 +17,7 @@ from ladder.ladders.services import sync_ladders
 from ladder.matches.services import record_result
 from ladder.versus import services
 from ladder.versus.models import VersionTest, VersionTestGame
-from tests.versus.conftest import bot_with_versions, engine_record
+from tests.versus.play import bot_with_versions, engine_record
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 CALLERS = 8

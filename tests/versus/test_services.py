@@ -16,7 +16,7 @@ from ladder.ratings.models import Rating
 from ladder.versus import selectors, services
 from ladder.versus.models import VersionTest, VersionTestGame
 from tests.factories import make_version
-from tests.versus.conftest import bot_with_versions, engine_record, play_pending
+from tests.versus.play import bot_with_versions, engine_record, play_pending
 
 pytestmark = pytest.mark.django_db
 Status = VersionTest.Status

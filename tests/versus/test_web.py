@@ -7,7 +7,7 @@ from django.test import Client
 
 from ladder.versus import services
 from ladder.versus.models import VersionTest
-from tests.versus.conftest import bot_with_versions
+from tests.versus.play import bot_with_versions
 
 pytestmark = pytest.mark.django_db
 

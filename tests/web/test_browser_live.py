@@ -14,16 +14,9 @@ from django.urls import reverse
 from ladder.ladders.services import sync_ladders
 from ladder.matches import services as match_services
 from ladder.web.replay import build_live_replay
+from tests.browser import BROWSER_MARKS, by_css, screenshot, script_errors, wait_for
 from tests.factories import engine_result, make_user
-from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
-    BROWSER_MARKS,
-    browser,
-    by_css,
-    screenshot,
-    script_errors,
-    wait_for,
-)
-from tests.web.test_live import running_match
+from tests.web.replays import running_match
 
 pytestmark = BROWSER_MARKS
 
@@ -60,7 +53,7 @@ def text_of(driver, selector: str) -> str:
 
 
 @pytest.mark.parametrize("width", [1366, 390])
-def test_a_spectator_watches_a_match_being_played(browser, live_server, width):  # noqa: F811
+def test_a_spectator_watches_a_match_being_played(browser, live_server, width):
     sync_ladders()  # a transactional test starts from an emptied database
     owners = [make_user(name) for name in ("alice", "bob", "olivia")]
     live = running_match(owners, game="borneo", seed=7)

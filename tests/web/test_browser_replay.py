@@ -10,12 +10,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
+from tests.browser import (
     ARTIFACTS,
     BROWSER_MARKS,
     all_css,
     assert_above_the_fold,
-    browser,
     by_css,
     screenshot,
     script_errors,
@@ -61,7 +60,7 @@ def click(driver, element) -> None:
 
 
 @pytest.mark.parametrize("width", [1366, 390])
-def test_a_spectator_reads_the_replay(browser, live_server, site_world, width):  # noqa: F811
+def test_a_spectator_reads_the_replay(browser, live_server, site_world, width):
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 

@@ -13,15 +13,8 @@ from django.utils import timezone
 
 from ladder.ladders.services import sync_ladders
 from ladder.tournaments.models import Tournament
+from tests.browser import BROWSER_MARKS, by_css, screenshot, script_errors, wait_for
 from tests.factories import make_user
-from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
-    BROWSER_MARKS,
-    browser,
-    by_css,
-    screenshot,
-    script_errors,
-    wait_for,
-)
 
 pytestmark = BROWSER_MARKS
 
@@ -37,7 +30,7 @@ def set_value(driver, selector: str, value: str) -> None:
     driver.execute_script("arguments[0].value = arguments[1];", by_css(driver, selector), value)
 
 
-def test_create_a_tournament_on_a_phone(browser, live_server):  # noqa: F811
+def test_create_a_tournament_on_a_phone(browser, live_server):
     from selenium.webdriver.support.ui import Select
 
     sync_ladders()  # a transactional test starts from an emptied database

@@ -20,21 +20,20 @@ from ladder.accounts.services import decide_organiser_request
 from ladder.ratings.services import end_season
 from ladder.tournaments import selectors as tournament_selectors
 from ladder.tournaments.models import Tournament
-from tests.factories import ladder_for, make_bot, make_match, make_version, play_and_record
-from tests.helpers import present
-from tests.tournaments.conftest import play_one, play_pending
-from tests.web.conftest import started_tournament
-from tests.web.test_browser import (  # noqa: F401  (browser is a fixture)
+from tests.browser import (
     ARTIFACTS,
     BROWSER_MARKS,
     all_css,
-    browser,
     by_css,
     log_in,
     screenshot,
     script_errors,
     wait_for,
 )
+from tests.factories import ladder_for, make_bot, make_match, make_version, play_and_record
+from tests.helpers import present
+from tests.tournaments.play import play_one, play_pending
+from tests.web.site import started_tournament
 
 pytestmark = BROWSER_MARKS
 
@@ -77,7 +76,7 @@ def page_width(driver) -> int:
 
 
 def test_a_running_tournament_page_follows_its_rounds(
-    browser,  # noqa: F811
+    browser,
     live_server,
     site_world,
     olivia,
@@ -145,7 +144,7 @@ def test_a_running_tournament_page_follows_its_rounds(
         browser.set_window_size(1280, 1000)
 
 
-def test_ask_to_become_an_organiser_and_hear_the_answer(browser, live_server, site_world, sam):  # noqa: F811
+def test_ask_to_become_an_organiser_and_hear_the_answer(browser, live_server, site_world, sam):
     browser.delete_all_cookies()
     log_in(browser, live_server, "bob", "bob-password-1")
     new = live_server.url + reverse("web:tournament-new")
@@ -174,7 +173,7 @@ def test_ask_to_become_an_organiser_and_hear_the_answer(browser, live_server, si
         browser.set_window_size(1280, 1000)
 
 
-def test_a_finished_season_is_browsable(browser, live_server, site_world):  # noqa: F811
+def test_a_finished_season_is_browsable(browser, live_server, site_world):
     ladder = ladder_for("batavia", 3)
     season = end_season(ladder.pk)
     assert season.standings.count() > 0
@@ -198,7 +197,7 @@ def test_a_finished_season_is_browsable(browser, live_server, site_world):  # no
         browser.set_window_size(1280, 1000)
 
 
-def test_a_new_bot_page_shows_its_first_match_without_a_reload(browser, live_server, site_world):  # noqa: F811
+def test_a_new_bot_page_shows_its_first_match_without_a_reload(browser, live_server, site_world):
     bot = make_bot(site_world.bots["alice-packet-row"].owner, "alice-newcomer", "packet_row")
     version = make_version(bot)
     browser.set_window_size(*PHONE)

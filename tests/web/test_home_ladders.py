@@ -25,8 +25,8 @@ def ladder_items(html: str) -> dict[str, str]:
     return items
 
 
-def test_home_shows_leaders_of_active_ladders_and_explains_the_rest(site_world, personas):
-    html = personas["anonymous"].get(reverse("web:home")).content.decode()
+def test_home_shows_leaders_of_active_ladders_and_explains_the_rest(site_world, web_clients):
+    html = web_clients["anonymous"].get(reverse("web:home")).content.decode()
     items = ladder_items(html)
     assert len(items) == Ladder.objects.count()
     batavia3 = items[reverse("web:standings", args=["batavia", 3])]
@@ -42,15 +42,15 @@ def test_home_shows_leaders_of_active_ladders_and_explains_the_rest(site_world, 
     assert 'id="provisional-legend"' in html and "fewer than 5 rated games" in html
 
 
-def test_a_paused_ladder_says_so(site_world, personas):
+def test_a_paused_ladder_says_so(site_world, web_clients):
     Ladder.objects.filter(game="borneo", num_players=3).update(schedule_enabled=False)
-    html = personas["anonymous"].get(reverse("web:home")).content.decode()
+    html = web_clients["anonymous"].get(reverse("web:home")).content.decode()
     text = ladder_items(html)[reverse("web:standings", args=["borneo", 3])]
     assert "not active" in text and "Paused" in text
 
 
-def test_standings_explain_the_provisional_mark(site_world, personas):
-    html = personas["anonymous"].get(reverse("web:standings", args=["batavia", 3])).content
+def test_standings_explain_the_provisional_mark(site_world, web_clients):
+    html = web_clients["anonymous"].get(reverse("web:standings", args=["batavia", 3])).content
     html = html.decode()
     assert 'id="provisional-legend"' in html
     assert html.count('class="prov-mark inline-prov"') == 3  # one game each: all provisional

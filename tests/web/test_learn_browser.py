@@ -13,18 +13,17 @@ from django.urls import reverse
 from engine.registry import all_games
 from ladder.bots import services as bot_services
 from ladder.matches.models import Match
-from tests.factories import accept
-from tests.web.test_browser import (
+from tests.browser import (
     ARTIFACTS,
     BROWSER_MARKS,
     all_css,
-    browser,  # noqa: F401 - the shared module-scoped Chromium fixture
     by_css,
     log_in,
     screenshot,
     script_errors,
     wait_for,
 )
+from tests.factories import accept
 
 pytestmark = BROWSER_MARKS
 
@@ -45,7 +44,7 @@ def new_pages() -> list[str]:
     ]
 
 
-def test_new_pages_fit_a_phone_screen(browser, live_server, site_world):  # noqa: F811
+def test_new_pages_fit_a_phone_screen(browser, live_server, site_world):
     browser.delete_all_cookies()
     log_in(browser, live_server, "alice", "alice-password-1")
     browser.set_window_size(*PHONE)
@@ -89,7 +88,7 @@ def test_new_pages_fit_a_phone_screen(browser, live_server, site_world):  # noqa
     assert script_errors(browser) == []
 
 
-def test_pending_version_turns_active_without_a_reload(browser, live_server, site_world):  # noqa: F811
+def test_pending_version_turns_active_without_a_reload(browser, live_server, site_world):
     browser.delete_all_cookies()
     log_in(browser, live_server, "alice", "alice-password-1")
     bot = site_world.bots["alice-packet-row"]
@@ -134,7 +133,7 @@ def test_pending_version_turns_active_without_a_reload(browser, live_server, sit
     assert script_errors(browser) == []
 
 
-def test_send_a_challenge_from_the_form(browser, live_server, site_world):  # noqa: F811
+def test_send_a_challenge_from_the_form(browser, live_server, site_world):
     browser.delete_all_cookies()
     log_in(browser, live_server, "alice", "alice-password-1")
     browser.get(live_server.url + reverse("web:bot", args=["alice-batavia"]))

@@ -39,7 +39,7 @@ from tests.factories import (
     play_and_record,
 )
 from tests.helpers import present
-from tests.web.conftest import REJECTION
+from tests.web.site import REJECTION
 
 BUILD_OUTPUT = ("target", "Cargo.lock", "classes", "mybot", "mybot.jar")
 
@@ -53,8 +53,8 @@ def html_of(response) -> str:
 
 
 @pytest.mark.parametrize("game", list(all_games()))
-def test_rules_page_renders_the_doc_with_its_schema_tables(personas, db, game):
-    html = html_of(personas["anonymous"].get(reverse("web:rules", args=[game])))
+def test_rules_page_renders_the_doc_with_its_schema_tables(web_clients, db, game):
+    html = html_of(web_clients["anonymous"].get(reverse("web:rules", args=[game])))
     spec = all_games()[game]
     assert f"<h1>{spec.title}" in html
     assert f'href="/api/v1/games/{game}/schema/"' in html
@@ -67,15 +67,15 @@ def test_rules_page_renders_the_doc_with_its_schema_tables(personas, db, game):
     assert f"web/games/{game}.js" in html and "web/examples.js" in html
 
 
-def test_schema_link_on_the_rules_page_serves_the_schema(personas, db):
-    html = html_of(personas["anonymous"].get(reverse("web:rules", args=["borneo"])))
+def test_schema_link_on_the_rules_page_serves_the_schema(web_clients, db):
+    html = html_of(web_clients["anonymous"].get(reverse("web:rules", args=["borneo"])))
     assert 'href="/api/v1/games/borneo/schema/"' in html
-    schema = personas["anonymous"].get("/api/v1/games/borneo/schema/")
+    schema = web_clients["anonymous"].get("/api/v1/games/borneo/schema/")
     assert schema.status_code == 200 and "$defs" in schema.json()
 
 
-def test_unknown_game_has_no_rules_page(personas, db):
-    assert personas["anonymous"].get("/games/chess/").status_code == 404
+def test_unknown_game_has_no_rules_page(web_clients, db):
+    assert web_clients["anonymous"].get("/games/chess/").status_code == 404
 
 
 def test_markdown_is_sanitised():
@@ -108,14 +108,14 @@ def test_doc_links_go_to_site_pages_and_repository_paths_become_text():
         ("/docs/languages/", ["JavaScript", "Rust", 'href="/docs/protocol/']),
     ],
 )
-def test_protocol_and_language_pages(personas, db, url, facts):
-    html = html_of(personas["anonymous"].get(url))
+def test_protocol_and_language_pages(web_clients, db, url, facts):
+    html = html_of(web_clients["anonymous"].get(url))
     for fact in facts:
         assert fact in html
 
 
-def test_getting_started_walks_from_nothing_to_a_ranked_bot(personas, db):
-    html = html_of(personas["anonymous"].get(reverse("web:start")))
+def test_getting_started_walks_from_nothing_to_a_ranked_bot(web_clients, db):
+    html = html_of(web_clients["anonymous"].get(reverse("web:start")))
     assert 'href="/signup/"' in html
     for game in all_games():
         assert f'href="/games/{game}/"' in html
@@ -125,7 +125,7 @@ def test_getting_started_walks_from_nothing_to_a_ranked_bot(personas, db):
             assert command[0] in html
     assert "g++ -std=c++17" in html and "tar czf mybot.tar.gz monsoon.json mybot.jar" in html
     assert "/api/v1/bots/" in html and 'href="/docs/protocol/"' in html
-    logged_in = html_of(personas["owner"].get(reverse("web:start")))
+    logged_in = html_of(web_clients["owner"].get(reverse("web:start")))
     assert "logged in as <strong>alice</strong>" in logged_in and 'href="/me/token/"' in logged_in
 
 
@@ -149,8 +149,8 @@ def _source_files(folder: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("language", starters.LANGUAGES)
-def test_kit_download_unpacks_to_the_starter_files(personas, db, language, tmp_path):
-    response = personas["anonymous"].get(reverse("web:kit", args=[language]))
+def test_kit_download_unpacks_to_the_starter_files(web_clients, db, language, tmp_path):
+    response = web_clients["anonymous"].get(reverse("web:kit", args=[language]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/gzip"
     assert f'filename="{language}-starter.tar.gz"' in response["Content-Disposition"]
@@ -168,7 +168,7 @@ def test_kit_download_unpacks_to_the_starter_files(personas, db, language, tmp_p
         assert (unpacked / name).read_bytes() == (source / name).read_bytes()
 
 
-def test_kit_download_leaves_out_build_output(personas, db, tmp_path, monkeypatch):
+def test_kit_download_leaves_out_build_output(web_clients, db, tmp_path, monkeypatch):
     kits = tmp_path / "kits"
     shutil.copytree(starters.KITS_DIR / "rust", kits / "rust")
     (kits / "rust" / "mybot").write_bytes(b"\x7fELF binary")
@@ -176,15 +176,15 @@ def test_kit_download_leaves_out_build_output(personas, db, tmp_path, monkeypatc
     (kits / "rust" / "target" / "release" / "mybot").write_bytes(b"\x7fELF binary")
     (kits / "rust" / "Cargo.lock").write_text("# lock\n")
     monkeypatch.setattr(starters, "KITS_DIR", kits)
-    members = _unpack(personas["anonymous"].get(reverse("web:kit", args=["rust"])).content)
+    members = _unpack(web_clients["anonymous"].get(reverse("web:kit", args=["rust"])).content)
     names = {name.removeprefix("rust-starter/") for name in members}
     assert "src/main.rs" in names and "Cargo.toml" in names and "monsoon.json" in names
     assert not {"mybot", "Cargo.lock"} & names
     assert not any(name.startswith("target") for name in names)
 
 
-def test_unknown_kit_is_404(personas, db):
-    response = personas["anonymous"].get("/start/kits/cobol.tar.gz")
+def test_unknown_kit_is_404(web_clients, db):
+    response = web_clients["anonymous"].get("/start/kits/cobol.tar.gz")
     assert response.status_code == 404
 
 
@@ -198,17 +198,17 @@ def bobs_secret(site_world, bob):
     return bot
 
 
-def test_challenge_form_offers_public_bots_and_your_own_only(personas, site_world, bobs_secret):
-    html = html_of(personas["owner"].get(reverse("web:bot-challenge", args=["alice-batavia"])))
+def test_challenge_form_offers_public_bots_and_your_own_only(web_clients, site_world, bobs_secret):
+    html = html_of(web_clients["owner"].get(reverse("web:bot-challenge", args=["alice-batavia"])))
     assert "bob-batavia (bob)" in html and "olivia-batavia (olivia)" in html
     assert "alice-secret (alice)" in html  # her own private bot may sit at her table
     assert "bob-hidden" not in html  # another user's private bot never shows
     assert "alice-borneo" not in html  # another game
 
 
-def test_challenge_form_creates_the_match_and_redirects_to_it(personas, site_world):
+def test_challenge_form_creates_the_match_and_redirects_to_it(web_clients, site_world):
     bots = site_world.bots
-    response = personas["owner"].post(
+    response = web_clients["owner"].post(
         reverse("web:bot-challenge", args=["alice-batavia"]),
         {"opponents": [bots["bob-batavia"].pk, bots["olivia-batavia"].pk]},
     )
@@ -219,9 +219,9 @@ def test_challenge_form_creates_the_match_and_redirects_to_it(personas, site_wor
     assert match.ranked is False and present(match.requested_by).username == "alice"
 
 
-def test_challenge_with_a_wrong_table_size_says_why(personas, site_world):
+def test_challenge_with_a_wrong_table_size_says_why(web_clients, site_world):
     before = Match.objects.count()
-    response = personas["owner"].post(
+    response = web_clients["owner"].post(
         reverse("web:bot-challenge", args=["alice-batavia"]),
         {"opponents": [site_world.bots["bob-batavia"].pk]},
     )
@@ -232,10 +232,10 @@ def test_challenge_with_a_wrong_table_size_says_why(personas, site_world):
     assert Match.objects.count() == before
 
 
-def test_challenge_rate_limit_is_a_clear_message(personas, site_world, settings):
+def test_challenge_rate_limit_is_a_clear_message(web_clients, site_world, settings):
     settings.MONSOON_CHALLENGES_PER_HOUR = 1  # site_world already holds one of alice's
     bots = site_world.bots
-    response = personas["owner"].post(
+    response = web_clients["owner"].post(
         reverse("web:bot-challenge", args=["alice-batavia"]),
         {"opponents": [bots["bob-batavia"].pk, bots["olivia-batavia"].pk]},
     )
@@ -243,8 +243,8 @@ def test_challenge_rate_limit_is_a_clear_message(personas, site_world, settings)
     assert "Too many challenges: at most 1 challenges an hour" in response.content.decode()
 
 
-def test_challenge_of_another_users_private_bot_is_refused(personas, site_world, bobs_secret):
-    response = personas["owner"].post(
+def test_challenge_of_another_users_private_bot_is_refused(web_clients, site_world, bobs_secret):
+    response = web_clients["owner"].post(
         reverse("web:bot-challenge", args=["alice-batavia"]),
         {"opponents": [bobs_secret.pk, site_world.bots["bob-batavia"].pk]},
     )
@@ -253,13 +253,13 @@ def test_challenge_of_another_users_private_bot_is_refused(personas, site_world,
 
 
 @pytest.mark.parametrize("who, status", [("anonymous", 302), ("other", 404), ("staff", 404)])
-def test_only_the_owner_challenges_with_a_bot(personas, site_world, who, status):
+def test_only_the_owner_challenges_with_a_bot(web_clients, site_world, who, status):
     url = reverse("web:bot-challenge", args=["alice-batavia"])
-    assert personas[who].get(url).status_code == status
+    assert web_clients[who].get(url).status_code == status
 
 
-def test_challenge_index_lists_your_bots(personas, site_world):
-    html = html_of(personas["owner"].get(reverse("web:challenge")))
+def test_challenge_index_lists_your_bots(web_clients, site_world):
+    html = html_of(web_clients["owner"].get(reverse("web:challenge")))
     assert 'href="/bots/alice-secret/challenge/"' in html
     assert "bob-batavia" not in html
 
@@ -299,8 +299,8 @@ def forfeiting_borneo(site_world):
     return bots["alice-borneo"]
 
 
-def test_my_bots_shows_version_rating_rank_games_and_forfeits(personas, forfeiting_borneo):
-    html = html_of(personas["owner"].get(reverse("web:my-bots")))
+def test_my_bots_shows_version_rating_rank_games_and_forfeits(web_clients, forfeiting_borneo):
+    html = html_of(web_clients["owner"].get(reverse("web:my-bots")))
     card = html.split('href="/bots/alice-borneo/"')[1].split("</li>")[0]
     assert "v1" in card and "status-active" in card
     assert "Games played</dt>\n  <dd>5</dd>" in card
@@ -316,8 +316,8 @@ def test_my_bots_shows_version_rating_rank_games_and_forfeits(personas, forfeiti
     assert "bob-borneo" not in html.split("<h2>My matches</h2>")[0]
 
 
-def test_my_bots_shows_the_rejected_upload_with_its_reason(personas, site_world):
-    html = html_of(personas["owner"].get(reverse("web:my-bots")))
+def test_my_bots_shows_the_rejected_upload_with_its_reason(web_clients, site_world):
+    html = html_of(web_clients["owner"].get(reverse("web:my-bots")))
     card = html.split('href="/bots/alice-batavia/"')[1].split("</li>")[0]
     assert "v2" in card and "status-rejected" in card and REJECTION in card
     assert "v1 plays meanwhile" in card
@@ -325,15 +325,15 @@ def test_my_bots_shows_the_rejected_upload_with_its_reason(personas, site_world)
     assert "private" in secret and "unrated (a private bot plays no ranked games)" in secret
 
 
-def test_a_bot_without_versions_is_unrated(personas, site_world, alice):
+def test_a_bot_without_versions_is_unrated(web_clients, site_world, alice):
     make_bot(alice, "alice-fresh", "borneo")
-    html = html_of(personas["owner"].get(reverse("web:my-bots")))
+    html = html_of(web_clients["owner"].get(reverse("web:my-bots")))
     card = html.split('href="/bots/alice-fresh/"')[1].split("</li>")[0]
     assert "none uploaded" in card and "unrated (no active version)" in card
 
 
-def test_my_bots_never_lists_another_users_bots(personas, site_world):
-    html = html_of(personas["other"].get(reverse("web:my-bots")))
+def test_my_bots_never_lists_another_users_bots(web_clients, site_world):
+    html = html_of(web_clients["other"].get(reverse("web:my-bots")))
     # Bob sat at alice-secret's challenge: his matches list reads it as "a private bot".
     cards = html.split("<h2>My matches</h2>")[0]
     assert "alice-secret" not in cards and "alice-batavia" not in cards
@@ -341,31 +341,31 @@ def test_my_bots_never_lists_another_users_bots(personas, site_world):
     assert "alice-secret" not in html and "a private bot" in html.split("<h2>My matches</h2>")[1]
 
 
-def test_bot_page_shows_the_record_and_the_smoke_test(personas, site_world):
-    html = html_of(personas["anonymous"].get(reverse("web:bot", args=["bob-batavia"])))
+def test_bot_page_shows_the_record_and_the_smoke_test(web_clients, site_world):
+    html = html_of(web_clients["anonymous"].get(reverse("web:bot", args=["bob-batavia"])))
     record = html.split('id="record"')[1].split("</section>")[0]
     assert "1 of 2 (50%), most often <code>timeout</code> (1)" in record
     assert "passed validation" in record and "no replay of its smoke match" in record
 
 
-def test_bot_page_hides_unplayed_uploads_from_others(personas, site_world):
-    other = html_of(personas["other"].get(reverse("web:bot", args=["alice-batavia"])))
+def test_bot_page_hides_unplayed_uploads_from_others(web_clients, site_world):
+    other = html_of(web_clients["other"].get(reverse("web:bot", args=["alice-batavia"])))
     record = other.split('id="record"')[1].split("</section>")[0]
     assert "v2" not in record and "rejected" not in record and REJECTION not in other
-    owner = html_of(personas["owner"].get(reverse("web:bot", args=["alice-batavia"])))
+    owner = html_of(web_clients["owner"].get(reverse("web:bot", args=["alice-batavia"])))
     assert "status-rejected" in owner.split('id="record"')[1].split("</section>")[0]
 
 
-def test_pending_version_page_polls_and_the_status_flips(personas, site_world):
+def test_pending_version_page_polls_and_the_status_flips(web_clients, site_world):
     bot = site_world.bots["alice-packet-row"]
     version = bot_services.upload_version(
         bot, user=bot.owner, filename="main.py", data=b"print(1)\n"
     )
-    page = html_of(personas["owner"].get(reverse("web:bot", args=[bot.name])))
+    page = html_of(web_clients["owner"].get(reverse("web:bot", args=[bot.name])))
     assert "web/version-status.js" in page and 'data-status-url="/bots/alice-packet-row/status/"'
     assert '<noscript><meta http-equiv="refresh"' in page
     status_url = reverse("web:bot-status", args=[bot.name])
-    pending = personas["owner"].get(status_url).json()
+    pending = web_clients["owner"].get(status_url).json()
     assert pending["pending"] is True
     assert pending["versions"][-1] == {
         "number": 2,
@@ -374,44 +374,44 @@ def test_pending_version_page_polls_and_the_status_flips(personas, site_world):
         "failure_reason": "",
     }
     # Others learn nothing of an upload that has not played.
-    others = personas["other"].get(status_url).json()
+    others = web_clients["other"].get(status_url).json()
     assert (others["bot"], others["pending"]) == (bot.name, False)
     assert others["versions"] == [{"number": 1, "status": "active", "label": "active"}]
     bot_services.validate_version(version.pk, validator=accept)
-    done = personas["owner"].get(status_url).json()
+    done = web_clients["owner"].get(status_url).json()
     assert done["pending"] is False
     assert [(v["number"], v["status"]) for v in done["versions"]] == [(1, "retired"), (2, "active")]
-    settled = html_of(personas["owner"].get(reverse("web:bot", args=[bot.name])))
+    settled = html_of(web_clients["owner"].get(reverse("web:bot", args=[bot.name])))
     assert "version-status.js" not in settled and "noscript" not in settled
 
 
-def test_a_new_bot_page_follows_its_first_matches(personas, site_world, alice):
+def test_a_new_bot_page_follows_its_first_matches(web_clients, site_world, alice):
     """After validation the page keeps polling until the bot's first match is over, and the
     status answer lists the recent matches so the page can refresh its record and list."""
     bot = make_bot(alice, "alice-fresh", "packet_row")
     version = make_active_version(bot)
     status_url = reverse("web:bot-status", args=[bot.name])
-    page = html_of(personas["owner"].get(reverse("web:bot", args=[bot.name])))
+    page = html_of(web_clients["owner"].get(reverse("web:bot", args=[bot.name])))
     assert "web/version-status.js" in page and 'data-matches="[]"' in page
-    first = personas["owner"].get(status_url).json()
+    first = web_clients["owner"].get(status_url).json()
     assert (first["pending"], first["follow"], first["matches"]) == (False, True, [])
     other = site_world.bots["bob-packet-row"].versions.get(status="active")
     match = make_match("packet_row", [version, other], seed=5)
-    queued = personas["owner"].get(status_url).json()
+    queued = web_clients["owner"].get(status_url).json()
     assert queued["matches"] == [[match.pk, "queued"]] and queued["follow"] is True
     play_and_record(match)
-    done = personas["owner"].get(status_url).json()
+    done = web_clients["owner"].get(status_url).json()
     assert done["matches"] == [[match.pk, "finished"]] and done["follow"] is False
-    settled = html_of(personas["owner"].get(reverse("web:bot", args=[bot.name])))
+    settled = html_of(web_clients["owner"].get(reverse("web:bot", args=[bot.name])))
     assert "version-status.js" not in settled
     assert "No matches yet" not in settled
 
 
-def test_status_of_a_private_bot_is_hidden_from_others(personas, site_world):
+def test_status_of_a_private_bot_is_hidden_from_others(web_clients, site_world):
     url = reverse("web:bot-status", args=["alice-secret"])
-    assert personas["other"].get(url).status_code == 404
-    assert personas["anonymous"].get(url).status_code == 404
-    assert personas["owner"].get(url).status_code == 200
+    assert web_clients["other"].get(url).status_code == 404
+    assert web_clients["anonymous"].get(url).status_code == 404
+    assert web_clients["owner"].get(url).status_code == 200
 
 
 def checkbox(html: str, value: int) -> str:
@@ -420,29 +420,29 @@ def checkbox(html: str, value: int) -> str:
     return found.group(0)
 
 
-def test_challenge_a_bot_from_its_page(personas, site_world, alice):
-    page = html_of(personas["owner"].get(reverse("web:bot", args=["bob-batavia"])))
+def test_challenge_a_bot_from_its_page(web_clients, site_world, alice):
+    page = html_of(web_clients["owner"].get(reverse("web:bot", args=["bob-batavia"])))
     assert 'href="/challenge/?against=bob-batavia"' in page
-    index = html_of(personas["owner"].get("/challenge/?against=bob-batavia"))
+    index = html_of(web_clients["owner"].get("/challenge/?against=bob-batavia"))
     assert 'href="/bots/alice-batavia/challenge/?against=bob-batavia"' in index
     assert "alice-borneo" not in index  # another game
-    form = html_of(personas["owner"].get("/bots/alice-batavia/challenge/?against=bob-batavia"))
+    form = html_of(web_clients["owner"].get("/bots/alice-batavia/challenge/?against=bob-batavia"))
     bob = site_world.bots["bob-batavia"].pk
     olivia = site_world.bots["olivia-batavia"].pk
     assert "checked" in checkbox(form, bob)
     assert "checked" not in checkbox(form, olivia)
     # A private bot of another user is not there to challenge.
-    assert personas["other"].get("/challenge/?against=alice-secret").status_code == 404
+    assert web_clients["other"].get("/challenge/?against=alice-secret").status_code == 404
 
 
-def test_a_rated_bot_made_private_keeps_its_rating_but_leaves_the_table(personas, site_world):
+def test_a_rated_bot_made_private_keeps_its_rating_but_leaves_the_table(web_clients, site_world):
     bot = site_world.bots["alice-borneo"]
     bot.is_public = False
     bot.save(update_fields=["is_public"])
-    html = html_of(personas["owner"].get(reverse("web:my-bots")))
+    html = html_of(web_clients["owner"].get(reverse("web:my-bots")))
     card = html.split('href="/bots/alice-borneo/"')[1].split("</li>")[0]
     assert "not in the table (private bot)" in card and "rank" not in card
-    bob_card = html_of(personas["other"].get(reverse("web:my-bots"))).split(
+    bob_card = html_of(web_clients["other"].get(reverse("web:my-bots"))).split(
         'href="/bots/bob-borneo/"'
     )[1]
     assert "of 2" in bob_card.split("</li>")[0]  # the table now holds bob and olivia only
@@ -461,10 +461,10 @@ def test_forfeit_code_is_the_leading_word(reason, code):
     assert forfeit_code(reason) == code
 
 
-def test_my_bots_queries_do_not_grow_with_the_number_of_bots(personas, site_world, alice):
+def test_my_bots_queries_do_not_grow_with_the_number_of_bots(web_clients, site_world, alice):
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
-            html_of(personas["owner"].get(reverse("web:my-bots")))
+            html_of(web_clients["owner"].get(reverse("web:my-bots")))
         return len(captured)
 
     before = queries()

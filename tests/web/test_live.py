@@ -10,51 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
-from bots.builtin import get_policy
-from engine.match import play_match
 from engine.registry import get_game
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.web.replay import build_live_replay
 from tests.factories import api_client, engine_result, make_active_version, make_bot, make_match
-from tests.web.test_replay import TABLES, played, rebuild
-
-WORKER = "host-a/1"
-
-
-@dataclass
-class Running:
-    match: Match
-    log: dict[str, Any]
-    """The whole game the match will turn out to be (the worker publishes its prefixes)."""
-
-    def publish(self, count: int, forfeits: list[str | None] | None = None) -> None:
-        n = self.match.ladder.num_players
-        assert match_services.publish_progress(
-            self.match.pk,
-            worker=WORKER,
-            decisions=self.log["decisions"][:count],
-            forfeits=forfeits or [None] * n,
-        )
-
-
-def running_match(owners: list, game: str = "borneo", seed: int = 41) -> Running:
-    """A match claimed by a worker, with the game it will play computed in advance."""
-    versions = [
-        make_active_version(make_bot(owner, f"{owner.username}-{game}-{i}", game))
-        for i, owner in enumerate(owners)
-    ]
-    match = make_match(game, versions, seed=seed)
-    assert match_services.claim_match(match.pk, WORKER)
-    policies = [get_policy("random", game) for _ in owners]
-    _, log = play_match(game, seed, policies, variant=match.variant)
-    return Running(match, log)
+from tests.web.replays import TABLES, WORKER, played, rebuild, running_match
 
 
 def viewer_data(html: str) -> dict[str, Any]:
@@ -91,10 +57,10 @@ def test_published_moves_that_do_not_replay_say_so():
     assert "do not replay" in replay.error
 
 
-def test_the_match_page_follows_a_running_match(alice, bob, olivia, personas):
+def test_the_match_page_follows_a_running_match(alice, bob, olivia, web_clients):
     live = running_match([alice, bob, olivia])
     live.publish(10)
-    page = personas["anonymous"].get(reverse("web:match", args=[live.match.pk]))
+    page = web_clients["anonymous"].get(reverse("web:match", args=[live.match.pk]))
     html = page.content.decode()
     assert "Live" in html and "hidden cards stay hidden" in html
     assert f"seed {live.match.seed}" not in html and "Download the game log" not in html
@@ -104,10 +70,10 @@ def test_the_match_page_follows_a_running_match(alice, bob, olivia, personas):
     assert url == reverse("web:match-live", args=[live.match.pk])
 
     # Nothing new yet, then the next moves as frames after the viewer's last one.
-    first = personas["anonymous"].get(url, {"since": 10, "run": data["live"]["run"]}).json()
+    first = web_clients["anonymous"].get(url, {"since": 10, "run": data["live"]["run"]}).json()
     assert (first["total"], first["frames"], first["over"]) == (10, [], False)
     live.publish(25)
-    update = personas["anonymous"].get(url, {"since": 10, "run": data["live"]["run"]}).json()
+    update = web_clients["anonymous"].get(url, {"since": 10, "run": data["live"]["run"]}).json()
     assert update["total"] == 25 and len(update["frames"]) == 15
     assert [f["decision"]["action"] for f in update["frames"]] == [
         d["action"] for d in live.log["decisions"][10:25]
@@ -119,32 +85,32 @@ def test_the_match_page_follows_a_running_match(alice, bob, olivia, personas):
     record = engine_result(live.match)
     record["log"] = live.log
     match_services.record_result(live.match.pk, record)
-    over = personas["anonymous"].get(url, {"since": 25}).json()
+    over = web_clients["anonymous"].get(url, {"since": 25}).json()
     assert over["over"] is True and over["status"] == "finished"
-    page = personas["anonymous"].get(reverse("web:match", args=[live.match.pk]))
+    page = web_clients["anonymous"].get(reverse("web:match", args=[live.match.pk]))
     assert "Replay" in page.content.decode() and "live" not in viewer_data(page.content.decode())
 
 
-def test_the_home_page_lists_running_matches_to_watch(alice, bob, olivia, personas):
+def test_the_home_page_lists_running_matches_to_watch(alice, bob, olivia, web_clients):
     live = running_match([alice, bob, olivia])
     link = reverse("web:match", args=[live.match.pk])
-    html = personas["anonymous"].get("/").content.decode()
+    html = web_clients["anonymous"].get("/").content.decode()
     section = html.split('id="running-matches"', 1)[1].split("</section>", 1)[0]
     assert f'href="{link}"' in section and "watch live" in section
     # Once it is over it leaves the list (and shows among the latest finished matches).
     record = engine_result(live.match)
     record["log"] = live.log
     match_services.record_result(live.match.pk, record)
-    html = personas["anonymous"].get("/").content.decode()
+    html = web_clients["anonymous"].get("/").content.decode()
     section = html.split('id="running-matches"', 1)[1].split("</section>", 1)[0]
     assert link not in section and "No match is being played right now." in section
 
 
-def test_a_restarted_match_or_a_bad_step_is_answered_not_guessed(alice, bob, olivia, personas):
+def test_a_restarted_match_or_a_bad_step_is_answered_not_guessed(alice, bob, olivia, web_clients):
     live = running_match([alice, bob, olivia])
     live.publish(12)
     url = reverse("web:match-live", args=[live.match.pk])
-    anonymous = personas["anonymous"]
+    anonymous = web_clients["anonymous"]
     assert anonymous.get(url, {"since": "abc"}).status_code == 400
     assert anonymous.get(url, {"since": "-1"}).status_code == 400
     assert "whole number" in anonymous.get(url, {"since": "9" * 20}).json()["detail"]
@@ -157,24 +123,24 @@ def test_a_restarted_match_or_a_bad_step_is_answered_not_guessed(alice, bob, oli
     assert again["restart"] is True and again["run"] != run and again["total"] == 3
 
 
-def test_a_queued_match_waits_for_its_worker_on_the_page(alice, bob, olivia, personas):
+def test_a_queued_match_waits_for_its_worker_on_the_page(alice, bob, olivia, web_clients):
     versions = [
         make_active_version(make_bot(owner, f"{owner.username}-q", "borneo"))
         for owner in (alice, bob, olivia)
     ]
     match = make_match("borneo", versions, seed=3)
-    html = personas["anonymous"].get(reverse("web:match", args=[match.pk])).content.decode()
+    html = web_clients["anonymous"].get(reverse("web:match", args=[match.pk])).content.decode()
     assert "waiting for a worker" in html
     assert len(viewer_data(html)["frames"]) == 1  # the table before the first move
 
 
-def test_a_private_match_is_not_watchable_by_others(alice, bob, personas):
+def test_a_private_match_is_not_watchable_by_others(alice, bob, web_clients):
     secret = make_active_version(make_bot(alice, "alice-secret", "borneo", public=False))
     others = [make_active_version(make_bot(alice, f"alice-open-{i}", "borneo")) for i in (1, 2)]
     match = match_services.create_challenge(alice, [secret.bot_id, *(v.bot_id for v in others)])
     url = reverse("web:match-live", args=[match.pk])
-    assert personas["other"].get(url).status_code == 404
-    assert personas["owner"].get(url).status_code == 200
+    assert web_clients["other"].get(url).status_code == 404
+    assert web_clients["owner"].get(url).status_code == 200
 
 
 def test_the_api_serves_the_moves_since_a_step(alice, bob, olivia):
@@ -198,8 +164,8 @@ def test_the_api_serves_the_moves_since_a_step(alice, bob, olivia):
     assert over["log"] == reverse("match-log", args=[live.match.pk])
 
 
-def test_a_running_tournament_links_its_running_matches_to_watch(olivia, alice, bob, personas):
-    from tests.web.conftest import started_tournament
+def test_a_running_tournament_links_its_running_matches_to_watch(olivia, alice, bob, web_clients):
+    from tests.web.site import started_tournament
 
     bots = [
         make_bot(owner, f"{owner.username}-t{i}", "borneo")
@@ -212,7 +178,9 @@ def test_a_running_tournament_links_its_running_matches_to_watch(olivia, alice, 
     assert match is not None
     assert match_services.claim_match(match.pk, WORKER)
     html = (
-        personas["anonymous"].get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+        web_clients["anonymous"]
+        .get(reverse("web:tournament", args=[tournament.pk]))
+        .content.decode()
     )
     watch = reverse("web:match", args=[match.pk]) + "#replay-heading"
     assert f'href="{watch}">watch live</a>' in html

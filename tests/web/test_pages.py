@@ -19,7 +19,7 @@ from ladder.web.sections import (
 )
 from tests.factories import web_client
 from tests.helpers import present, search
-from tests.web.conftest import ALICE_STDERR, FORFEIT, REJECTION
+from tests.web.site import ALICE_STDERR, FORFEIT, REJECTION
 
 pytestmark = pytest.mark.django_db
 
@@ -38,8 +38,8 @@ def replay_data(response) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("who", EVERYONE)
-def test_home_lists_games_ladders_and_latest_matches(personas, site_world, who):
-    page = personas[who].get("/")
+def test_home_lists_games_ladders_and_latest_matches(web_clients, site_world, who):
+    page = web_clients[who].get("/")
     assert page.status_code == 200
     html = page.content.decode()
     for title in ("Batavia", "East Indiaman", "Borneo", "Packet Row"):
@@ -52,21 +52,21 @@ def test_home_lists_games_ladders_and_latest_matches(personas, site_world, who):
     assert (challenge_link in html) == (who in ("owner", "other", "staff"))
 
 
-def test_home_renders_registered_sections(personas, db):
+def test_home_renders_registered_sections(web_clients, db):
     def provider(user):
         return HomeSection("Spring Cup", [SectionItem("Round 2 of 5", "/somewhere/", "12 bots")])
 
     register_home_section(provider)
     try:
-        html = personas["anonymous"].get("/").content.decode()
+        html = web_clients["anonymous"].get("/").content.decode()
     finally:
         unregister_home_section(provider)
     assert "Spring Cup" in html and "Round 2 of 5" in html and 'href="/somewhere/"' in html
     assert "No tournaments are running" not in html
 
 
-def test_base_template_is_accessible_markup(personas, db):
-    html = personas["anonymous"].get("/").content.decode()
+def test_base_template_is_accessible_markup(web_clients, db):
+    html = web_clients["anonymous"].get("/").content.decode()
     assert '<html lang="en-GB">' in html
     assert 'class="skip-link" href="#main"' in html and 'id="main"' in html
     assert 'name="viewport"' in html
@@ -76,8 +76,8 @@ def test_base_template_is_accessible_markup(personas, db):
 
 
 @pytest.mark.parametrize("who", EVERYONE)
-def test_standings_table(personas, site_world, who):
-    page = personas[who].get(reverse("web:standings", args=["batavia", 3]))
+def test_standings_table(web_clients, site_world, who):
+    page = web_clients[who].get(reverse("web:standings", args=["batavia", 3]))
     assert page.status_code == 200
     html = page.content.decode()
     for name in ("alice-batavia", "bob-batavia", "olivia-batavia"):
@@ -88,8 +88,8 @@ def test_standings_table(personas, site_world, who):
     assert "provisional" in html  # one game each
 
 
-def test_standings_fragment_is_rows_only_and_ranked(personas, site_world):
-    page = personas["anonymous"].get(reverse("web:standings-table", args=["batavia", 3]))
+def test_standings_fragment_is_rows_only_and_ranked(web_clients, site_world):
+    page = web_clients["anonymous"].get(reverse("web:standings-table", args=["batavia", 3]))
     assert page.status_code == 200
     html = page.content.decode()
     assert "<html" not in html and html.count("<tr>") == 3
@@ -101,13 +101,13 @@ def test_standings_fragment_is_rows_only_and_ranked(personas, site_world):
     assert ratings == sorted(ratings, reverse=True)
 
 
-def test_standings_of_unknown_ladder_is_404(personas, db):
-    assert personas["anonymous"].get("/ladders/batavia/9/").status_code == 404
-    assert personas["anonymous"].get("/ladders/chess/2/").status_code == 404
+def test_standings_of_unknown_ladder_is_404(web_clients, db):
+    assert web_clients["anonymous"].get("/ladders/batavia/9/").status_code == 404
+    assert web_clients["anonymous"].get("/ladders/chess/2/").status_code == 404
 
 
-def test_empty_ladder_says_so(personas, db):
-    html = personas["anonymous"].get(reverse("web:standings", args=["borneo", 5])).content
+def test_empty_ladder_says_so(web_clients, db):
+    html = web_clients["anonymous"].get(reverse("web:standings", args=["borneo", 5])).content
     assert b"No rated bots on this ladder yet." in html
 
 
@@ -124,8 +124,10 @@ def test_empty_ladder_says_so(personas, db):
         ("staff", True),
     ],
 )
-def test_bot_page_rejection_reasons_owner_and_staff_only(personas, site_world, who, sees_private):
-    page = personas[who].get(reverse("web:bot", args=["alice-batavia"]))
+def test_bot_page_rejection_reasons_owner_and_staff_only(
+    web_clients, site_world, who, sees_private
+):
+    page = web_clients[who].get(reverse("web:bot", args=["alice-batavia"]))
     assert page.status_code == 200
     html = page.content.decode()
     assert "v1" in html and "Rating history" in html and "<svg" in html
@@ -144,35 +146,35 @@ def test_bot_page_rejection_reasons_owner_and_staff_only(personas, site_world, w
         ("staff", 200),
     ],
 )
-def test_private_bot_page_hidden_from_others(personas, site_world, who, status):
-    assert personas[who].get(reverse("web:bot", args=["alice-secret"])).status_code == status
+def test_private_bot_page_hidden_from_others(web_clients, site_world, who, status):
+    assert web_clients[who].get(reverse("web:bot", args=["alice-secret"])).status_code == status
 
 
-def test_head_to_head_never_names_a_private_opponent(personas, site_world):
+def test_head_to_head_never_names_a_private_opponent(web_clients, site_world):
     # Olivia sat in neither the challenge nor owns the private bot: no trace of it for her.
-    html = personas["organiser"].get(reverse("web:bot", args=["bob-batavia"])).content.decode()
+    html = web_clients["organiser"].get(reverse("web:bot", args=["bob-batavia"])).content.decode()
     assert "alice-batavia" in html
     assert "alice-secret" not in html
     # Bob sat in the challenge: he sees the match, but his head-to-head names no private bot.
-    bob_view = personas["other"].get(reverse("web:bot", args=["bob-batavia"])).content.decode()
+    bob_view = web_clients["other"].get(reverse("web:bot", args=["bob-batavia"])).content.decode()
     h2h = bob_view.split('id="h2h"')[1].split("</section>")[0]
     assert "alice-secret" not in h2h and "alice-batavia" in h2h
-    owner_view = personas["owner"].get(reverse("web:bot", args=["bob-batavia"])).content.decode()
+    owner_view = web_clients["owner"].get(reverse("web:bot", args=["bob-batavia"])).content.decode()
     assert "alice-secret" in owner_view.split('id="h2h"')[1].split("</section>")[0]
 
 
-def test_rating_chart_is_inline_svg_with_a_text_summary(personas, site_world):
-    html = personas["anonymous"].get(reverse("web:bot", args=["bob-borneo"])).content.decode()
+def test_rating_chart_is_inline_svg_with_a_text_summary(web_clients, site_world):
+    html = web_clients["anonymous"].get(reverse("web:bot", args=["bob-borneo"])).content.decode()
     svg = search(r'<svg class="chart".*?</svg>', html, re.S).group(0)
     assert 'role="img"' in svg and "aria-label=" in svg
     assert "<polyline" in svg and "<polygon" in svg
     assert "3-player ladder" in html
 
 
-def test_owner_uploads_a_version_from_the_page(personas, site_world, alice):
+def test_owner_uploads_a_version_from_the_page(web_clients, site_world, alice):
     bot = site_world.bots["alice-borneo"]
     before = bot.versions.count()
-    page = personas["owner"].post(
+    page = web_clients["owner"].post(
         reverse("web:bot", args=[bot.name]),
         {"artifact": _upload("bot.py", b"print('hello')\n")},
         follow=True,
@@ -183,10 +185,10 @@ def test_owner_uploads_a_version_from_the_page(personas, site_world, alice):
     assert bot.versions.order_by("-number").first().status == BotVersion.Status.PENDING
 
 
-def test_bad_upload_shows_the_reason_and_stores_nothing(personas, site_world):
+def test_bad_upload_shows_the_reason_and_stores_nothing(web_clients, site_world):
     bot = site_world.bots["alice-borneo"]
     before = bot.versions.count()
-    page = personas["owner"].post(
+    page = web_clients["owner"].post(
         reverse("web:bot", args=[bot.name]), {"artifact": _upload("bot.py", b"def broken(:\n")}
     )
     assert page.status_code == 400
@@ -198,10 +200,10 @@ def test_bad_upload_shows_the_reason_and_stores_nothing(personas, site_world):
     assert bot.versions.count() == before
 
 
-def test_oversized_upload_refused_before_reading(personas, site_world, settings):
+def test_oversized_upload_refused_before_reading(web_clients, site_world, settings):
     settings.MONSOON_UPLOAD_MAX_BYTES = 100
     bot = site_world.bots["alice-borneo"]
-    page = personas["owner"].post(
+    page = web_clients["owner"].post(
         reverse("web:bot", args=[bot.name]), {"artifact": _upload("bot.py", b"#" * 500)}
     )
     assert page.status_code == 400
@@ -209,10 +211,10 @@ def test_oversized_upload_refused_before_reading(personas, site_world, settings)
 
 
 @pytest.mark.parametrize("who, status", [("anonymous", 403), ("other", 403), ("staff", 403)])
-def test_only_the_owner_uploads(personas, site_world, who, status):
+def test_only_the_owner_uploads(web_clients, site_world, who, status):
     bot = site_world.bots["alice-borneo"]
     before = bot.versions.count()
-    page = personas[who].post(
+    page = web_clients[who].post(
         reverse("web:bot", args=[bot.name]), {"artifact": _upload("bot.py", b"print(1)\n")}
     )
     assert page.status_code == status
@@ -229,9 +231,9 @@ def _upload(name: str, data: bytes):
 
 
 @pytest.mark.parametrize("game", ["batavia", "east_indiaman", "borneo", "packet_row"])
-def test_match_page_embeds_replay_frames(personas, site_world, game):
+def test_match_page_embeds_replay_frames(web_clients, site_world, game):
     match = site_world.matches[game]
-    page = personas["anonymous"].get(reverse("web:match", args=[match.pk]))
+    page = web_clients["anonymous"].get(reverse("web:match", args=[match.pk]))
     assert page.status_code == 200
     html = page.content.decode()
     assert f"web/games/{game}.js" in html and "web/viewer.js" in html
@@ -244,19 +246,19 @@ def test_match_page_embeds_replay_frames(personas, site_world, game):
     assert data["reveal_private"] is True
 
 
-def test_finished_match_shows_each_seats_hidden_cards(personas, site_world):
+def test_finished_match_shows_each_seats_hidden_cards(web_clients, site_world):
     data = replay_data(
-        personas["anonymous"].get(reverse("web:match", args=[site_world.matches["borneo"].pk]))
+        web_clients["anonymous"].get(reverse("web:match", args=[site_world.matches["borneo"].pk]))
     )
     private = data["frames"][0]["table"]["private"]
     assert len(private) == 3 and all("hand" in part for part in private)
     assert all(len(part["hand"]) > 0 for part in private)
 
 
-def test_unfinished_match_shows_the_public_table_only(personas, site_world):
+def test_unfinished_match_shows_the_public_table_only(web_clients, site_world):
     """A queued match's page waits for it live: the table before the first move as every
     spectator sees it, even for staff; no hand, no seed, no log."""
-    page = personas["staff"].get(reverse("web:match", args=[site_world.queued.pk]))
+    page = web_clients["staff"].get(reverse("web:match", args=[site_world.queued.pk]))
     assert page.status_code == 200
     html = page.content.decode()
     data = replay_data(page)
@@ -267,8 +269,10 @@ def test_unfinished_match_shows_the_public_table_only(personas, site_world):
     assert "seed 9" not in html  # the seed decides every hidden card
 
 
-def test_forfeit_reason_shown_to_everyone(personas, site_world):
-    page = personas["anonymous"].get(reverse("web:match", args=[site_world.matches["batavia"].pk]))
+def test_forfeit_reason_shown_to_everyone(web_clients, site_world):
+    page = web_clients["anonymous"].get(
+        reverse("web:match", args=[site_world.matches["batavia"].pk])
+    )
     assert FORFEIT in page.content.decode()
     assert replay_data(page)["forfeits"][1] == FORFEIT
 
@@ -283,22 +287,22 @@ def test_forfeit_reason_shown_to_everyone(personas, site_world):
         ("staff", True),
     ],
 )
-def test_stderr_owner_and_staff_only(personas, site_world, who, sees):
+def test_stderr_owner_and_staff_only(web_clients, site_world, who, sees):
     html = (
-        personas[who]
+        web_clients[who]
         .get(reverse("web:match", args=[site_world.matches["east_indiaman"].pk]))
         .content.decode()
     )
     assert (ALICE_STDERR in html) == sees
 
 
-def test_private_bot_in_a_match_is_a_private_bot_for_others(personas, site_world):
+def test_private_bot_in_a_match_is_a_private_bot_for_others(web_clients, site_world):
     """bob played alice's private bot: he reads "a private bot", unlinked, in the seats and
     the replay alike (tests/ladder/test_private_history.py covers every other page)."""
-    html = personas["other"].get(reverse("web:match", args=[site_world.challenge.pk])).content
+    html = web_clients["other"].get(reverse("web:match", args=[site_world.challenge.pk])).content
     assert b"a private bot" in html
     assert b"alice-secret" not in html
-    owner = personas["owner"].get(reverse("web:match", args=[site_world.challenge.pk])).content
+    owner = web_clients["owner"].get(reverse("web:match", args=[site_world.challenge.pk])).content
     assert b'href="/bots/alice-secret/"' in owner
 
 
@@ -312,13 +316,13 @@ def test_private_bot_in_a_match_is_a_private_bot_for_others(personas, site_world
         ("staff", 200),
     ],
 )
-def test_private_challenge_match_hidden(personas, site_world, who, status):
-    page = personas[who].get(reverse("web:match", args=[site_world.challenge.pk]))
+def test_private_challenge_match_hidden(web_clients, site_world, who, status):
+    page = web_clients[who].get(reverse("web:match", args=[site_world.challenge.pk]))
     assert page.status_code == status
 
 
-def test_unknown_match_is_404(personas, db):
-    assert personas["anonymous"].get("/matches/999999/").status_code == 404
+def test_unknown_match_is_404(web_clients, db):
+    assert web_clients["anonymous"].get("/matches/999999/").status_code == 404
 
 
 # --- accounts --------------------------------------------------------------------------------
@@ -389,15 +393,15 @@ def test_log_in_and_out(alice):
     assert client.get(reverse("web:my-bots")).status_code == 302
 
 
-def test_token_page_shows_and_rotates(alice, personas):
+def test_token_page_shows_and_rotates(alice, web_clients):
     from ladder.accounts.services import api_token
 
     old = api_token(alice)
-    assert old in personas["owner"].get(reverse("web:token")).content.decode()
-    personas["owner"].post(reverse("web:token"))
+    assert old in web_clients["owner"].get(reverse("web:token")).content.decode()
+    web_clients["owner"].post(reverse("web:token"))
     new = api_token(alice)
     assert new != old
-    assert new in personas["owner"].get(reverse("web:token")).content.decode()
+    assert new in web_clients["owner"].get(reverse("web:token")).content.decode()
 
 
 @pytest.mark.parametrize("url", ["web:token", "web:my-bots", "web:bot-new"])
@@ -406,19 +410,19 @@ def test_account_pages_need_a_login(db, url):
     assert page.status_code == 302 and page["Location"].startswith(reverse("web:login"))
 
 
-def test_my_bots_lists_only_your_bots_and_their_matches(personas, site_world):
-    html = personas["owner"].get(reverse("web:my-bots")).content.decode()
+def test_my_bots_lists_only_your_bots_and_their_matches(web_clients, site_world):
+    html = web_clients["owner"].get(reverse("web:my-bots")).content.decode()
     assert "alice-batavia" in html and "alice-secret" in html
     assert 'href="/bots/bob-batavia/"' not in html  # the list links your bots only
     assert reverse("web:match", args=[site_world.challenge.pk]) in html
-    other = personas["organiser"].get(reverse("web:my-bots")).content.decode()
+    other = web_clients["organiser"].get(reverse("web:my-bots")).content.decode()
     assert "alice-secret" not in other and 'href="/bots/alice-batavia/"' not in other
     assert 'href="/bots/olivia-batavia/"' in other
     assert reverse("web:match", args=[site_world.challenge.pk]) not in other
 
 
-def test_create_bot(personas, alice):
-    page = personas["owner"].post(
+def test_create_bot(web_clients, alice):
+    page = web_clients["owner"].post(
         reverse("web:bot-new"),
         {"name": "alice-new", "game": "packet_row", "description": "a new one", "is_public": "on"},
     )
@@ -435,31 +439,31 @@ def test_create_bot(personas, alice):
         ({"name": "fine-name", "game": "chess"}, "Select a valid choice"),
     ],
 )
-def test_create_bot_errors(personas, site_world, data, complaint):
-    page = personas["owner"].post(reverse("web:bot-new"), data)
+def test_create_bot_errors(web_clients, site_world, data, complaint):
+    page = web_clients["owner"].post(reverse("web:bot-new"), data)
     assert page.status_code == 400
     assert complaint in page.content.decode()
 
 
-def test_uploads_share_the_api_throttle(personas, site_world, monkeypatch):
+def test_uploads_share_the_api_throttle(web_clients, site_world, monkeypatch):
     from django.core.cache import cache
     from rest_framework.throttling import ScopedRateThrottle
 
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/hour"})
     cache.clear()
     bot = site_world.bots["alice-borneo"]
-    api = personas["owner"].post(
+    api = web_clients["owner"].post(
         f"/api/v1/bots/{bot.pk}/upload/", {"artifact": _upload("a.py", b"print(1)\n")}
     )
     assert api.status_code == 201
     codes = [
-        personas["owner"]
+        web_clients["owner"]
         .post(reverse("web:bot", args=[bot.name]), {"artifact": _upload("b.py", b"print(2)\n")})
         .status_code
         for _ in range(2)
     ]
     assert codes == [302, 429]
-    page = personas["owner"].post(
+    page = web_clients["owner"].post(
         reverse("web:bot", args=[bot.name]), {"artifact": _upload("c.py", b"print(3)\n")}
     )
     assert "Too many uploads" in page.content.decode()
@@ -467,7 +471,7 @@ def test_uploads_share_the_api_throttle(personas, site_world, monkeypatch):
     cache.clear()
 
 
-def test_standings_rows_cached_for_the_public_cache_seconds(personas, site_world, settings):
+def test_standings_rows_cached_for_the_public_cache_seconds(web_clients, site_world, settings):
     from django.core.cache import cache
 
     from ladder.ratings.models import Rating
@@ -475,9 +479,9 @@ def test_standings_rows_cached_for_the_public_cache_seconds(personas, site_world
     settings.MONSOON_API_CACHE_SECONDS = 60
     cache.clear()
     url = reverse("web:standings-table", args=["batavia", 3])
-    first = personas["anonymous"].get(url).content
+    first = web_clients["anonymous"].get(url).content
     Rating.objects.filter(bot_version__bot__name="bob-batavia").update(rating=9999)
-    assert personas["owner"].get(url).content == first  # the same rows for everyone
+    assert web_clients["owner"].get(url).content == first  # the same rows for everyone
     settings.MONSOON_API_CACHE_SECONDS = 0
-    assert b"9999" in personas["anonymous"].get(url).content
+    assert b"9999" in web_clients["anonymous"].get(url).content
     cache.clear()

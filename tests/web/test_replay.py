@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
-from bots.builtin import get_policy
 from engine.core import GameState
-from engine.match import play_match
 from engine.registry import all_games, get_game
 from engine.rng import Rng
 from ladder.matches import services as match_services
@@ -20,29 +17,8 @@ from ladder.ratings.selectors import trends
 from ladder.web.charts import ChartPoint, rating_chart
 from ladder.web.replay import Replay, build_replay
 from tests.factories import engine_result, ladder_for, make_match
-from tests.web.conftest import finished_match
-
-TABLES = [(spec.name, n) for spec in all_games().values() for n in spec.player_counts]
-"""Every registered game at every player count it allows."""
-
-
-def played(game: str, n: int, seed: int = 5):
-    _, log = play_match(game, seed, [get_policy("random", game) for _ in range(n)])
-    return log
-
-
-def rebuild(frames: list[dict]) -> list[dict]:
-    """What viewer.js does: frame 0's table, then each frame's [path, value] changes."""
-    tables = [frames[0]["table"]]
-    for frame in frames[1:]:
-        table = copy.deepcopy(tables[-1])
-        for path, value in frame["ops"]:
-            target = table
-            for key in path[:-1]:
-                target = target[key]
-            target[path[-1]] = value
-        tables.append(table)
-    return tables
+from tests.web.replays import TABLES, played, rebuild
+from tests.web.site import finished_match
 
 
 def test_the_tables_cover_every_registered_game():
@@ -139,13 +115,13 @@ def test_catalogues_name_the_bare_card_ids():
 
 
 @pytest.mark.django_db
-def test_match_page_reports_a_log_that_does_not_replay(site_world, personas, alice, bob, olivia):
+def test_match_page_reports_a_log_that_does_not_replay(site_world, web_clients, alice, bob, olivia):
     versions = [seat.bot_version for seat in site_world.matches["borneo"].seats.all()]
     match = make_match("borneo", versions, seed=77)
     record = engine_result(match)
     record["log"]["result"]["digest"] = "0" * 64
     match_services.record_result(match.pk, record)
-    page = personas["anonymous"].get(reverse("web:match", args=[match.pk]))
+    page = web_clients["anonymous"].get(reverse("web:match", args=[match.pk]))
     assert page.status_code == 200
     html = page.content.decode()
     assert "does not replay" in html and "replay-data" not in html
@@ -191,7 +167,7 @@ def test_trend_is_the_change_over_the_last_five_points(site_world):
 
 
 @pytest.mark.django_db
-def test_frames_of_a_finished_match_are_built_once(site_world, personas, monkeypatch):
+def test_frames_of_a_finished_match_are_built_once(site_world, web_clients, monkeypatch):
     from django.core.cache import cache
 
     from ladder.web.views import matches as views
@@ -212,8 +188,8 @@ def test_frames_of_a_finished_match_are_built_once(site_world, personas, monkeyp
 
     monkeypatch.setattr(views, "build_replay", counted)
     url = reverse("web:match", args=[site_world.matches["east_indiaman"].pk])
-    first = personas["anonymous"].get(url).content
-    second = personas["staff"].get(url).content
+    first = web_clients["anonymous"].get(url).content
+    second = web_clients["staff"].get(url).content
     assert len(calls) == 1
     assert b"replay-data" in first and b"replay-data" in second
 
@@ -242,9 +218,9 @@ def test_seat_times_sum_each_seats_decisions():
 
 
 @pytest.mark.django_db
-def test_match_page_shows_time_per_seat(site_world, personas):
+def test_match_page_shows_time_per_seat(site_world, web_clients):
     html = (
-        personas["anonymous"]
+        web_clients["anonymous"]
         .get(reverse("web:match", args=[site_world.matches["east_indiaman"].pk]))
         .content.decode()
     )

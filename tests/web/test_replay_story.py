@@ -12,7 +12,7 @@ from django.urls import reverse
 from ladder.web.charts import progress_chart
 from ladder.web.replay import build_replay, forfeit_steps
 from ladder.web.stderr import stderr_by_step
-from tests.web.test_replay import played
+from tests.web.replays import played
 
 pytestmark = pytest.mark.django_db
 
@@ -60,17 +60,17 @@ def test_progress_chart_marks_the_forfeit_and_escapes_names():
     assert "forfeits at step 2 (seat 1)" in svg
 
 
-def test_match_page_shows_the_chart_and_stderr_by_step_to_the_owner_only(site_world, personas):
+def test_match_page_shows_the_chart_and_stderr_by_step_to_the_owner_only(site_world, web_clients):
     match = site_world.matches["batavia"]  # bob's seat 1 forfeited, alice owns seat 0
     seat = match.seats.get(seat=0)
     seat.stderr = "warming up\n[monsoon step 1]\nI bid low\n"
     seat.save(update_fields=["stderr"])
     url = reverse("web:match", args=[match.pk])
-    owner = personas["owner"].get(url)
+    owner = web_clients["owner"].get(url)
     assert embedded(owner, "replay-stderr-data") == {"0": {"0": ["warming up"], "1": ["I bid low"]}}
     assert b'id="replay-stderr"' in owner.content
     for persona in ("anonymous", "other"):
-        page = personas[persona].get(url)
+        page = web_clients[persona].get(url)
         assert embedded(page, "replay-stderr-data") is None
         assert b"I bid low" not in page.content
     assert b'class="forfeit-mark"' in owner.content

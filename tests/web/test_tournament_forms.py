@@ -1,7 +1,7 @@
 """The organiser's tournament forms: create, edit, preview, time zones and invitations.
 
 Every write goes through ``ladder.tournaments.services``; these tests check what an organiser
-sees and what ends up stored, through the Django test client and the suite's personas.
+sees and what ends up stored, through the Django test client and the suite's web_clients.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from ladder.tournaments.models import Tournament
 from ladder.web.views.tournament_setup import TZ_COOKIE
 from tests.factories import make_bot, make_version
 from tests.helpers import present
-from tests.tournaments.conftest import play_pending
-from tests.web.conftest import open_tournament
+from tests.tournaments.play import play_pending
+from tests.web.site import open_tournament
 
 NEW = reverse("web:tournament-new")
 
@@ -87,8 +87,8 @@ def bots(alice, bob, olivia) -> dict[str, Bot]:
 
 
 @pytest.mark.parametrize("who", ["organiser", "staff"])
-def test_organiser_creates_a_tournament_and_sees_it(personas, db, who):
-    response = personas[who].post(NEW, form_data())
+def test_organiser_creates_a_tournament_and_sees_it(web_clients, db, who):
+    response = web_clients[who].post(NEW, form_data())
     assert response.status_code == 302
     t = Tournament.objects.get(name="Harbour Cup")
     assert response["Location"] == reverse("web:tournament", args=[t.pk])
@@ -99,25 +99,25 @@ def test_organiser_creates_a_tournament_and_sees_it(personas, db, who):
         t.ladder.variant,
     )
     assert t.organiser.username == {"organiser": "olivia", "staff": "sam"}[who]
-    page = text(personas[who].get(response["Location"]))
+    page = text(web_clients[who].get(response["Location"]))
     assert "Harbour Cup" in page and "is scheduled" in page
-    listed = text(personas[who].get(reverse("web:tournaments")))
+    listed = text(web_clients[who].get(reverse("web:tournaments")))
     assert "Harbour Cup" in listed and reverse("web:tournament-new") in listed
 
 
 @pytest.mark.parametrize("who", ["owner", "other"])
-def test_non_organisers_are_refused_and_nothing_is_created(personas, db, who):
-    explained = personas[who].get(NEW)  # what an organiser is, and how to become one
+def test_non_organisers_are_refused_and_nothing_is_created(web_clients, db, who):
+    explained = web_clients[who].get(NEW)  # what an organiser is, and how to become one
     assert explained.status_code == 200 and "Become an organiser" in text(explained)
-    refused = personas[who].post(NEW, form_data())
+    refused = web_clients[who].post(NEW, form_data())
     assert refused.status_code == 403 and "Become an organiser" in text(refused)
     assert not Tournament.objects.exists()
-    listed = text(personas[who].get(reverse("web:tournaments")))
+    listed = text(web_clients[who].get(reverse("web:tournaments")))
     assert "Create a tournament" not in listed and "Become an organiser" in listed
 
 
-def test_anonymous_is_sent_to_log_in(personas, db):
-    response = personas["anonymous"].post(NEW, form_data())
+def test_anonymous_is_sent_to_log_in(web_clients, db):
+    response = web_clients["anonymous"].post(NEW, form_data())
     assert response.status_code == 302 and reverse("web:login") in response["Location"]
     assert not Tournament.objects.exists()
 
@@ -136,9 +136,11 @@ def test_anonymous_is_sent_to_log_in(personas, db):
         ({"starts_at": "tomorrow"}, "starts_at", "Enter a valid date/time"),
     ],
 )
-def test_a_bad_field_shows_its_error_and_nothing_is_created(personas, db, overrides, field, words):
+def test_a_bad_field_shows_its_error_and_nothing_is_created(
+    web_clients, db, overrides, field, words
+):
     for button in ("save", "preview"):
-        response = personas["organiser"].post(NEW, form_data(**overrides, **{button: "1"}))
+        response = web_clients["organiser"].post(NEW, form_data(**overrides, **{button: "1"}))
         assert response.status_code == 400, button
         errors = field_errors(text(response), field)
         assert any(words in e for e in errors), (button, errors)
@@ -146,10 +148,10 @@ def test_a_bad_field_shows_its_error_and_nothing_is_created(personas, db, overri
     assert not Tournament.objects.exists()
 
 
-def test_registration_closing_after_the_start_is_put_on_the_start(personas, db):
+def test_registration_closing_after_the_start_is_put_on_the_start(web_clients, db):
     start = (timezone.now() + timedelta(days=2)).replace(second=0, microsecond=0)
     data = form_data(registration_closes_at=local(start + timedelta(hours=1)))
-    response = personas["organiser"].post(NEW, data)
+    response = web_clients["organiser"].post(NEW, data)
     assert field_errors(text(response), "starts_at") == [
         "the tournament cannot start before registration closes"
     ]
@@ -159,12 +161,12 @@ def test_registration_closing_after_the_start_is_put_on_the_start(personas, db):
 # --- edit -------------------------------------------------------------------------------------
 
 
-def test_organiser_edits_a_scheduled_tournament(personas, olivia):
+def test_organiser_edits_a_scheduled_tournament(web_clients, olivia):
     t = open_tournament(olivia)
     url = reverse("web:tournament-edit", args=[t.pk])
-    form = text(personas["organiser"].get(url))
+    form = text(web_clients["organiser"].get(url))
     assert 'value="Monsoon Open"' in form
-    response = personas["organiser"].post(
+    response = web_clients["organiser"].post(
         url,
         form_data(
             name="Monsoon Open II",
@@ -179,11 +181,11 @@ def test_organiser_edits_a_scheduled_tournament(personas, olivia):
     assert response.status_code == 302
     t.refresh_from_db()
     assert (t.name, t.format, t.rounds, t.games_per_pairing) == ("Monsoon Open II", "swiss", 4, 2)
-    assert "Monsoon Open II is updated." in text(personas["organiser"].get(response["Location"]))
+    assert "Monsoon Open II is updated." in text(web_clients["organiser"].get(response["Location"]))
 
 
 @pytest.mark.parametrize("who", ["owner", "other", "organiser_elsewhere"])
-def test_only_its_organiser_and_staff_may_edit(personas, olivia, who):
+def test_only_its_organiser_and_staff_may_edit(web_clients, olivia, who):
     t = open_tournament(olivia)
     url = reverse("web:tournament-edit", args=[t.pk])
     if who == "organiser_elsewhere":
@@ -191,23 +193,23 @@ def test_only_its_organiser_and_staff_may_edit(personas, olivia, who):
 
         client = web_client(make_user("oscar", organiser=True))
     else:
-        client = personas[who]
+        client = web_clients[who]
     assert client.get(url).status_code == 403
     assert client.post(url, form_data(name="Hijacked")).status_code == 403
-    assert personas["staff"].get(url).status_code == 200
+    assert web_clients["staff"].get(url).status_code == 200
     t.refresh_from_db()
     assert t.name == "Monsoon Open"
     link = reverse("web:tournament-edit", args=[t.pk])
     assert link not in text(client.get(reverse("web:tournament", args=[t.pk])))
-    assert link in text(personas["organiser"].get(reverse("web:tournament", args=[t.pk])))
+    assert link in text(web_clients["organiser"].get(reverse("web:tournament", args=[t.pk])))
 
 
-def test_a_started_tournament_cannot_be_edited(personas, olivia, bots):
+def test_a_started_tournament_cannot_be_edited(web_clients, olivia, bots):
     t = open_tournament(olivia)
     for name in ("alice-one", "bob-one", "olivia-one"):
         ts.register_entrant(tournament_id=t.pk, user=bots[name].owner, bot_id=bots[name].pk)
     ts.tick(now=t.starts_at)
-    response = personas["organiser"].post(
+    response = web_clients["organiser"].post(
         reverse("web:tournament-edit", args=[t.pk]),
         form_data(name="Too late", starts_at=local(t.starts_at + timedelta(days=3))),
     )
@@ -220,38 +222,38 @@ def test_a_started_tournament_cannot_be_edited(personas, olivia, bots):
 # --- time zones -------------------------------------------------------------------------------
 
 
-def test_local_time_is_stored_in_utc_and_shown_back_in_that_zone(personas, db):
+def test_local_time_is_stored_in_utc_and_shown_back_in_that_zone(web_clients, db):
     year = timezone.now().year + 1
     data = form_data(
         time_zone="Europe/Amsterdam",
         registration_closes_at=f"{year}-01-15T17:00",
         starts_at=f"{year}-01-15T18:00",
     )
-    response = personas["organiser"].post(NEW, data)
+    response = web_clients["organiser"].post(NEW, data)
     assert response.status_code == 302
     assert response.cookies[TZ_COOKIE].value == "Europe/Amsterdam"
     t = Tournament.objects.get()
     assert t.starts_at == datetime(year, 1, 15, 17, 0, tzinfo=UTC)  # CET is UTC+1 in winter
     assert t.registration_closes_at == datetime(year, 1, 15, 16, 0, tzinfo=UTC)
     assert t.time_zone == "Europe/Amsterdam"  # stored with the tournament
-    page = text(personas["organiser"].get(response["Location"]))
+    page = text(web_clients["organiser"].get(response["Location"]))
     assert f'15 Jan {year} 18:00</time> <span class="zone-name">Europe/Amsterdam</span>' in page
     # A fresh browser (no cookie) editing it sees the organiser's zone, not UTC.
-    personas["organiser"].cookies.pop(TZ_COOKIE)
-    edit = text(personas["organiser"].get(reverse("web:tournament-edit", args=[t.pk])))
+    web_clients["organiser"].cookies.pop(TZ_COOKIE)
+    edit = text(web_clients["organiser"].get(reverse("web:tournament-edit", args=[t.pk])))
     assert f'value="{year}-01-15T18:00"' in edit
     assert '<option value="Europe/Amsterdam" selected>' in edit
     # Other visitors: the organiser's zone, named, until the page's script rewrites it in theirs.
     other = text(Client().get(response["Location"]))
     assert '18:00</time> <span class="zone-name">Europe/Amsterdam</span>' in other
     assert "web/local-time.js" in other
-    personas["organiser"].cookies[TZ_COOKIE] = "Europe/Amsterdam"
-    listed = text(personas["organiser"].get(reverse("web:tournaments")))
+    web_clients["organiser"].cookies[TZ_COOKIE] = "Europe/Amsterdam"
+    listed = text(web_clients["organiser"].get(reverse("web:tournaments")))
     assert '(<span class="zone-name">Europe/Amsterdam</span>)' in listed
     assert f"15 Jan {year} 18:00</time>" in listed
 
 
-def test_a_time_the_clocks_skip_is_refused(personas, db):
+def test_a_time_the_clocks_skip_is_refused(web_clients, db):
     year = timezone.now().year + 1
     # Europe/Amsterdam springs forward on the last Sunday of March at 02:00.
     sunday = max(d for d in range(25, 32) if datetime(year, 3, d, tzinfo=UTC).weekday() == 6)
@@ -260,17 +262,17 @@ def test_a_time_the_clocks_skip_is_refused(personas, db):
         registration_closes_at="",
         starts_at=f"{year}-03-{sunday}T02:30",
     )
-    response = personas["organiser"].post(NEW, data)
+    response = web_clients["organiser"].post(NEW, data)
     assert response.status_code == 400
     assert any(
         "does not exist in Europe/Amsterdam" in e for e in field_errors(text(response), "starts_at")
     )
 
 
-def test_new_form_offers_the_browser_zone_until_one_is_chosen(personas, db):
-    assert "data-browser-zone" in text(personas["organiser"].get(NEW))
-    personas["organiser"].cookies[TZ_COOKIE] = "Asia/Tokyo"
-    page = text(personas["organiser"].get(NEW))
+def test_new_form_offers_the_browser_zone_until_one_is_chosen(web_clients, db):
+    assert "data-browser-zone" in text(web_clients["organiser"].get(NEW))
+    web_clients["organiser"].cookies[TZ_COOKIE] = "Asia/Tokyo"
+    page = text(web_clients["organiser"].get(NEW))
     assert "data-browser-zone" not in page
     assert '<option value="Asia/Tokyo" selected>' in page
 
@@ -294,20 +296,20 @@ def preview_total(html: str) -> int:
     ids=["round_robin", "swiss", "elimination"],
 )
 def test_preview_count_is_what_the_started_tournament_plays(
-    personas, olivia, bots, django_capture_on_commit_callbacks, settings_
+    web_clients, olivia, bots, django_capture_on_commit_callbacks, settings_
 ):
     # The form's preview, for the four bots that will enter: nothing is written.
-    response = personas["organiser"].post(NEW, form_data(preview="1", **settings_))
+    response = web_clients["organiser"].post(NEW, form_data(preview="1", **settings_))
     assert response.status_code == 200
     promised = preview_total(text(response))
     assert not Tournament.objects.exists()
     # Create it, enter four bots, and the tournament page previews the same count.
-    assert personas["organiser"].post(NEW, form_data(**settings_)).status_code == 302
+    assert web_clients["organiser"].post(NEW, form_data(**settings_)).status_code == 302
     t = Tournament.objects.get()
     for name in ("alice-one", "alice-two", "bob-one", "olivia-one"):
         ts.register_entrant(tournament_id=t.pk, user=bots[name].owner, bot_id=bots[name].pk)
     assert (
-        preview_total(text(personas["other"].get(reverse("web:tournament", args=[t.pk]))))
+        preview_total(text(web_clients["other"].get(reverse("web:tournament", args=[t.pk]))))
         == promised
     )
     # Start it through the service and play it out: the live matches are the promised ones.
@@ -319,12 +321,14 @@ def test_preview_count_is_what_the_started_tournament_plays(
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED, t.status_reason
     assert selectors.live_matches(t).count() == promised
-    assert 'id="preview"' not in text(personas["other"].get(reverse("web:tournament", args=[t.pk])))
+    assert 'id="preview"' not in text(
+        web_clients["other"].get(reverse("web:tournament", args=[t.pk]))
+    )
 
 
-def test_preview_shows_the_schedule_and_says_what_is_known(personas, db):
+def test_preview_shows_the_schedule_and_says_what_is_known(web_clients, db):
     data = form_data(preview="1", game="east_indiaman", num_players=2, preview_entrants=4)
-    rr = text(personas["organiser"].post(NEW, data))
+    rr = text(web_clients["organiser"].post(NEW, data))
     assert "The whole schedule is fixed at the start." in rr
     assert rr.count("<summary>Round ") == 3  # circle method: n - 1 rounds for 4 entrants
     tables = re.findall(r"Table \d: seeds (\d), (\d)", rr)
@@ -332,7 +336,7 @@ def test_preview_shows_the_schedule_and_says_what_is_known(personas, db):
     assert len(tables) == 6 and len(pairs) == 6  # every pair of 4 meets once
     assert preview_total(rr) == 6 * 2  # round robin: both seat rotations at each table
     swiss = text(
-        personas["organiser"].post(
+        web_clients["organiser"].post(
             NEW, form_data(preview="1", format="swiss", rounds=3, preview_entrants=7)
         )
     )
@@ -340,17 +344,17 @@ def test_preview_shows_the_schedule_and_says_what_is_known(personas, db):
     assert swiss.count("<summary>Round ") == 1
     assert "bye for seed" in swiss  # 7 mod 3 = 1 bye
     assert preview_total(swiss) == 3 * (7 // 3)
-    few = text(personas["organiser"].post(NEW, form_data(preview="1", preview_entrants=2)))
+    few = text(web_clients["organiser"].post(NEW, form_data(preview="1", preview_entrants=2)))
     assert "cannot fill a 3-player table" in few
 
 
 # --- invitations ------------------------------------------------------------------------------
 
 
-def test_invite_by_name_or_id_and_remove(personas, olivia, bots, alice):
+def test_invite_by_name_or_id_and_remove(web_clients, olivia, bots, alice):
     t = open_tournament(olivia, registration_opens_at=timezone.now() + timedelta(minutes=30))
     url = reverse("web:tournament-invite", args=[t.pk])
-    client = personas["organiser"]
+    client = web_clients["organiser"]
     assert client.post(url, {"bot": "alice-one"}).status_code == 302
     assert client.post(url, {"bot": str(bots["bob-one"].pk)}).status_code == 302
     entered = {e.bot.name: e for e in t.entrants.select_related("bot", "invited_by")}
@@ -374,26 +378,26 @@ def test_invite_by_name_or_id_and_remove(personas, olivia, bots, alice):
 
 
 @pytest.mark.parametrize("who", ["owner", "other"])
-def test_only_the_organiser_invites(personas, olivia, bots, who):
+def test_only_the_organiser_invites(web_clients, olivia, bots, who):
     t = open_tournament(olivia)
     url = reverse("web:tournament-invite", args=[t.pk])
-    assert personas[who].get(url).status_code == 403
-    assert personas[who].post(url, {"bot": "olivia-one"}).status_code == 403
+    assert web_clients[who].get(url).status_code == 403
+    assert web_clients[who].post(url, {"bot": "olivia-one"}).status_code == 403
     assert not t.entrants.exists()
 
 
-def test_preview_flags_a_total_over_the_match_budget(personas, db, settings):
+def test_preview_flags_a_total_over_the_match_budget(web_clients, db, settings):
     settings.MONSOON_TOURNAMENT_MAX_MATCHES = 20
-    page = text(personas["organiser"].post(NEW, form_data(preview="1", preview_entrants=5)))
+    page = text(web_clients["organiser"].post(NEW, form_data(preview="1", preview_entrants=5)))
     assert preview_total(page) == 10 * 3  # every 3 of 5 at a table, in 3 seat rotations
     assert "more than the 20 matches a tournament plays at most" in page
     assert not Tournament.objects.exists()
 
 
-def test_the_game_cannot_change_once_bots_entered(personas, olivia, bots):
+def test_the_game_cannot_change_once_bots_entered(web_clients, olivia, bots):
     t = open_tournament(olivia)
     ts.register_entrant(tournament_id=t.pk, user=alice_of(bots), bot_id=bots["alice-one"].pk)
-    response = personas["organiser"].post(
+    response = web_clients["organiser"].post(
         reverse("web:tournament-edit", args=[t.pk]),
         form_data(
             game="packet_row",
@@ -412,18 +416,18 @@ def alice_of(bots: dict[str, Bot]):
     return bots["alice-one"].owner
 
 
-def test_entrants_are_fixed_once_started(personas, olivia, bots):
+def test_entrants_are_fixed_once_started(web_clients, olivia, bots):
     t = open_tournament(olivia)
     for name in ("alice-one", "bob-one", "olivia-one"):
         ts.register_entrant(tournament_id=t.pk, user=bots[name].owner, bot_id=bots[name].pk)
     ts.tick(now=t.starts_at)
     url = reverse("web:tournament-invite", args=[t.pk])
-    page = text(personas["organiser"].get(url))
+    page = text(web_clients["organiser"].get(url))
     assert "Entrants are fixed: the tournament is running." in page
-    response = personas["organiser"].post(url, {"remove": str(bots["bob-one"].pk)})
+    response = web_clients["organiser"].post(url, {"remove": str(bots["bob-one"].pk)})
     assert response.status_code == 409
     assert "entrants are fixed once the tournament has started" in text(response)
-    late = personas["organiser"].post(url, {"bot": "alice-two"})
+    late = web_clients["organiser"].post(url, {"bot": "alice-two"})
     assert late.status_code == 409 and "registration is closed" in text(late)
     assert t.entrants.count() == 3
 
@@ -431,12 +435,12 @@ def test_entrants_are_fixed_once_started(personas, olivia, bots):
 # --- issue 28: empty "Registration closes", valid defaults, the stored zone -------------------
 
 
-def test_an_empty_registration_close_on_edit_means_at_the_start(personas, olivia):
+def test_an_empty_registration_close_on_edit_means_at_the_start(web_clients, olivia):
     """Its help says "Empty: at the start"; the edit used to keep the stored close and refuse a
     start moved before it."""
     t = open_tournament(olivia)
     earlier = t.registration_closes_at - timedelta(minutes=30)
-    response = personas["organiser"].post(
+    response = web_clients["organiser"].post(
         reverse("web:tournament-edit", args=[t.pk]),
         form_data(
             name=t.name,
@@ -449,19 +453,19 @@ def test_an_empty_registration_close_on_edit_means_at_the_start(personas, olivia
     t.refresh_from_db()
     assert t.registration_closes_at == t.starts_at == earlier.replace(second=0, microsecond=0)
     # Shown back empty, as it was entered.
-    edit = text(personas["organiser"].get(reverse("web:tournament-edit", args=[t.pk])))
+    edit = text(web_clients["organiser"].get(reverse("web:tournament-edit", args=[t.pk])))
     assert 'name="registration_closes_at" ' in edit
     assert re.search(r'name="registration_closes_at"[^>]*value=', edit) is None
 
 
-def test_the_new_form_defaults_are_valid(personas, db):
+def test_the_new_form_defaults_are_valid(web_clients, db):
     """The first game on the menu with its smallest table (Batavia: 3, never 2)."""
-    page = text(personas["organiser"].get(NEW))
+    page = text(web_clients["organiser"].get(NEW))
     game = present(re.search(r'name="game"[^>]*>\s*<option value="(\w+)"', page)).group(1)
     players = int(present(re.search(r'name="num_players" value="(\d+)"', page)).group(1))
     assert players in all_games()[game].player_counts
     data = form_data(game=game, num_players=players, name="")
-    assert personas["organiser"].post(NEW, data).status_code == 302
+    assert web_clients["organiser"].post(NEW, data).status_code == 302
 
 
 def test_an_unknown_zone_is_refused_by_the_service(olivia):

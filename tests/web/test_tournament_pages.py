@@ -23,8 +23,8 @@ from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament
 from tests.factories import make_bot, make_user, make_version, web_client
 from tests.helpers import present
-from tests.tournaments.conftest import play_one
-from tests.web.conftest import finished_tournament, open_tournament, started_tournament
+from tests.tournaments.play import play_one
+from tests.web.site import finished_tournament, open_tournament, started_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -89,14 +89,14 @@ def alerts(html: str) -> list[str]:
 
 
 @pytest.mark.parametrize("who", EVERYONE)
-def test_list_groups_running_upcoming_finished(personas, olivia, bots, finished, scheduled, who):
+def test_list_groups_running_upcoming_finished(web_clients, olivia, bots, finished, scheduled, who):
     running = started_tournament(
         olivia,
         [bots["alice-two"], bots["bob-one"], bots["olivia-one"]],
         name="Summer Swiss",
         format="swiss",
     )
-    page = personas[who].get(reverse("web:tournaments"))
+    page = web_clients[who].get(reverse("web:tournaments"))
     assert page.status_code == 200
     html = page.content.decode()
     sections = {key: html.index(f'id="{key}"') for key in ("running", "upcoming", "finished")}
@@ -112,24 +112,24 @@ def test_list_groups_running_upcoming_finished(personas, olivia, bots, finished,
     "who, listed",
     [("anonymous", False), ("owner", True), ("other", False), ("organiser", True), ("staff", True)],
 )
-def test_unlisted_tournament_listed_as_the_selectors_decide(personas, olivia, bots, who, listed):
+def test_unlisted_tournament_listed_as_the_selectors_decide(web_clients, olivia, bots, who, listed):
     """Listed for organisers, staff and owners of an entered bot; reachable by link for all."""
     t = open_tournament(olivia, name="Invitation Only", is_public=False)
     ts.register_entrant(t.pk, user=olivia, bot_id=bots["alice-one"].pk)  # invited by the organiser
-    html = personas[who].get(reverse("web:tournaments")).content.decode()
+    html = web_clients[who].get(reverse("web:tournaments")).content.decode()
     assert ("Invitation Only" in html) == listed
-    page = personas[who].get(page_url(t))
+    page = web_clients[who].get(page_url(t))
     assert page.status_code == 200
     assert "unlisted" in page.content.decode()
     assert "invited by olivia" in page.content.decode()
 
 
-def test_unknown_tournament_is_404(personas, db):
-    assert personas["anonymous"].get("/tournaments/999999/").status_code == 404
+def test_unknown_tournament_is_404(web_clients, db):
+    assert web_clients["anonymous"].get("/tournaments/999999/").status_code == 404
 
 
-def test_navigation_links_to_tournaments(personas, db):
-    html = personas["anonymous"].get("/").content.decode()
+def test_navigation_links_to_tournaments(web_clients, db):
+    html = web_clients["anonymous"].get("/").content.decode()
     assert f'href="{reverse("web:tournaments")}"' in html
 
 
@@ -137,8 +137,8 @@ def test_navigation_links_to_tournaments(personas, db):
 
 
 @pytest.mark.parametrize("who", EVERYONE)
-def test_finished_tournament_page(personas, finished, who):
-    page = personas[who].get(page_url(finished))
+def test_finished_tournament_page(web_clients, finished, who):
+    page = web_clients[who].get(page_url(finished))
     assert page.status_code == 200
     html = page.content.decode()
     total = finished.planned_matches
@@ -165,13 +165,13 @@ def test_finished_tournament_page(personas, finished, who):
 
 
 def test_elimination_standings_show_the_round_reached(
-    personas, olivia, bots, django_capture_on_commit_callbacks
+    web_clients, olivia, bots, django_capture_on_commit_callbacks
 ):
     field = [bots[n] for n in ("alice-one", "alice-two", "bob-one", "olivia-one")]
     t = finished_tournament(
         olivia, field, django_capture_on_commit_callbacks, format="elimination", advance=1
     )
-    html = personas["anonymous"].get(page_url(t)).content.decode()
+    html = web_clients["anonymous"].get(page_url(t)).content.decode()
     standings = html[html.index('id="standings-table"') : html.index('id="crosstable"')]
     assert "Round reached" in standings and "ranked first by the round they reached" in html
     winner = present(t.final_standings, "the final standings")[0]
@@ -180,8 +180,8 @@ def test_elimination_standings_show_the_round_reached(
     assert cells[1] == str(winner["stage"])  # owner, then the round reached
 
 
-def test_crosstable_cells_match_the_stored_crosstable(personas, finished):
-    html = personas["anonymous"].get(page_url(finished)).content.decode()
+def test_crosstable_cells_match_the_stored_crosstable(web_clients, finished):
+    html = web_clients["anonymous"].get(page_url(finished)).content.decode()
     table = html[html.index('id="crosstable-table"') :]
     table = table[: table.index("</table>")]
     names = [row["bot_name"] for row in finished.final_standings]
@@ -205,10 +205,10 @@ def test_crosstable_cells_match_the_stored_crosstable(personas, finished):
     assert 'class="self"' in row_html
 
 
-def test_entrants_show_frozen_versions_and_dropped_reasons(personas, olivia, bots, alice):
+def test_entrants_show_frozen_versions_and_dropped_reasons(web_clients, olivia, bots, alice):
     empty = make_bot(alice, "alice-empty")  # no version: dropped at the start
     t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"], empty])
-    html = personas["anonymous"].get(page_url(t)).content.decode()
+    html = web_clients["anonymous"].get(page_url(t)).content.decode()
     entrants = html[html.index('id="entrant-table"') : html.index('id="standings"')]
     version = present(Entrant.objects.get(tournament=t, bot=bots["alice-one"]).version)
     assert f"v{version.number}" in entrants
@@ -217,8 +217,8 @@ def test_entrants_show_frozen_versions_and_dropped_reasons(personas, olivia, bot
     assert "0 of " in html and "matches played (0%)" in html
 
 
-def test_scheduled_page_says_when_it_starts_and_who_entered(personas, scheduled):
-    html = personas["anonymous"].get(page_url(scheduled)).content.decode()
+def test_scheduled_page_says_when_it_starts_and_who_entered(web_clients, scheduled):
+    html = web_clients["anonymous"].get(page_url(scheduled)).content.decode()
     assert "Not started" in html and "Registration is open." in html
     assert "bob-one" in html and "latest active at the start" in html
     assert "Standings appear once the tournament has started." in html
@@ -226,15 +226,15 @@ def test_scheduled_page_says_when_it_starts_and_who_entered(personas, scheduled)
 
 
 @pytest.mark.parametrize("who", EVERYONE)
-def test_controls_only_for_organiser_and_staff(personas, scheduled, who):
-    html = personas[who].get(page_url(scheduled)).content.decode()
+def test_controls_only_for_organiser_and_staff(web_clients, scheduled, who):
+    html = web_clients[who].get(page_url(scheduled)).content.decode()
     assert ("Organiser controls" in html) == (who in MANAGERS)
     assert (page_url(scheduled, "web:tournament-pause") in html) == (who in MANAGERS)
     assert (page_url(scheduled, "web:tournament-cancel") in html) == (who in MANAGERS)
 
 
-def test_entry_menu_lists_only_eligible_bots(personas, scheduled):
-    html = personas["owner"].get(page_url(scheduled)).content.decode()
+def test_entry_menu_lists_only_eligible_bots(web_clients, scheduled):
+    html = web_clients["owner"].get(page_url(scheduled)).content.decode()
     form = html[html.index('id="enter"') :]
     form = form[: form.index("</form>")]
     assert "alice-one" in form and "alice-two" in form
@@ -253,8 +253,8 @@ def test_no_eligible_bot_says_so(scheduled, alice):
 # --- register and withdraw -------------------------------------------------------------------
 
 
-def test_owner_registers_a_bot(personas, scheduled, bots):
-    page = personas["owner"].post(
+def test_owner_registers_a_bot(web_clients, scheduled, bots):
+    page = web_clients["owner"].post(
         page_url(scheduled, "web:tournament-register"), {"bot": bots["alice-one"].pk}, follow=True
     )
     assert page.redirect_chain[-1][0].endswith(page_url(scheduled) + "#entrants")
@@ -272,46 +272,50 @@ def test_owner_registers_a_bot(personas, scheduled, bots):
         ("other", "bob-one", 409, "bob-one is already entered"),
     ],
 )
-def test_register_refusals_show_the_reason(personas, scheduled, bots, who, bot, status, complaint):
+def test_register_refusals_show_the_reason(
+    web_clients, scheduled, bots, who, bot, status, complaint
+):
     before = scheduled.entrants.count()
-    page = personas[who].post(page_url(scheduled, "web:tournament-register"), {"bot": bots[bot].pk})
+    page = web_clients[who].post(
+        page_url(scheduled, "web:tournament-register"), {"bot": bots[bot].pk}
+    )
     assert page.status_code == status
     assert any(complaint in text for text in alerts(page.content.decode())), complaint
     assert scheduled.entrants.count() == before
 
 
-def test_register_after_the_start_is_refused(personas, olivia, bots):
+def test_register_after_the_start_is_refused(web_clients, olivia, bots):
     t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"]])
-    page = personas["owner"].post(
+    page = web_clients["owner"].post(
         page_url(t, "web:tournament-register"), {"bot": bots["alice-two"].pk}
     )
     assert page.status_code == 409
     assert any("registration is closed" in text for text in alerts(page.content.decode()))
 
 
-def test_register_before_the_window_opens_is_refused(personas, olivia, bots):
+def test_register_before_the_window_opens_is_refused(web_clients, olivia, bots):
     now = timezone.now()
     t = open_tournament(olivia, registration_opens_at=now + timedelta(minutes=30))
-    html = personas["owner"].get(page_url(t)).content.decode()
+    html = web_clients["owner"].get(page_url(t)).content.decode()
     assert "Registration has not opened yet." in html
-    page = personas["owner"].post(
+    page = web_clients["owner"].post(
         page_url(t, "web:tournament-register"), {"bot": bots["alice-one"].pk}
     )
     assert page.status_code == 409
     assert any("registration opens at" in text for text in alerts(page.content.decode()))
 
 
-def test_register_without_a_bot_is_a_form_error(personas, scheduled):
-    page = personas["owner"].post(page_url(scheduled, "web:tournament-register"), {"bot": "x"})
+def test_register_without_a_bot_is_a_form_error(web_clients, scheduled):
+    page = web_clients["owner"].post(page_url(scheduled, "web:tournament-register"), {"bot": "x"})
     assert page.status_code == 400
     assert alerts(page.content.decode())
 
 
-def test_owner_withdraws_their_bot(personas, scheduled, bots):
+def test_owner_withdraws_their_bot(web_clients, scheduled, bots):
     ts.register_entrant(scheduled.pk, user=bots["alice-one"].owner, bot_id=bots["alice-one"].pk)
-    html = personas["owner"].get(page_url(scheduled)).content.decode()
+    html = web_clients["owner"].get(page_url(scheduled)).content.decode()
     assert html.count("Withdraw<span") == 1  # her entry only, not bob's
-    page = personas["owner"].post(
+    page = web_clients["owner"].post(
         page_url(scheduled, "web:tournament-unregister"), {"bot": bots["alice-one"].pk}, follow=True
     )
     assert "The bot is withdrawn." in page.content.decode()
@@ -326,9 +330,9 @@ def test_owner_withdraws_their_bot(personas, scheduled, bots):
     ],
 )
 def test_withdrawing_someone_elses_bot_is_refused(
-    personas, scheduled, bots, who, status, complaint
+    web_clients, scheduled, bots, who, status, complaint
 ):
-    page = personas[who].post(
+    page = web_clients[who].post(
         page_url(scheduled, "web:tournament-unregister"), {"bot": bots["bob-one"].pk}
     )
     assert page.status_code == status
@@ -336,23 +340,23 @@ def test_withdrawing_someone_elses_bot_is_refused(
     assert scheduled.entrants.filter(bot=bots["bob-one"]).exists()
 
 
-def test_organiser_withdraws_any_bot_and_unknown_entries_are_404(personas, scheduled, bots):
-    html = personas["organiser"].get(page_url(scheduled)).content.decode()
+def test_organiser_withdraws_any_bot_and_unknown_entries_are_404(web_clients, scheduled, bots):
+    html = web_clients["organiser"].get(page_url(scheduled)).content.decode()
     assert "Withdraw<span" in html
-    page = personas["organiser"].post(
+    page = web_clients["organiser"].post(
         page_url(scheduled, "web:tournament-unregister"), {"bot": bots["bob-one"].pk}
     )
     assert page.status_code == 302
-    again = personas["organiser"].post(
+    again = web_clients["organiser"].post(
         page_url(scheduled, "web:tournament-unregister"), {"bot": bots["bob-one"].pk}
     )
     assert again.status_code == 404
     assert any("is not entered in this tournament" in t for t in alerts(again.content.decode()))
 
 
-def test_withdraw_after_the_start_is_refused(personas, olivia, bots):
+def test_withdraw_after_the_start_is_refused(web_clients, olivia, bots):
     t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"]])
-    page = personas["owner"].post(
+    page = web_clients["owner"].post(
         page_url(t, "web:tournament-unregister"), {"bot": bots["alice-one"].pk}
     )
     assert page.status_code == 409
@@ -369,7 +373,7 @@ def test_forms_need_the_csrf_token(scheduled, bots, alice):
     assert not scheduled.entrants.filter(bot=bots["alice-one"]).exists()
 
 
-def test_only_post_changes_anything(personas, scheduled):
+def test_only_post_changes_anything(web_clients, scheduled):
     for name in (
         "web:tournament-register",
         "web:tournament-unregister",
@@ -377,16 +381,16 @@ def test_only_post_changes_anything(personas, scheduled):
         "web:tournament-resume",
         "web:tournament-cancel",
     ):
-        assert personas["organiser"].get(page_url(scheduled, name)).status_code == 405
+        assert web_clients["organiser"].get(page_url(scheduled, name)).status_code == 405
 
 
 # --- pause, resume, cancel -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("who", ["organiser", "staff"])
-def test_pause_resume_cancel_running(personas, olivia, bots, who):
+def test_pause_resume_cancel_running(web_clients, olivia, bots, who):
     t = started_tournament(olivia, [bots["alice-one"], bots["bob-one"], bots["olivia-one"]])
-    client = personas[who]
+    client = web_clients[who]
     page = client.post(
         page_url(t, "web:tournament-pause"), {"pause-reason": "server move"}, follow=True
     )
@@ -411,8 +415,8 @@ def test_pause_resume_cancel_running(personas, olivia, bots, who):
     assert "bad weather" in html
 
 
-def test_cancel_needs_the_confirmation(personas, scheduled):
-    page = personas["organiser"].post(
+def test_cancel_needs_the_confirmation(web_clients, scheduled):
+    page = web_clients["organiser"].post(
         page_url(scheduled, "web:tournament-cancel"), {"cancel-reason": "oops"}
     )
     assert page.status_code == 400
@@ -423,12 +427,12 @@ def test_cancel_needs_the_confirmation(personas, scheduled):
 
 @pytest.mark.parametrize("who", ["anonymous", "owner", "other"])
 @pytest.mark.parametrize("operation", ["pause", "resume", "cancel"])
-def test_controls_refused_to_others(personas, scheduled, who, operation):
-    page = personas[who].post(
+def test_controls_refused_to_others(web_clients, scheduled, who, operation):
+    page = web_clients[who].post(
         page_url(scheduled, f"web:tournament-{operation}"), {f"{operation}-confirm": "on"}
     )
     assert page.status_code == 403
-    unconfirmed = personas[who].post(page_url(scheduled, f"web:tournament-{operation}"))
+    unconfirmed = web_clients[who].post(page_url(scheduled, f"web:tournament-{operation}"))
     assert unconfirmed.status_code == 403
     assert any(
         "only the tournament's organiser or staff" in text
@@ -445,11 +449,11 @@ def test_another_organiser_cannot_control_this_one(scheduled):
     assert client.post(page_url(scheduled, "web:tournament-pause")).status_code == 403
 
 
-def test_control_conflicts_show_the_reason(personas, scheduled, finished):
-    page = personas["organiser"].post(page_url(scheduled, "web:tournament-resume"))
+def test_control_conflicts_show_the_reason(web_clients, scheduled, finished):
+    page = web_clients["organiser"].post(page_url(scheduled, "web:tournament-resume"))
     assert page.status_code == 409
     assert any("not paused" in text for text in alerts(page.content.decode()))
-    page = personas["staff"].post(
+    page = web_clients["staff"].post(
         page_url(finished, "web:tournament-cancel"), {"cancel-confirm": "on"}
     )
     assert page.status_code == 409
@@ -463,7 +467,7 @@ def test_control_conflicts_show_the_reason(personas, scheduled, finished):
     "who, sees_unlisted",
     [("anonymous", False), ("other", False), ("organiser", True), ("staff", True)],
 )
-def test_home_lists_running_tournaments(personas, olivia, bots, who, sees_unlisted):
+def test_home_lists_running_tournaments(web_clients, olivia, bots, who, sees_unlisted):
     field = [bots["alice-one"], bots["bob-one"], bots["olivia-one"]]
     running = started_tournament(olivia, field, name="Summer Swiss", format="swiss")
     hidden = started_tournament(
@@ -473,7 +477,7 @@ def test_home_lists_running_tournaments(personas, olivia, bots, who, sees_unlist
         is_public=False,
     )
     open_tournament(olivia, name="Next Month")
-    html = personas[who].get("/").content.decode()
+    html = web_clients[who].get("/").content.decode()
     running_part = html[html.index('id="tournaments"') : html.index('id="latest"')]
     assert f'href="{page_url(running)}"' in running_part
     assert "Swiss" in running_part and f"round 1 of {running.planned_rounds}" in running_part
@@ -483,19 +487,19 @@ def test_home_lists_running_tournaments(personas, olivia, bots, who, sees_unlist
     assert "No tournaments are running right now." not in running_part
 
 
-def test_bot_page_lists_its_tournaments_with_the_final_rank(personas, finished, bots):
-    html = personas["anonymous"].get(reverse("web:bot", args=["alice-one"])).content.decode()
+def test_bot_page_lists_its_tournaments_with_the_final_rank(web_clients, finished, bots):
+    html = web_clients["anonymous"].get(reverse("web:bot", args=["alice-one"])).content.decode()
     part = html[html.index('id="bot-tournaments"') : html.index('id="recent"')]
     assert f'href="{page_url(finished)}"' in part and "Autumn Cup" in part
     rank = next(r["rank"] for r in finished.final_standings if r["bot_name"] == "alice-one")
     assert f">{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank, 'th') }<" in part
-    other = personas["anonymous"].get(reverse("web:bot", args=["alice-borneo"]))
+    other = web_clients["anonymous"].get(reverse("web:bot", args=["alice-borneo"]))
     assert "Not entered in any tournament." in other.content.decode()
 
 
-def test_match_page_links_back_to_its_tournament(personas, finished):
+def test_match_page_links_back_to_its_tournament(web_clients, finished):
     match = present(Match.objects.filter(tournament_match__tournament=finished).first())
-    html = personas["anonymous"].get(reverse("web:match", args=[match.pk])).content.decode()
+    html = web_clients["anonymous"].get(reverse("web:match", args=[match.pk])).content.decode()
     slot = match.tournament_match
     assert f'href="{page_url(finished)}#round-{slot.round.number}"' in html
     assert f"Round {slot.round.number}, table {slot.table + 1} of the tournament" in html
@@ -511,7 +515,7 @@ def p_first_cells(html: str) -> list[str]:
     ]
 
 
-def test_a_bot_with_only_a_bye_shows_no_probability(personas, olivia, bots):
+def test_a_bot_with_only_a_bye_shows_no_probability(web_clients, olivia, bots):
     """After round 1 of a four-bot Swiss at tables of three, the bot that sat out has no game,
     so it shows no P(first) or rank interval (it once showed rank 1 and "P(first) 100%")."""
     field = [bots[n] for n in ("alice-one", "alice-two", "bob-one", "olivia-one")]
@@ -521,7 +525,7 @@ def test_a_bot_with_only_a_bye_shows_no_probability(personas, olivia, bots):
     rows = tournament_selectors.compute_standings(t)
     idle = [r["bot_name"] for r in rows if not r["games"]]
     assert len(idle) == 1
-    page = personas["anonymous"].get(page_url(t)).content.decode()
+    page = web_clients["anonymous"].get(page_url(t)).content.decode()
     table = page[page.index('id="standings-table"') : page.index('id="crosstable"')]
     for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]:
         p_first = present(re.search(r'<td class="p-first">(.*?)</td>', row, re.S), "P(first)")
@@ -533,13 +537,13 @@ def test_a_bot_with_only_a_bye_shows_no_probability(personas, olivia, bots):
             assert cell.endswith("%")
 
 
-def test_the_live_fragment_carries_the_changing_parts_and_the_status(personas, olivia, bots):
+def test_the_live_fragment_carries_the_changing_parts_and_the_status(web_clients, olivia, bots):
     field = [bots[n] for n in ("alice-one", "bob-one", "olivia-one")]
     t = started_tournament(olivia, field)
-    page = personas["anonymous"].get(page_url(t)).content.decode()
+    page = web_clients["anonymous"].get(page_url(t)).content.decode()
     assert f'data-live-url="{page_url(t, "web:tournament-live")}"' in page
     assert 'data-status="running"' in page
-    fragment = personas["anonymous"].get(page_url(t, "web:tournament-live"))
+    fragment = web_clients["anonymous"].get(page_url(t, "web:tournament-live"))
     assert fragment.status_code == 200 and fragment["Cache-Control"] == "no-store"
     body = fragment.content.decode()
     assert '<div id="tournament-live" data-status="running">' in body
@@ -553,24 +557,26 @@ def test_the_live_fragment_carries_the_changing_parts_and_the_status(personas, o
         assert f'id="{part}"' in body
     assert "<html" not in body and "Organiser controls" not in body
     hidden = open_tournament(olivia, is_public=False)
-    assert personas["anonymous"].get(page_url(hidden, "web:tournament-live")).status_code == 200
-    assert personas["anonymous"].get("/tournaments/999999/live/").status_code == 404
+    assert web_clients["anonymous"].get(page_url(hidden, "web:tournament-live")).status_code == 200
+    assert web_clients["anonymous"].get("/tournaments/999999/live/").status_code == 404
 
 
-def test_a_finished_tournament_neither_polls_nor_calls_entrants_playing(personas, finished):
-    page = personas["anonymous"].get(page_url(finished)).content.decode()
+def test_a_finished_tournament_neither_polls_nor_calls_entrants_playing(web_clients, finished):
+    page = web_clients["anonymous"].get(page_url(finished)).content.decode()
     assert "tournament-live.js" not in page
     entrants = page[page.index('id="entrant-table"') : page.index('id="standings"')]
     assert "playing" not in entrants and entrants.count(">played<") == 4
     assert page.count('<td class="p-first">') == 4
 
 
-def test_wording_article_and_points(personas, olivia, finished):
-    assert "A Batavia tournament" in personas["anonymous"].get(page_url(finished)).content.decode()
+def test_wording_article_and_points(web_clients, olivia, finished):
+    assert (
+        "A Batavia tournament" in web_clients["anonymous"].get(page_url(finished)).content.decode()
+    )
     t = open_tournament(olivia, game="east_indiaman", num_players=2)
-    html = personas["anonymous"].get(page_url(t)).content.decode()
+    html = web_clients["anonymous"].get(page_url(t)).content.decode()
     assert "An East Indiaman tournament" in html and "A East Indiaman" not in html
-    crosstable = personas["anonymous"].get(page_url(finished)).content.decode()
+    crosstable = web_clients["anonymous"].get(page_url(finished)).content.decode()
     assert re.search(r"\b1 points\b", crosstable) is None
 
 

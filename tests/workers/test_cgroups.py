@@ -209,6 +209,7 @@ def test_the_worker_app_hands_the_cgroup_parent_setting_to_the_seat_lookup(monke
 REAL_TREE, REAL_WHY = cgroups.cgroup_tree()
 
 
+@pytest.mark.host_variant
 @pytest.mark.skipif(not isinstance(REAL_TREE, V1Tree), reason=f"not a v1 host: {REAL_WHY}")
 def test_a_real_v1_seat_group_limits_freezes_and_goes_away():
     assert isinstance(REAL_TREE, V1Tree)

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.workers.conftest import BOTS, random_bot
+from tests.workers.programs import BOTS, random_bot
 from tests.workers.sandbox_helpers import PROBLEM, TEST_UID_BASE, needs_sandbox
 from workers import cgroups
 from workers.cputime import CpuClock, tree_cpu_seconds

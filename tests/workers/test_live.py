@@ -16,9 +16,9 @@ from ladder.ladders.services import sync_ladders
 from ladder.matches import logstore
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog, MatchProgress
-from tests.ladder.conftest import ladder_for
+from tests.factories import ladder_for
+from tests.workers.programs import upload_reference, validated
 from tests.workers.sandbox_helpers import needs_sandbox
-from tests.workers.test_tasks import upload_reference, validated
 from workers.matches import tasks as match_tasks
 from workers.matches.live import LivePublisher
 from workers.matches.records import Progress

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from engine.registry import get_game
-from tests.workers.conftest import BOTS, FAST, program, random_bot
+from tests.workers.programs import BOTS, FAST, program, random_bot
 from workers.launch import BotProgram
 from workers.matches import protocol
 from workers.matches.runner import TimeControls, run_match

@@ -12,22 +12,16 @@ from engine.log import replay
 from ladder.matches import selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
-from tests.ladder.conftest import (  # noqa: F401  (fixtures)
-    _isolated_media,
-    alice,
-    bob,
-    ladder_for,
-    make_active_version,
-    make_bot,
-    olivia,
-)
-from tests.workers.conftest import FAST, program, random_bot
+from tests.factories import ladder_for, make_active_version, make_bot
+from tests.workers.programs import FAST, program, random_bot
 from workers.matches.records import MatchRecord, MatchSpec, SpecError
 from workers.matches.runner import run_match
 
+pytestmark = pytest.mark.usefixtures("isolated_media")
+
 
 @pytest.fixture
-def table(alice, bob, olivia):  # noqa: F811
+def table(alice, bob, olivia):
     versions = [
         make_active_version(make_bot(owner, f"runner-{owner.username}"))
         for owner in (alice, bob, olivia)
@@ -86,16 +80,21 @@ def test_a_malformed_spec_is_refused_naming_the_field(table, damage, message):
         MatchSpec.from_json(raw)
 
 
-def test_the_record_goes_to_json_and_back_unchanged(launcher):
+def test_an_illegal_action_forfeit_survives_the_wire_into_the_ladder(table, launcher):
     outcome = run_match(
-        "batavia",
-        3,
+        table.game,
+        table.seed,
         [random_bot(), program("illegal"), random_bot()],
+        variant=table.variant,
         launcher=launcher,
         time_controls=FAST,
     )
     record = outcome.record()
-    assert MatchRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
     assert (record.forfeits[1] or "").startswith("illegal_action:")
+    wire = json.loads(json.dumps(record.to_json()))  # what crosses the network, as JSON
+    result = match_services.record_result(table.pk, wire)
+    assert result.recorded, result.message
+    seat = table.seats.get(seat=1)
+    assert seat.forfeit_reason.startswith("illegal_action:") and seat.place == 3
     with pytest.raises(SpecError, match="for every seat"):
         MatchRecord(scores=(1, 2), ranking=(1,), forfeits=(None, None), stderr=("", ""), log={})

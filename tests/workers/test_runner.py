@@ -11,7 +11,7 @@ import pytest
 
 from engine.log import replay
 from ladder.bots.services import SmokeTable
-from tests.workers.conftest import FAST, program, random_bot
+from tests.workers.programs import FAST, program, random_bot
 from tests.workers.sandbox_helpers import launcher as sandbox_launcher
 from tests.workers.sandbox_helpers import needs_sandbox
 from workers.launch import BotProgram, LaunchError, Limits

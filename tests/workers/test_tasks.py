@@ -27,14 +27,19 @@ from ladder.matches import selectors as match_selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog
 from ladder.ratings.models import Rating, RatingPoint
-from tests.ladder.conftest import accept, client_for, ladder_for, make_bot
+from tests.factories import accept, ladder_for, make_bot
+from tests.factories import api_client as client_for
+from tests.workers.programs import (
+    REFERENCE,
+    upload_reference,
+    validated,
+)
 from tests.workers.sandbox_helpers import needs_sandbox
 from workers import tasks
 from workers.artifact_cache import ArtifactCache, ArtifactError
 from workers.matches import tasks as match_tasks
 from workers.matches import validation
 
-REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 CRASHING_BOT = b"import sys\nprint('no module named numpy', file=sys.stderr)\nsys.exit(3)\n"
 
 
@@ -60,18 +65,6 @@ def accept_every_version(monkeypatch):
 @pytest.fixture
 def alice(db):
     return create_user("alice", password="alice-password-1")
-
-
-def upload_reference(owner, name: str, reference: str, game: str = "packet_row") -> BotVersion:
-    bot = make_bot(owner, name, game)
-    data = (REFERENCE / reference / "main.py").read_bytes()
-    return bot_services.upload_version(bot, user=owner, filename="main.py", data=data)
-
-
-def validated(version: BotVersion) -> BotVersion:
-    match_tasks.validate_bot_version.apply(args=(version.pk,))
-    version.refresh_from_db()
-    return version
 
 
 @pytest.fixture
@@ -393,7 +386,7 @@ def test_a_hook_named_in_settings_wins_over_the_workers_link(settings):
     from ladder.core.hooks import configured_hook
 
     connect_workers(WorkerLink(enqueue_match=print, enqueue_validation=print))
-    settings.MONSOON_ENQUEUE_MATCH = "tests.ladder.conftest:accept"
+    settings.MONSOON_ENQUEUE_MATCH = "tests.factories:accept"
     assert configured_hook("MONSOON_ENQUEUE_MATCH") is accept
     settings.MONSOON_ENQUEUE_MATCH = ""
     assert configured_hook("MONSOON_ENQUEUE_MATCH") is print

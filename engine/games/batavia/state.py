@@ -167,17 +167,8 @@ class BataviaState(GameState):
     def current_player(self) -> int | None:
         return None if self.phase == OVER else self.active
 
-    def legal_actions(self) -> list[str]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
-
     def apply(self, action: Action) -> None:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        if not isinstance(action, str) or action not in self._legal:
-            raise IllegalAction(self._why_illegal(action))
-        self._legal = None
+        self._accept_legal(action)
         p = self.active
         phase = self.phase
         if phase == AUCTION:

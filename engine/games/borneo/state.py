@@ -59,10 +59,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from engine.core import (
+    Action,
     BadSetup,
     GameNotOver,
     GameState,
-    IllegalAction,
     Observation,
     Refusal,
     competition_ranking,
@@ -98,7 +98,6 @@ HARBOR_SPICE = tuple(-1 if h[1] == K.WILD else SPICE_INDEX[h[1]] for h in K.HARB
 MONOPOLY = tuple(h[2] for h in K.HARBORS)
 CARD_LIMIT = tuple(h[3] for h in K.HARBORS)
 
-MISSION_KINDS = tuple(K.MISSION_NEEDS)
 MISSION_VP = {kind: vp for kind, vp, _five in K.MISSIONS}
 
 # Phases.
@@ -498,17 +497,8 @@ class BorneoState(GameState):
     def current_player(self) -> int | None:
         return None if self.phase == OVER else self.active
 
-    def legal_actions(self) -> list[str]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
-
-    def apply(self, action: object) -> None:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        if not isinstance(action, str) or action not in self._legal:
-            raise IllegalAction(self._why_illegal(action))
-        self._legal = None
+    def apply(self, action: Action) -> None:
+        self._accept_legal(action)
         phase = self.phase
         if phase == PLACE:
             self._place(COMPANY_INDEX[action[6:]])

@@ -57,9 +57,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.core import (
+    Action,
     GameNotOver,
     GameState,
-    IllegalAction,
     Observation,
     Refusal,
     competition_ranking,
@@ -359,17 +359,8 @@ class EastIndiamanState(GameState):
     def current_player(self) -> int | None:
         return None if self.phase == OVER else self.active
 
-    def legal_actions(self) -> list[str]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
-
-    def apply(self, action: object) -> None:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        if not isinstance(action, str) or action not in self._legal:
-            raise IllegalAction(self._why_illegal(action))
-        self._legal = None
+    def apply(self, action: Action) -> None:
+        self._accept_legal(action)
         kind, x, y = PARSED[action]
         p = self.active
         if kind == "pass":

@@ -56,7 +56,6 @@ from engine.core import (
     Action,
     GameNotOver,
     GameState,
-    IllegalAction,
     Observation,
     competition_ranking,
 )
@@ -154,17 +153,8 @@ class PacketRowState(ShipmentSteps, GameState):
     def current_player(self) -> int | None:
         return None if self.phase == OVER else self.active
 
-    def legal_actions(self) -> list[str]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
-
     def apply(self, action: Action) -> None:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        if not isinstance(action, str) or action not in self._legal:
-            raise IllegalAction(self._why_illegal(action))
-        self._legal = None
+        self._accept_legal(action)
         p = self.active
         info = C.ACTION_INFO[action]
         verb = info[0]

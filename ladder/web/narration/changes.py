@@ -174,13 +174,6 @@ def _walk(before: Any, after: Any, path: list[Any], out: list[tuple[list[Any], A
     out.append((path, before, after))
 
 
-def changed_paths(before: View, after: View) -> list[list[Any]]:
-    """Every changed leaf's path, in a stable order (for the drawings' highlights)."""
-    out: list[tuple[list[Any], Any, Any]] = []
-    _walk(before, after, [], out)
-    return sorted((p for p, _, _ in out), key=lambda p: [str(k) for k in p])
-
-
 def changes(
     before: View, after: View, words: Words = None, things: Things | None = None
 ) -> list[str]:
