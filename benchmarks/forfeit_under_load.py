@@ -28,25 +28,9 @@ from workers.launch import BotProgram, Launcher, LocalLauncher
 from workers.matches.reference import reference_bot
 from workers.matches.runner import TimeControls, run_match
 
-BOT = """\
-import json, os, random, sys, time
-share, burn = float(os.environ["SHARE"]), int(os.environ["BURN"])
-rng, move_s, decisions = random.Random(7), 0.0, 0
-for line in sys.stdin:
-    message = json.loads(line)
-    if message["type"] == "start":
-        move_s = message["time"]["move_ms"] / 1000
-        print(json.dumps({"ready": True}), flush=True)
-    elif message["type"] == "request":
-        decisions += 1
-        if decisions <= burn:
-            until = time.process_time() + share * move_s
-            while time.process_time() < until:
-                pass
-        print(json.dumps({"action": rng.choice(message["legal_actions"])}), flush=True)
-    else:
-        break
-"""
+# The same bot the suite's load test plays (tests/workers/test_cpu_clock.py): one program, so
+# the figure printed here and the test's verdict are about the same behaviour.
+BOT = Path(__file__).resolve().parents[1] / "tests" / "workers" / "bots" / "cpu_share.py"
 
 
 def calibration_ms() -> float:
@@ -107,7 +91,7 @@ def main() -> None:
     launch, where = launcher()
     with tempfile.TemporaryDirectory(prefix="monsoon-bench-") as folder:
         Path(folder).chmod(0o755)
-        (Path(folder) / "main.py").write_text(BOT)
+        (Path(folder) / "main.py").write_bytes(BOT.read_bytes())
         (Path(folder) / "main.py").chmod(0o644)
         env = {"SHARE": str(args.share), "BURN": str(args.burn)}
         bot = BotProgram(Path(folder), ("python3", "main.py"), "cpu_share", env)
