@@ -219,15 +219,10 @@ class TournamentRoundSerializer(serializers.Serializer):
     tables = TournamentTableSerializer(many=True)
 
 
-class TournamentStandingSerializer(serializers.Serializer):
+class TournamentStandingSerializer(TournamentEntrantRefSerializer):
+    """An entrant (the reference's fields, as its reader may see them) with its standing."""
+
     rank = serializers.IntegerField()
-    entrant = serializers.IntegerField()
-    bot = serializers.IntegerField(allow_null=True, help_text="null for a private bot")
-    bot_name = serializers.CharField()
-    owner = serializers.CharField(allow_null=True)
-    version = serializers.IntegerField(allow_null=True)
-    version_number = serializers.IntegerField(allow_null=True)
-    seed = serializers.IntegerField(allow_null=True)
     points = serializers.FloatField()
     games = serializers.FloatField()
     byes = serializers.IntegerField()
