@@ -10,7 +10,7 @@ match that seats the same bot version (the same artifact too).
 What a warm seat may carry from one match to the next is only what it received itself: it is
 always the same version in its own sandbox, never shared between seats (two seats of one
 version in one match are two processes), and the runner sends it exactly the messages of its
-own seat. A seat that misbehaved between matches (exited, wrote anything after its
+own seat. A seat that misbehaved between matches (exited, wrote to stdout after its
 ``{"done": true}``, hit a limit, holds more memory than an idle seat may) is ended when that
 is seen, and its next match starts cold; the match it was checked out for is not affected.
 Each match has its own clock, thinking budget, decision count and CPU charge (the runner
@@ -319,15 +319,18 @@ class SeatPool:
 def _between_matches(proc: BotProcess) -> str | None:
     """What a kept process did wrong while it waited, or None (the check at check-out).
 
-    Between its ``{"done": true}`` and the next ``start`` a bot must write nothing, on stdout
-    or stderr; it must not exit; and its sandbox must not have seen a limit hit.
+    Between its ``{"done": true}`` and the next ``start`` a bot must write nothing on stdout
+    (the protocol's channel), must not exit, and its sandbox must not have seen a limit hit.
+    Stderr is free as in a match: what it writes there after ``done`` goes to its next match's
+    captured stderr, which only its owner reads (a bot frozen right after ``done`` may well
+    write it only once thawed, so it cannot be told from that match's own).
     """
     if proc.poll() is not None:
         return "it exited"
     if proc.limit_hit() is not None:
         return f"it hit a limit ({proc.limit_hit()})"
     with contextlib.suppress(OSError, ValueError):
-        readable, _, _ = select.select([proc.stdout, proc.stderr], [], [], 0)
+        readable, _, _ = select.select([proc.stdout], [], [], 0)
         if readable:
             return "it wrote between matches"
     return None
