@@ -124,11 +124,16 @@ def _calibration_ms() -> float:
 
 
 def _through_runner(
-    bot: BotProgram, launcher: Launcher, matches: int, seats: SeatSource | None = None
+    bot: BotProgram,
+    launcher: Launcher,
+    matches: int | range,
+    seats: SeatSource | None = None,
+    runs: Runs | None = None,
 ) -> Runs:
-    """``matches`` seeded matches of ``bot`` in every seat through the runner."""
-    runs = Runs()
-    for seed in range(matches):
+    """Seeded matches (``range(matches)``) of ``bot`` in every seat through the runner, added
+    to ``runs`` when given."""
+    runs = runs if runs is not None else Runs()
+    for seed in matches if isinstance(matches, range) else range(matches):
         began = time.perf_counter()
         outcome = run_match(
             GAME,
@@ -242,10 +247,14 @@ def main() -> None:
         in_process.append((time.perf_counter() - began) / len(log["decisions"]))
         in_process_cpu.append((time.thread_time() - cpu) / len(log["decisions"]))
     per_decision_s = statistics.median(in_process)
-    runs = _through_runner(reference_bot("random"), launcher, args.matches)
+    # Cold and warm matches alternate, so a load that comes and goes weighs on both alike.
+    cold_seats = LauncherSeats(launcher)
     pool = SeatPool(launcher, SeatPoolConfig(max_seats=2 * PLAYERS))
     _through_runner(reference_bot("random"), launcher, 1, pool)  # the first match starts cold
-    warm_runs = _through_runner(reference_bot("random"), launcher, args.matches, pool)
+    runs, warm_runs = Runs(), Runs()
+    for seed in range(args.matches):
+        _through_runner(reference_bot("random"), launcher, range(seed, seed + 1), cold_seats, runs)
+        _through_runner(reference_bot("random"), launcher, range(seed, seed + 1), pool, warm_runs)
     if pool.counts.cold != PLAYERS:
         raise SystemExit(f"warm seats were not reused: {pool.counts}")
     pool.close()
