@@ -40,6 +40,7 @@ import os
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -172,10 +173,10 @@ def demo_mix() -> list[tuple[str, tuple[str, ...]]]:
     ]
 
 
-def _mix_seconds(launcher: Launcher, seats: SeatSource, rounds: int) -> float:
-    """Mean wall seconds a match of the demo's mix takes, played back to back in this process
-    under the ladder's default clock."""
-    played, elapsed = 0, 0.0
+def _mix_seconds(launcher: Launcher, seats: SeatSource, rounds: int) -> dict[str, list[float]]:
+    """Wall seconds of each match of the demo's mix by line-up, played back to back in this
+    process under the ladder's default clock."""
+    times: dict[str, list[float]] = {}
     for round_ in range(rounds):
         for game, lineup in demo_mix():
             bots = [reference_bot(policy) for policy in lineup]
@@ -188,11 +189,15 @@ def _mix_seconds(launcher: Launcher, seats: SeatSource, rounds: int) -> float:
                 seats=seats,
                 time_controls=DEFAULT_TIME_CONTROLS,
             )
-            elapsed += time.perf_counter() - began
-            played += 1
+            times.setdefault(f"{game} {'/'.join(lineup)}", []).append(time.perf_counter() - began)
             if any(outcome.forfeits):
                 raise SystemExit(f"{game} {lineup}: a forfeit {outcome.forfeits}")
-    return elapsed / played
+    return times
+
+
+def _mean(times: dict[str, list[float]], keep: Callable[[str], bool] = bool) -> float:
+    chosen = [t for lineup, values in times.items() if keep(lineup) for t in values]
+    return sum(chosen) / len(chosen)
 
 
 @dataclass
@@ -365,11 +370,12 @@ def main() -> None:
     print(f"{'  playing phase vs in-process':34} {cold.play_ratio:9.1f}x {warm.play_ratio:9.1f}x")
     if args.mix_rounds > 0:
         mix = demo_mix()
-        cold_s = _mix_seconds(launcher, LauncherSeats(launcher), args.mix_rounds)
+        cold_times = _mix_seconds(launcher, LauncherSeats(launcher), args.mix_rounds)
         mix_pool = SeatPool(launcher, SeatPoolConfig(max_seats=16))
         _mix_seconds(launcher, mix_pool, 1)  # every line-up's first match starts cold
-        warm_s = _mix_seconds(launcher, mix_pool, args.mix_rounds)
+        warm_times = _mix_seconds(launcher, mix_pool, args.mix_rounds)
         mix_pool.close()
+        cold_s, warm_s = _mean(cold_times), _mean(warm_times)
         ratio = cold_s / warm_s
         print(
             f"{'matches per core-hour, demo mix':34} {3600 / cold_s:10.0f} {3600 / warm_s:10.0f}"
@@ -380,6 +386,16 @@ def main() -> None:
             f"  ({len(mix)} line-ups x {args.mix_rounds} round(s): "
             + ", ".join(f"{game} {'/'.join(lineup)}" for game, lineup in mix)
             + f"; mean match {cold_s * 1000:.0f} ms cold, {warm_s * 1000:.0f} ms warm)"
+        )
+
+        def quick(lineup: str) -> bool:
+            return "mcts" not in lineup
+
+        cold_q, warm_q = _mean(cold_times, quick), _mean(warm_times, quick)
+        print(
+            f"{'  line-ups without mcts':34} {3600 / cold_q:10.0f} {3600 / warm_q:10.0f}"
+            f"   {cold_q / warm_q:.2f}x (mcts thinks up to 0.2 s a decision: its matches are "
+            "its thinking, whatever the start-up costs)"
         )
     print(
         f"calibration loop (pure Python, fixed work): {calibration_before:.1f} ms before, "
