@@ -173,25 +173,31 @@ def demo_mix() -> list[tuple[str, tuple[str, ...]]]:
     ]
 
 
-def _mix_seconds(launcher: Launcher, seats: SeatSource, rounds: int) -> dict[str, list[float]]:
-    """Wall seconds of each match of the demo's mix by line-up, played back to back in this
-    process under the ladder's default clock."""
-    times: dict[str, list[float]] = {}
+def _mix_seconds(
+    launcher: Launcher, sources: dict[str, SeatSource], rounds: int
+) -> dict[str, dict[str, list[float]]]:
+    """Wall seconds of each match of the demo's mix, per seat source and line-up, played back
+    to back in this process under the ladder's default clock. Each line-up is played by every
+    source in turn, so a load that comes and goes weighs on them alike."""
+    times: dict[str, dict[str, list[float]]] = {name: {} for name in sources}
     for round_ in range(rounds):
         for game, lineup in demo_mix():
             bots = [reference_bot(policy) for policy in lineup]
-            began = time.perf_counter()
-            outcome = run_match(
-                game,
-                round_,
-                bots,
-                launcher=launcher,
-                seats=seats,
-                time_controls=DEFAULT_TIME_CONTROLS,
-            )
-            times.setdefault(f"{game} {'/'.join(lineup)}", []).append(time.perf_counter() - began)
-            if any(outcome.forfeits):
-                raise SystemExit(f"{game} {lineup}: a forfeit {outcome.forfeits}")
+            for name, seats in sources.items():
+                began = time.perf_counter()
+                outcome = run_match(
+                    game,
+                    round_,
+                    bots,
+                    launcher=launcher,
+                    seats=seats,
+                    time_controls=DEFAULT_TIME_CONTROLS,
+                )
+                times[name].setdefault(f"{game} {'/'.join(lineup)}", []).append(
+                    time.perf_counter() - began
+                )
+                if any(outcome.forfeits):
+                    raise SystemExit(f"{game} {lineup}: a forfeit {outcome.forfeits}")
     return times
 
 
@@ -370,11 +376,13 @@ def main() -> None:
     print(f"{'  playing phase vs in-process':34} {cold.play_ratio:9.1f}x {warm.play_ratio:9.1f}x")
     if args.mix_rounds > 0:
         mix = demo_mix()
-        cold_times = _mix_seconds(launcher, LauncherSeats(launcher), args.mix_rounds)
         mix_pool = SeatPool(launcher, SeatPoolConfig(max_seats=16))
-        _mix_seconds(launcher, mix_pool, 1)  # every line-up's first match starts cold
-        warm_times = _mix_seconds(launcher, mix_pool, args.mix_rounds)
+        _mix_seconds(launcher, {"warm": mix_pool}, 1)  # each bot's first match starts cold
+        times = _mix_seconds(
+            launcher, {"cold": LauncherSeats(launcher), "warm": mix_pool}, args.mix_rounds
+        )
         mix_pool.close()
+        cold_times, warm_times = times["cold"], times["warm"]
         cold_s, warm_s = _mean(cold_times), _mean(warm_times)
         ratio = cold_s / warm_s
         print(
