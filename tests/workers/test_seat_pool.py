@@ -153,3 +153,16 @@ def test_the_end_message_offers_the_next_match_and_only_done_accepts_it():
     assert not protocol.parse_done(b'{"done": true, "x": 1}')
     assert not protocol.parse_done(b'{"ready": true}')
     assert not protocol.parse_done(b"done")
+
+
+def test_the_demo_uploads_its_reference_bots_as_bots_that_play_many_matches():
+    import io
+    import zipfile
+
+    from ladder.ladders.demo import _reference_source
+
+    archive = zipfile.ZipFile(io.BytesIO(_reference_source("random")))
+    assert json.loads(archive.read("monsoon.json"))["matches"] == "many"
+    assert _reference_source("random") == _reference_source(
+        "random"
+    )  # a re-seed re-uploads nothing
