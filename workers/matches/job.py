@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,13 +38,21 @@ def worker_launcher(sandbox: str) -> Launcher:
     return BwrapLauncher()
 
 
-@functools.cache
+_seat_pools: dict[tuple[int, int], tuple[Launcher, SeatSource | None]] = {}
+"""Warm-seat pools by process id (a forked pool process makes its own: the seats are its
+parent's children) and ``id`` of their launcher (kept here, so the id stays its own)."""
+
+
 def worker_seats(launcher: Launcher) -> SeatSource | None:
     """One warm-seat pool per worker process and launcher; None with ``MONSOON_WARM_SEATS=0``."""
     from workers.seats import SeatPool, SeatPoolConfig
 
-    config = SeatPoolConfig.from_environment()
-    return SeatPool(launcher, config) if config.max_seats > 0 else None
+    key = (os.getpid(), id(launcher))
+    if key not in _seat_pools:
+        config = SeatPoolConfig.from_environment()
+        pool = SeatPool(launcher, config) if config.max_seats > 0 else None
+        _seat_pools[key] = (launcher, pool)
+    return _seat_pools[key][1]
 
 
 @functools.cache

@@ -18,11 +18,11 @@ TOKEN = os.urandom(8).hex()
 THINK_S = int(os.environ.get("THINK_MS", "0")) / 1000
 THINK_DECISIONS = int(os.environ.get("THINK_DECISIONS", "0"))
 MISBEHAVE = os.environ.get("MISBEHAVE", "")
-history = []
-current = []
+history: list[dict] = []
+current: list[dict] = []
 matches = 0
 decisions = 0
-hoard = []
+hoard: list[bytearray] = []
 
 
 def send(message):
