@@ -16,6 +16,7 @@ import pytest
 from engine.registry import get_game
 from tests.workers.programs import BOTS
 from tests.workers.sandbox_helpers import TEST_LIMITS, TEST_UID_BASE, needs_sandbox
+from workers import cgroups
 from workers.launch import BotProgram
 from workers.matches.runner import MatchOutcome, TimeControls, run_match
 from workers.sandbox import BwrapLauncher
@@ -165,6 +166,20 @@ def test_the_thinking_budget_and_the_cpu_charge_are_per_match(pool):
     first_cpu, second_cpu = first.seat_usage[0][1], second.seat_usage[0][1]
     if first_cpu is not None and second_cpu is not None:
         assert 0.7 <= second_cpu < 1.4  # this match's CPU, not both matches' (>= 1.4)
+
+
+@pytest.mark.skipif(
+    not isinstance(cgroups.cgroup_tree()[0], cgroups.V1Tree),
+    reason="a seat's peak memory is reset per match on cgroup v1 only (docs/sandbox.md)",
+)
+def test_a_warm_seats_peak_memory_is_its_matchs(pool):
+    hog = recorder(HOG_MB="120")
+    first = play(pool, 13, [hog, recorder(version_id=8)])
+    second = play(pool, 14, [hog, recorder(version_id=8)])
+    assert reported(second, 0, "MATCH") == ["2"]
+    first_peak, second_peak = first.seat_usage[0][0], second.seat_usage[0][0]
+    assert first_peak is not None and first_peak > 120 * 1024 * 1024
+    assert second_peak is not None and second_peak < 60 * 1024 * 1024
 
 
 def test_a_bot_that_plays_one_match_a_process_is_ended_after_it(pool):

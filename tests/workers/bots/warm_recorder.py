@@ -6,7 +6,8 @@ process) and ``HISTORY <json>``: every message it received in its earlier matche
 with the first legal action. ``THINK_MS`` and ``THINK_DECISIONS``: spin that much CPU on each
 of the first decisions of every match; ``MISBEHAVE`` does one wrong thing between matches:
 ``write`` (a stray stdout line after ``done``), ``exit``
-(exits after ``done``) or ``grow`` (takes 100 MiB at ``end``, before ``done``).
+(exits after ``done``) or ``grow`` (takes 100 MiB at ``end``, before ``done``). ``HOG_MB``:
+hold that much memory for a moment at the first decision of the process's first match.
 """
 
 import json
@@ -18,6 +19,7 @@ TOKEN = os.urandom(8).hex()
 THINK_S = int(os.environ.get("THINK_MS", "0")) / 1000
 THINK_DECISIONS = int(os.environ.get("THINK_DECISIONS", "0"))
 MISBEHAVE = os.environ.get("MISBEHAVE", "")
+HOG_MB = int(os.environ.get("HOG_MB", "0"))
 history: list[dict] = []
 current: list[dict] = []
 matches = 0
@@ -45,6 +47,11 @@ for line in sys.stdin:
         decisions += 1
         if decisions == 1:
             print(f"BUDGET {message['time'].get('budget_ms')}", file=sys.stderr, flush=True)
+        if decisions == 1 and matches == 1 and HOG_MB:
+            held = bytearray(HOG_MB * 1024 * 1024)
+            for at in range(0, len(held), 4096):
+                held[at] = 1
+            del held  # given back: only this match's peak holds it
         if decisions <= THINK_DECISIONS:
             until = time.process_time() + THINK_S
             while time.process_time() < until:
