@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import dataclasses
 import logging
 import select
 import threading
@@ -125,6 +126,16 @@ def warm_versions() -> set[int]:
     for pool in list(_pools):
         found |= pool.warm_versions()
     return found
+
+
+def idle_count() -> int:
+    """Idle warm seats in this process (every pool's)."""
+    return sum(pool.idle_count() for pool in list(_pools))
+
+
+def idle_memory_bytes() -> int:
+    """The memory this process's idle warm seats hold together (where the sandbox counts it)."""
+    return sum(pool.idle_memory_bytes() for pool in list(_pools))
 
 
 @atexit.register
@@ -269,12 +280,7 @@ class SeatPool:
             idle, self._idle = self._idle, []
             for seat in idle:
                 self._end(seat, "closed")
-            self.config = SeatPoolConfig(
-                max_seats=0,
-                max_matches=self.config.max_matches,
-                idle_seconds=self.config.idle_seconds,
-                max_idle_memory_bytes=self.config.max_idle_memory_bytes,
-            )
+            self.config = dataclasses.replace(self.config, max_seats=0)
 
     def warm_versions(self) -> set[int]:
         """Version ids of this pool's idle warm seats."""

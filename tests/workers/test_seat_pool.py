@@ -166,3 +166,13 @@ def test_the_demo_uploads_its_reference_bots_as_bots_that_play_many_matches():
     assert _reference_source("random") == _reference_source(
         "random"
     )  # a re-seed re-uploads nothing
+
+
+def test_the_process_reports_its_idle_warm_seats_and_their_memory(clock):
+    pool = make_pool(clock, max_seats=4)
+    try:
+        play(pool, recorder(1), recorder(2))
+        assert seats_module.idle_count() >= 2
+    finally:
+        pool.close()
+    assert pool.idle_count() == 0
