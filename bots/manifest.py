@@ -9,6 +9,8 @@ from __future__ import annotations
 MANIFEST_NAME = "monsoon.json"
 MAX_COMMAND_ARGS = 32
 MAX_ARG_CHARS = 1024
+MATCHES_VALUES = ("one", "many")
+"""What ``"matches"`` may say: ``"one"`` (the default) or ``"many"`` matches per process."""
 
 
 BIDI_CONTROLS = frozenset(
@@ -77,4 +79,21 @@ def manifest_command(manifest: object) -> list[str]:
             raise UploadRejected(
                 f"{MANIFEST_NAME}: command argument {index} is not valid Unicode"
             ) from None
+    manifest_matches(manifest)
     return command
+
+
+def manifest_matches(manifest: dict[str, object]) -> str:
+    """Whether the bot plays ``"one"`` match per process (the default) or ``"many"``.
+
+    A bot that declares ``"many"`` loops over matches (``docs/bot-protocol.md``, "Many matches
+    in one process"): the worker may keep it running between matches, which saves a sandbox
+    and an interpreter start per match. Checked with the command, so an upload with a
+    misspelt value is refused rather than silently played one match at a time.
+    """
+    matches = manifest.get("matches", "one")
+    if not isinstance(matches, str) or matches not in MATCHES_VALUES:
+        raise UploadRejected(
+            f'{MANIFEST_NAME}: "matches" must be "one" or "many", not {str(matches)[:40]!r}'
+        )
+    return matches

@@ -105,20 +105,34 @@ def handle(bot: object, message: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def run(bot: object, *, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> None:
-    """The protocol loop: answer ``start`` and every ``request`` until ``end`` or end of input."""
-    bot = make_bot(bot)
+    """The protocol loop: answer ``start`` and every ``request`` until ``end`` or end of input.
+
+    After an ``end`` with ``"next": true`` (a bot whose manifest says ``"matches": "many"``,
+    kept by the worker for another match) it answers ``{"done": true}`` and plays the next
+    match in the same process: a bot given as a class gets a fresh instance for each match.
+    """
+    player = make_bot(bot)
     reader = stdin if stdin is not None else sys.stdin.buffer
     writer = stdout if stdout is not None else sys.stdout.buffer
+    between = False
     for line in reader:
         if not line.strip():
             continue
         message = json.loads(line)
-        answer = handle(bot, message)
+        if between and message.get("type") == "start":
+            between = False
+            if isinstance(bot, type):
+                player = make_bot(bot)
+        answer = handle(player, message)
         if answer is not None:
             writer.write(_ENCODER.encode(answer).encode() + b"\n")
             writer.flush()
         if message.get("type") == "end":
-            return
+            if message.get("next") is not True:
+                return
+            writer.write(b'{"done":true}\n')
+            writer.flush()
+            between = True
 
 
 def play_offline(

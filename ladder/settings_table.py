@@ -252,6 +252,19 @@ SETTINGS: tuple[Setting, ...] = (
        "supervisor to restart (a broker loss can wedge Celery's shutdown)", "workers",
        default_text="match time limit + 120 (the hard limit + 60)", example="1860"),
     _S("MONSOON_STDERR_MAX_BYTES", "int", 65536, "stderr kept per seat", "workers"),
+    _S("MONSOON_WARM_SEATS", "int", 8,
+       "warm seats each worker process keeps: processes of bots that play many matches "
+       "(`\"matches\": \"many\"`), frozen between matches and reused by the next match "
+       "of the same version (docs/workers.md, \"Warm seats\"); 0: every match starts every "
+       "bot afresh", "workers", reader="workers/seats.py"),
+    _S("MONSOON_WARM_SEAT_MATCHES", "int", 50,
+       "matches one warm seat plays before it is ended", "workers", reader="workers/seats.py"),
+    _S("MONSOON_WARM_SEAT_IDLE_SECONDS", "int", 300,
+       "a warm seat without a match this long is ended", "workers",
+       reader="workers/seats.py"),
+    _S("MONSOON_WARM_SEAT_MEMORY_MB", "int", 256,
+       "memory an idle warm seat may hold; one holding more after its match is ended",
+       "workers", reader="workers/seats.py"),
     # --- the ladder's pace -----------------------------------------------------------------------
     _S("MONSOON_QUEUE_TARGET", "int", 8,
        "ranked matches kept waiting: about the fleet's total match slots", "pace"),

@@ -96,6 +96,19 @@ class SeatCgroup(ABC):
         return None
 
     @abstractmethod
+    def memory_bytes(self) -> int | None:
+        """The memory the live seat holds now (a warm seat's share of the worker's memory)."""
+
+    def reset_peak(self) -> bool:
+        """Start counting the peak afresh (a warm seat's next match); whether the kernel can.
+
+        cgroup v1 resets ``memory.max_usage_in_bytes`` when written; cgroup v2's ``memory.peak``
+        resets only for the descriptor that wrote it (Linux 6.12), which the readers here do not
+        keep open, so v2 says no and a warm seat's peak is that of its whole life.
+        """
+        return False
+
+    @abstractmethod
     def _remove_groups(self) -> None:
         """Delete the (by now empty) group directories."""
 
@@ -417,6 +430,9 @@ class V2SeatCgroup(SeatCgroup):
     def _peak_now(self) -> int | None:
         return _read_int(self.path / "memory.peak")
 
+    def memory_bytes(self) -> int | None:
+        return _read_int(self.path / "memory.current")
+
     def _cpu_now(self) -> float | None:
         """``usage_usec`` of ``cpu.stat``, which every v2 group has (no controller needed)."""
         usec = _pread_counter(self._cpu_fd, b"usage_usec")
@@ -583,6 +599,16 @@ class V1SeatCgroup(SeatCgroup):
 
     def _peak_now(self) -> int | None:
         return _read_int(self.memory / "memory.max_usage_in_bytes")
+
+    def memory_bytes(self) -> int | None:
+        return _read_int(self.memory / "memory.usage_in_bytes")
+
+    def reset_peak(self) -> bool:
+        try:
+            (self.memory / "memory.max_usage_in_bytes").write_text("0")
+        except OSError:
+            return False
+        return True
 
     def _cpu_now(self) -> float | None:
         """``cpuacct.usage`` (nanoseconds), where the v1 ``cpuacct`` hierarchy is writable."""

@@ -42,12 +42,18 @@ class BotProgram:
     """An unpacked bot: its directory (mounted read-only) and the command run inside it.
 
     ``command`` is argv with paths relative to ``directory``, e.g. ``["python3", "main.py"]``.
+    ``many`` is the manifest's ``"matches": "many"``: the program loops over matches, so a
+    worker may keep it running for the next match of the same ``version_id`` (the ladder's bot
+    version; None for programs that are not a stored version) instead of starting it afresh
+    (:mod:`workers.seats`).
     """
 
     directory: Path
     command: tuple[str, ...] = ("python3", "main.py")
     name: str = "bot"
     env: dict[str, str] = field(default_factory=dict)
+    many: bool = False
+    version_id: int | None = None
 
 
 class BotProcess(Protocol):
@@ -100,6 +106,45 @@ class Launcher(Protocol):
 
     def launch(self, program: BotProgram, *, slot: int, limits: Limits) -> BotProcess:
         """Start ``program`` with ``limits``; raise :class:`LaunchError` if it cannot start."""
+
+
+class SeatSource(Protocol):
+    """Where the runner gets each seat's process and where it hands it back after the match.
+
+    :class:`LauncherSeats` starts every seat afresh and ends it after its match (one match a
+    process); ``workers.seats.SeatPool`` keeps processes of bots that play many matches warm
+    between matches.
+    """
+
+    def check_out(
+        self, program: BotProgram, *, slot: int, limits: Limits, cold: bool = False
+    ) -> tuple[BotProcess, bool]:
+        """A process for ``program`` and whether it is warm (it played a match before and, thawed,
+        waits for ``start``); ``cold`` asks for a fresh one. Raises :class:`LaunchError`."""
+
+    def keeps(self, program: BotProgram) -> bool:
+        """Whether a process of ``program`` that ends its match well may be kept for another."""
+
+    def check_in(self, program: BotProgram, proc: BotProcess, *, reusable: bool) -> None:
+        """The match is over for ``proc``: keep it for another match (``reusable``) or end it."""
+
+
+class LauncherSeats:
+    """Every seat a fresh process from ``launcher``, ended after its match (the default)."""
+
+    def __init__(self, launcher: Launcher) -> None:
+        self.launcher = launcher
+
+    def check_out(
+        self, program: BotProgram, *, slot: int, limits: Limits, cold: bool = False
+    ) -> tuple[BotProcess, bool]:
+        return self.launcher.launch(program, slot=slot, limits=limits), False
+
+    def keeps(self, program: BotProgram) -> bool:
+        return False
+
+    def check_in(self, program: BotProgram, proc: BotProcess, *, reusable: bool) -> None:
+        proc.terminate_all()
 
 
 class LaunchError(Exception):

@@ -21,6 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess
 
+from workers import seats
 from workers.matches.records import MatchSpec
 from workers.matches.runner import MatchOutcome
 
@@ -74,6 +75,16 @@ PLAYING = Gauge(
     "Matches being played on this worker now (its busy slots).",
     multiprocess_mode="livesum",
 )
+WARM_SEATS = Gauge(
+    "monsoon_worker_warm_seats",
+    'Idle warm seats this worker keeps between matches (docs/workers.md, "Warm seats").',
+    multiprocess_mode="livesum",
+)
+WARM_SEAT_MEMORY = Gauge(
+    "monsoon_worker_warm_seat_memory_bytes",
+    "Memory the idle warm seats of this worker hold (their cgroups' current usage).",
+    multiprocess_mode="livesum",
+)
 
 
 def forfeit_code(reason: str) -> str:
@@ -95,6 +106,8 @@ def observe_match(spec: MatchSpec, outcome: MatchOutcome) -> None:
     for reason in outcome.forfeits:
         if reason:
             FORFEITS.labels(game, forfeit_code(reason)).inc()
+    WARM_SEATS.set(seats.idle_count())
+    WARM_SEAT_MEMORY.set(seats.idle_memory_bytes())
 
 
 def multiprocess_dir() -> Path | None:

@@ -431,6 +431,16 @@ class BwrapProcess:
         """The most memory the whole seat held at once, where its cgroup reports it."""
         return self._cgroup.peak_memory_bytes() if self._cgroup is not None else None
 
+    def memory_bytes(self) -> int | None:
+        """The memory the whole seat holds now, where its cgroup reports it (a warm seat)."""
+        if self._cgroup is None or self._finished:
+            return None
+        return self._cgroup.memory_bytes()
+
+    def reset_peak_memory(self) -> bool:
+        """Count the seat's peak memory afresh from now (a warm seat's next match)."""
+        return self._cgroup is not None and not self._finished and self._cgroup.reset_peak()
+
     def terminate_all(self) -> None:
         """Kill the sandbox and everything in it; safe to call more than once.
 

@@ -9,6 +9,8 @@ uploads a new version only when a reference bot's source changed since the last 
 from __future__ import annotations
 
 import hashlib
+import io
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,10 +77,19 @@ def _ensure_accounts(report: SeedReport) -> User:
 
 
 def _reference_source(policy: str) -> bytes:
-    path = REFERENCE_BOTS / policy / "main.py"
-    if not path.is_file():
-        raise FileNotFoundError(f"no reference bot {policy!r} at {path}")
-    return path.read_bytes()
+    """The reference bot as an upload: a ``.zip`` of its ``main.py`` and its ``monsoon.json``
+    (which declares ``"matches": "many"``, so workers keep it warm between matches), with
+    fixed timestamps so that the same source is the same archive, byte for byte."""
+    folder = REFERENCE_BOTS / policy
+    if not (folder / "main.py").is_file():
+        raise FileNotFoundError(f"no reference bot {policy!r} at {folder / 'main.py'}")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in ("main.py", "monsoon.json"):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, (folder / name).read_bytes(), zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
 
 
 def _ensure_bot(house: User, game: str, policy: str, source: bytes, report: SeedReport) -> None:
@@ -98,7 +109,7 @@ def _ensure_bot(house: User, game: str, policy: str, source: bytes, report: Seed
     # content (pending, validating, active, retired) means this source is already uploaded.
     if BotVersion.objects.filter(bot=bot, sha256=digest).exists():
         return
-    version = upload_version(bot, user=house, filename="main.py", data=source)
+    version = upload_version(bot, user=house, filename=f"{policy}.zip", data=source)
     report.versions_uploaded.append(version.label)
 
 

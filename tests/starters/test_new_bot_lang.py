@@ -20,7 +20,11 @@ def test_new_bot_with_a_language_writes_a_kit_that_plays_sandboxed(language, tmp
     printed = capsys.readouterr().out
 
     manifest = json.loads((directory / "monsoon.json").read_text())
-    assert manifest == {"command": KITS[language].command(), "game": "east_indiaman"}
+    assert manifest == {
+        "command": KITS[language].command(),
+        "game": "east_indiaman",
+        "matches": "many",  # the kits loop over matches (docs/bot-protocol.md)
+    }
     assert (directory / "README.md").is_file()
     play = next(line for line in printed.splitlines() if line.startswith("play:"))
     assert "--no-sandbox" not in play  # sandboxed is the default and what the ladder runs

@@ -66,3 +66,36 @@ def test_every_answer_is_ready_or_a_legal_action_and_the_bot_exits_after_end(kit
     assert len(actions) == REQUESTS  # nothing for the ping, the blank lines or the end
     assert set(actions) <= set(LEGAL)
     assert len(set(actions)) > 1  # random choices: 60 equal ones have probability 6**-59
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_after_an_end_with_next_the_bot_answers_done_and_plays_the_next_match(kit_for, language):
+    """The match boundary of a warm seat: ``end`` with ``"next": true`` gets ``{"done": true}``
+    and the same process answers the next ``start`` and its requests; a plain ``end`` then
+    ends it (every kit's manifest declares ``"matches": "many"``)."""
+    directory = kit_for(language)
+    assert json.loads((directory / "monsoon.json").read_text())["matches"] == "many"
+    script = ""
+    for match in range(2):
+        script += line(START)
+        for decision in range(1, 6):
+            script += line({**REQUEST, "decision": decision})
+        end = {"type": "end", "seat": 1, "scores": [1, 2], "ranking": [2, 1]}
+        script += line({**end, "next": True} if match == 0 else end)
+
+    done = subprocess.run(
+        KITS[language].command(),
+        cwd=directory,
+        input=script.encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    answers = [json.loads(text) for text in done.stdout.decode().splitlines()]
+    assert answers[0] == {"ready": True}
+    assert answers[6] == {"done": True}
+    assert answers[7] == {"ready": True}
+    assert len(answers) == 13
+    assert {answer["action"] for answer in answers[1:6] + answers[8:]} <= set(LEGAL)

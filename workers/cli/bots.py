@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from bots.manifest import UploadRejected, manifest_command
+from bots.manifest import UploadRejected, manifest_command, manifest_matches
 from engine.registry import get_game
 from workers.launch import BotProgram
 from workers.matches.reference import REFERENCE_BOTS, reference_bot
@@ -57,7 +57,9 @@ def resolve_bot(name_or_path: str, game: str) -> BotProgram:
                 command = manifest_command(data)
             except UploadRejected as exc:
                 raise BotNotFound(f"{path}: {exc}") from None
-            return BotProgram(path, tuple(command), path.name)
+            return BotProgram(
+                path, tuple(command), path.name, many=manifest_matches(data) == "many"
+            )
         if (path / "main.py").is_file():
             return BotProgram(path, ("python3", "main.py"), path.name)
         raise BotNotFound(f"{path}: the directory has neither main.py nor monsoon.json")

@@ -8,6 +8,12 @@ messages and checks the bot's replies, so both sides share one definition.
 Runner -> bot: ``start`` (once), ``request`` (one per decision where the bot has a choice),
 ``end`` (once). Bot -> runner: ``{"ready": true}`` after ``start``, and
 ``{"action": ..., "debug": "..."}`` after each ``request``.
+
+The match boundary (bots whose manifest says ``"matches": "many"``): an ``end`` with
+``"next": true`` tells the bot that the runner keeps its process for another match. The bot
+answers ``{"done": true}`` once its own end-of-match work is over and then writes nothing until
+it has read the next ``start`` (which may come much later, or never: the process may be killed
+instead). Without ``"next"`` the runner closes the bot's stdin after ``end`` and the bot exits.
 """
 
 from __future__ import annotations
@@ -158,15 +164,23 @@ def end_message(
     ranking: Sequence[int],
     forfeits: Sequence[str | None],
     seat: int,
+    next_match: bool = False,
 ) -> dict[str, Any]:
-    """The result: final scores, the match ranking (forfeits last) and who forfeited why."""
-    return {
+    """The result: final scores, the match ranking (forfeits last) and who forfeited why.
+
+    ``next_match`` (``"next": true``) keeps the process for another match: the bot answers
+    ``{"done": true}`` (:func:`parse_done`) and waits for the next ``start``.
+    """
+    message: dict[str, Any] = {
         "type": "end",
         "seat": seat,
         "scores": list(scores),
         "ranking": list(ranking),
         "forfeits": list(forfeits),
     }
+    if next_match:
+        message["next"] = True
+    return message
 
 
 def _parse_object(line: bytes) -> dict[str, Any]:
@@ -194,6 +208,19 @@ def parse_ready(line: bytes) -> bool:
     if not isinstance(wants_state, bool):
         raise ProtocolError("malformed_reply", '"state" in the ready answer must be true or false')
     return wants_state
+
+
+def parse_done(line: bytes) -> bool:
+    """Whether a line is the answer to an ``end`` with ``"next"``: exactly ``{"done": true}``.
+
+    Anything else means the bot does not follow the match boundary, so its process is not
+    kept for another match (the match itself is over: nothing is forfeited).
+    """
+    try:
+        value = _parse_object(line)
+    except ProtocolError:
+        return False
+    return value == {"done": True}
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,16 @@ from engine.core import Action, GameState, competition_ranking
 from engine.log import finish_log, new_log, record_decision
 from engine.registry import get_game
 from engine.rng import Rng
-from workers.launch import BotProcess, BotProgram, Launcher, LaunchError, Limits, set_deciding
+from workers.launch import (
+    BotProcess,
+    BotProgram,
+    Launcher,
+    LaunchError,
+    LauncherSeats,
+    Limits,
+    SeatSource,
+    set_deciding,
+)
 from workers.matches import protocol
 from workers.matches.records import GameLog, MatchRecord, Progress
 
@@ -165,6 +174,16 @@ class _Seat:
         """When its CPU time could first exceed its allowance (monotonic): read it again then."""
         self.charged_s = 0.0
         """What its last answer was charged: CPU seconds, at least wall seconds / wall_factor."""
+        self.warm = False
+        """Its process played an earlier match (checked out warm from a seat pool)."""
+        self.retry_cold = False
+        """A warm process that failed its start-up: ended, the seat starts again cold."""
+        self.cpu_base = 0.0
+        """The process's CPU seconds when this match got it (a warm process's earlier matches)."""
+        self.keep = False
+        """The runner offered to keep the process for another match (``end`` with ``next``)."""
+        self.done = False
+        """The bot answered that ``end`` with ``{"done": true}``: it may be kept."""
 
     @property
     def live(self) -> bool:
@@ -248,7 +267,7 @@ class _Match:
         seed: int,
         bots: Sequence[BotProgram],
         variant: str | None,
-        launcher: Launcher,
+        source: SeatSource,
         time_controls: TimeControls,
         limits: Limits,
         names: Sequence[str] | None,
@@ -259,7 +278,7 @@ class _Match:
         self.seed = seed
         self.tc = time_controls
         self.limits = limits
-        self.launcher = launcher
+        self.source = source
         self.names = list(names) if names is not None else [b.name for b in bots]
         if len(self.names) != len(bots):
             raise ValueError(f"{len(self.names)} names for {len(bots)} bots")
@@ -278,6 +297,8 @@ class _Match:
         self.startup_forfeits = 0
         """How many seats forfeited before the first decision (they share the last place)."""
         self.finished = False
+        self.started = False
+        """Every seat has answered ``start`` (or failed to): a warm seat's failure is a forfeit."""
         self.awake: _Seat | None = None
         """The seat left thawed after its last decision (see :meth:`_wake`)."""
         # Determinizations for bots that ask must not be derivable from the match seed (a bot
@@ -299,6 +320,12 @@ class _Match:
     def forfeit(self, seat: _Seat, code: str, message: str) -> None:
         """Record the seat's forfeit (a limit the sandbox saw wins over the symptom) and stop it."""
         if seat.forfeit is not None:
+            return
+        if seat.warm and not self.started and code != "startup_timeout":
+            # It failed before this match began for it: what went wrong is left from between
+            # matches (it exited, or wrote out of turn). End it; the seat starts again cold.
+            seat.retry_cold = True
+            self._stop(seat)
             return
         limit = seat.proc.limit_hit() if seat.proc is not None else None
         if limit and code in ("crash", "timeout", "startup_timeout", "malformed_reply"):
@@ -331,8 +358,8 @@ class _Match:
                 self.sel.unregister(fd)
         seat.stderr_open = seat.out_watched = seat.in_watched = False
         proc, seat.proc = seat.proc, None
-        proc.terminate_all()
-        seat.usage = _usage(proc)
+        seat.usage = _usage(proc, seat.cpu_base)
+        self.source.check_in(seat.program, proc, reusable=False)
 
     # --- pipes ------------------------------------------------------------------------------
     def _drain_stderr(self, seat: _Seat, budget: int = 16) -> None:
@@ -464,7 +491,7 @@ class _Match:
             self._watch_out(seat)
             if payload:
                 self._write(seat)
-                if seat.forfeit is not None:
+                if seat.forfeit is not None or seat.proc is None:  # None: warm, retried cold
                     del waiting[seat]
         try:
             while waiting:
@@ -589,13 +616,46 @@ class _Match:
 
     # --- the match --------------------------------------------------------------------------
     def start(self) -> None:
-        """Launch every bot, send ``start`` and wait for all ``ready`` answers in parallel."""
+        """Get every seat's process, send ``start`` and wait for all ``ready`` answers in parallel.
+
+        A warm process (one that played an earlier match) that fails before its ``ready`` for
+        any reason but the clock is ended and its seat started again cold, with a fresh
+        start-up clock: what went wrong is left over from between matches, not this match.
+        """
+        lines = self._start_seats(list(self.seats), cold=False)
+        retry = [seat for seat in self.seats if seat.retry_cold]
+        for seat in retry:
+            seat.retry_cold = seat.warm = False
+            seat.stderr = _CappedBytes(STDERR_CAP_BYTES)
+        if retry:
+            lines.update(self._start_seats(retry, cold=True))
+        self.started = True
+        for seat, line in lines.items():
+            if seat.proc is None:
+                continue
+            self.startup_ms[seat.index] = round((seat.line_at - seat.clock_began) * 1000, 1)
+            try:
+                seat.wants_state = protocol.parse_ready(line)
+            except protocol.ProtocolError as exc:
+                self.forfeit(seat, exc.code, str(exc))
+        for seat in self.seats:  # sandbox hook: nobody computes until asked (docs/sandbox.md)
+            set_deciding(seat.proc, False)
+        self.startup_forfeits = self.forfeit_count
+
+    def _start_seats(self, seats: list[_Seat], *, cold: bool) -> dict[_Seat, bytes]:
+        """Check out the seats' processes, send each its ``start``; their answer lines.
+
+        A warm seat's ``ready`` is checked here already: one that is not a valid answer marks
+        it for a cold retry (:meth:`forfeit`) rather than forfeiting the new match.
+        """
         n = len(self.seats)
         waits: dict[_Seat, tuple[bytes, float]] = {}
-        for seat in self.seats:
+        for seat in seats:
             began = time.monotonic()
             try:
-                proc = self.launcher.launch(seat.program, slot=seat.index, limits=self.limits)
+                proc, seat.warm = self.source.check_out(
+                    seat.program, slot=seat.index, limits=self.limits, cold=cold
+                )
             except LaunchError as exc:
                 if _infrastructure(exc):
                     raise
@@ -608,7 +668,11 @@ class _Match:
                 _fd(proc.stderr),
             )
             seat.stderr_open = True
+            seat.stdout_closed = False
             self.sel.register(seat.err_fd, selectors.EVENT_READ, (seat, "err"))
+            if seat.warm:
+                set_deciding(proc, True)  # frozen while it waited between matches
+                seat.cpu_base = proc.cpu_seconds() or 0.0
             message = protocol.start_message(
                 game=self.game,
                 variant=self.state.variant,
@@ -621,18 +685,18 @@ class _Match:
                 max_decisions=self.max_decisions,
                 match_budget_ms=self.tc.match_budget_ms,
             )
-            self._start_clock(seat, began, fresh=True)
+            self._start_clock(seat, began, fresh=not seat.warm)
             waits[seat] = (protocol.encode(message), self.tc.startup_ms / 1000)
         lines = self.exchange(waits, "startup_timeout")
-        for seat, line in lines.items():
-            self.startup_ms[seat.index] = round((seat.line_at - seat.clock_began) * 1000, 1)
+        for seat, line in list(lines.items()):
+            if not seat.warm:
+                continue
             try:
-                seat.wants_state = protocol.parse_ready(line)
+                protocol.parse_ready(line)
             except protocol.ProtocolError as exc:
                 self.forfeit(seat, exc.code, str(exc))
-        for seat in self.seats:  # sandbox hook: nobody computes until asked (docs/sandbox.md)
-            set_deciding(seat.proc, False)
-        self.startup_forfeits = self.forfeit_count
+                del lines[seat]
+        return lines
 
     def play(self) -> None:
         state = self.state
@@ -751,8 +815,13 @@ class _Match:
             if not seat.live:
                 continue
             set_deciding(seat.proc, True)  # sandbox hook: it may read "end" and exit
+            seat.keep = self.source.keeps(seat.program) and self._cpu_headroom(seat)
             message = protocol.end_message(
-                scores=scores, ranking=placement, forfeits=forfeits, seat=seat.index
+                scores=scores,
+                ranking=placement,
+                forfeits=forfeits,
+                seat=seat.index,
+                next_match=seat.keep,
             )
             seat.pending = protocol.encode(message)
             self._write(seat)
@@ -772,24 +841,46 @@ class _Match:
             startup_ms=self.startup_ms,
         )
 
+    def _cpu_headroom(self, seat: _Seat) -> bool:
+        """Whether the process's CPU rlimit (for its whole life) leaves room for one more match:
+        its start-up, its whole thinking budget and the end, each at most what the clock allows."""
+        cpu = seat.proc.cpu_seconds() if seat.proc is not None else None
+        if cpu is None:
+            return True
+        match_s = (self.tc.startup_ms + self.tc.match_budget_ms) / 1000 + END_GRACE_S * CORES
+        return cpu + match_s < self.limits.cpu_seconds
+
     def _wait_for_exit(self, deadline: float) -> None:
-        """Close stdin once the end message is out; collect stderr until the bots are gone."""
+        """Close stdin once the end message is out; collect stderr until the bots are gone.
+
+        A seat offered to be kept (``keep``) is not closed: it is waited for until it answers
+        ``{"done": true}``; anything else on its stdout, or no answer by the deadline, and it is
+        not kept (:meth:`close` ends it; the match is over, so nothing is forfeited).
+        """
         live = [seat for seat in self.seats if seat.live]
+        offered = {seat for seat in live if seat.keep}
         for seat in live:
             self._watch_out(seat)
         while True:
             for seat in live:
-                if not seat.pending and seat.proc is not None and not seat.proc.stdin.closed:
+                if seat in offered or seat.proc is None:
+                    continue
+                if not seat.pending and not seat.proc.stdin.closed:
                     if seat.in_watched:
                         self.sel.unregister(seat.in_fd)
                         seat.in_watched = False
                     with contextlib.suppress(OSError):
                         seat.proc.stdin.close()  # end of input: a polite bot exits now
-            if all(seat.stdout_closed and not seat.stderr_open for seat in live):
-                return
+            if all(
+                (seat.done or not seat.keep)
+                if seat in offered
+                else seat.stdout_closed and not seat.stderr_open
+                for seat in live
+            ):
+                break
             timeout = deadline - time.monotonic()
             if timeout <= 0:
-                return
+                break
             for key, _ in self.sel.select(timeout):
                 seat, kind = key.data
                 if seat.proc is None:
@@ -798,6 +889,11 @@ class _Match:
                     self._drain_stderr(seat, budget=1)
                 elif kind == "in":
                     self._write(seat)
+                elif seat in offered:
+                    if seat.keep:
+                        self._read_done(seat)
+                    else:
+                        self._unwatch_out(seat)
                 else:
                     try:
                         chunk = os.read(seat.out_fd, READ_CHUNK)
@@ -808,24 +904,72 @@ class _Match:
                     if not chunk:
                         seat.stdout_closed = True
                         self._unwatch_out(seat)
+        for seat in live:
+            if seat.keep and seat.done and seat.proc is not None:
+                self._unwatch(seat)
+                self._drain_stderr(seat)  # what it wrote before its answer belongs to this match
+            elif seat.keep:
+                seat.keep = False
+
+    def _read_done(self, seat: _Seat) -> None:
+        """Read a kept seat's answer to ``end``: exactly one ``{"done": true}`` line."""
+        try:
+            chunk = os.read(seat.out_fd, READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            seat.stdout_closed = True
+            seat.keep = seat.done = False
+            self._unwatch_out(seat)
+            return
+        seat.outbuf += chunk
+        try:
+            line = self._take_line(seat)
+        except _Failure:
+            line = b""
+        if line is None:
+            return
+        seat.done = not seat.done and protocol.parse_done(line) and not seat.outbuf
+        if not seat.done:
+            seat.keep = False
+            self._unwatch_out(seat)
 
     def close(self) -> None:
         """Kill whatever is left of every bot; runs whatever happened before."""
         for seat in self.seats:
             proc, seat.proc = seat.proc, None
-            if proc is not None:
+            if proc is None:
+                continue
+            reusable = seat.keep and seat.done and seat.forfeit is None
+            if not reusable:
                 with contextlib.suppress(Exception):
                     self._drain_stderr(seat)
-                proc.terminate_all()
-                seat.usage = _usage(proc)
+            seat.usage = _usage(proc, seat.cpu_base)
+            try:
+                self.source.check_in(seat.program, proc, reusable=reusable)
+            except Exception:
+                if reusable:  # keeping it failed: never leave it running
+                    proc.terminate_all()
+                raise
         self.sel.close()
 
 
-def _usage(proc: BotProcess) -> tuple[int | None, float | None]:
-    """A finished seat's peak memory and CPU time, where its launcher can tell them."""
+def _usage(proc: BotProcess, cpu_base: float = 0.0) -> tuple[int | None, float | None]:
+    """A seat's peak memory and CPU time in this match, where its launcher can tell them.
+
+    ``cpu_base`` is what a warm process had used before this match. A warm process's peak is
+    this match's where the cgroup's peak could be reset when the match began (cgroup v1),
+    else the highest of its life (``docs/sandbox.md``, "Warm seats").
+    """
     peak = getattr(proc, "peak_memory_bytes", None)
     cpu = getattr(proc, "cpu_seconds", None)
-    return (peak() if callable(peak) else None, cpu() if callable(cpu) else None)
+    used = cpu() if callable(cpu) else None
+    return (
+        peak() if callable(peak) else None,
+        None if used is None else max(0.0, used - cpu_base),
+    )
 
 
 def run_match(
@@ -839,6 +983,7 @@ def run_match(
     limits: Limits = DEFAULT_LIMITS,
     names: Sequence[str] | None = None,
     watch: Callable[[Callable[[], Progress]], None] | None = None,
+    seats: SeatSource | None = None,
 ) -> MatchOutcome:
     """Play one match between bot programs and return its outcome.
 
@@ -850,8 +995,14 @@ def run_match(
     any bot starts; after that, nothing a bot does raises: it forfeits. The one exception is
     ``workers.sandbox.SandboxUnavailable`` from the launcher: the host cannot sandbox, which is
     an infrastructure failure, not the bots' (every started bot is killed first).
+
+    ``seats`` (a ``workers.seats.SeatPool``) hands out the seats' processes instead of
+    ``launcher``: warm ones that played an earlier match where it has them, and it takes back
+    those of bots that play many matches (``docs/bot-protocol.md``, "Many matches in one
+    process"). Each match still has its own clock, budget and limits.
     """
-    match = _Match(game, seed, bots, variant, launcher, time_controls, limits, names)
+    source = seats if seats is not None else LauncherSeats(launcher)
+    match = _Match(game, seed, bots, variant, source, time_controls, limits, names)
     if watch is not None:
         watch(match.progress)
     try:

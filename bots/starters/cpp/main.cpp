@@ -139,7 +139,10 @@ int main() {
             std::cout << "{\"action\": " << action << "}" << std::endl;
         } else if (type == "\"end\"") {
             std::cerr << "result: ranking " << json::field(line, "ranking") << std::endl;
-            break;
+            if (json::field(line, "next") != "true") break;
+            // The worker keeps this process for another match ("matches": "many" in
+            // monsoon.json): say so, then write nothing until the next "start" arrives.
+            std::cout << "{\"done\": true}" << std::endl;
         }
         // Unknown message types are ignored (protocol version 1 may add optional ones).
     }

@@ -55,7 +55,13 @@ public final class Main {
                 out.flush();
             } else if ("\"end\"".equals(type)) {
                 System.err.println("result: ranking " + Json.field(line, "ranking"));
-                break;
+                if (!"true".equals(Json.field(line, "next"))) {
+                    break;
+                }
+                // The worker keeps this process for another match ("matches": "many" in
+                // monsoon.json): say so, then write nothing until the next "start" arrives.
+                out.print("{\"done\": true}\n");
+                out.flush();
             }
             // Unknown message types are ignored (protocol version 1 may add optional ones).
         }

@@ -34,7 +34,13 @@ input.on("line", (line) => {
     send({ action: chooseAction(message.observation, message.legal_actions) });
   } else if (message.type === "end") {
     console.error(`result: ranking ${JSON.stringify(message.ranking)}`);
-    input.close();
+    if (message.next === true) {
+      // The worker keeps this process for another match ("matches": "many" in monsoon.json):
+      // say so, then write nothing until the next "start" arrives.
+      send({ done: true });
+    } else {
+      input.close();
+    }
   }
   // Unknown message types are ignored (protocol version 1 may add optional ones).
 });

@@ -43,7 +43,11 @@ def main() -> None:
             send({"action": choose_action(message["observation"], message["legal_actions"])})
         elif kind == "end":
             print(f"result: ranking {message['ranking']}", file=sys.stderr)
-            break
+            if message.get("next") is not True:
+                break
+            # The worker keeps this process for another match ("matches": "many" in
+            # monsoon.json): say so, then write nothing until the next "start" arrives.
+            send({"done": True})
         # Unknown message types are ignored (protocol version 1 may add optional ones).
 
 

@@ -187,7 +187,12 @@ fn main() -> Result<(), String> {
             }
             Some("\"end\"") => {
                 eprintln!("result: ranking {}", json::field(&line, "ranking")?.unwrap_or("?"));
-                break;
+                if json::field(&line, "next")? != Some("true") {
+                    break;
+                }
+                // The worker keeps this process for another match ("matches": "many" in
+                // monsoon.json): say so, then write nothing until the next "start" arrives.
+                writeln!(stdout, "{{\"done\": true}}").map_err(|e| e.to_string())?;
             }
             _ => continue, // unknown types are ignored (version 1 may add optional ones)
         }
