@@ -213,6 +213,49 @@ def test_new_bot_prints_commands_that_work_as_printed(capsys, tmp_path):
     assert code == 2 and "already exists" in err
 
 
+def test_new_bot_declares_many_matches_and_its_sdk_plays_past_a_match_boundary(capsys, tmp_path):
+    """The SDK starter had no manifest, so the ladder started it afresh for every match; its
+    ``bots.sdk.run`` loop plays on after ``end`` with ``"next": true``, which it now declares."""
+    import os
+    import subprocess
+
+    from bots.manifest import MANIFEST_NAME
+    from bots.starters import MANIFEST
+
+    target = tmp_path / "warm"
+    assert run(capsys, "new-bot", "packet_row", str(target))[0] == 0
+    assert MANIFEST == MANIFEST_NAME
+    manifest = json.loads((target / MANIFEST).read_text())
+    assert manifest == {"command": ["python3", "main.py"], "matches": "many"}
+    start = {"type": "start", "protocol": 1, "game": "packet_row", "seat": 0, "num_players": 2}
+    request = {"type": "request", "decision": 1, "observation": {}, "legal_actions": ["a", "b"]}
+    end = {"type": "end", "seat": 0, "scores": [1, 2], "ranking": [2, 1]}
+    script = "".join(
+        json.dumps(message) + "\n"
+        for message in (start, request, {**end, "next": True}, start, request, end)
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    done = subprocess.run(
+        [sys.executable, "main.py"],
+        cwd=target,
+        input=script,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": root},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(text) for text in done.stdout.splitlines()]
+    assert [next(iter(answer)) for answer in answers] == [
+        "ready",
+        "action",
+        "done",
+        "ready",
+        "action",
+    ]
+
+
 def test_replay_shows_the_match_placement_with_forfeits(capsys, tmp_path):
     """Replay printed the engine's ranking: a seat that forfeited while ahead came first."""
     log_path = tmp_path / "game.json"

@@ -247,11 +247,15 @@ def cmd_new_bot(args: argparse.Namespace) -> None:
         _write_starter_kit(spec.name, spec.min_players, directory, args.lang)
         return
     (directory / "main.py").write_text(NEW_BOT_MAIN.format(game=spec.name))
+    # bots.sdk.run plays match after match in one process: the ladder may keep it warm.
+    manifest = {"command": ["python3", "main.py"], "matches": "many"}
+    (directory / MANIFEST).write_text(json.dumps(manifest) + "\n")
     (directory / "test_bot.py").write_text(
         NEW_BOT_TEST.format(game=spec.name, players=spec.min_players)
     )
     print(f"wrote a {spec.name} starter bot to {directory.resolve()}:")
     print("  main.py      the bot: edit act(observation, legal_actions)")
+    print(f"  {MANIFEST}  how the ladder starts it (one process plays many matches)")
     print("  test_bot.py  plays it offline against reference bots")
     # The interpreter and the monsoon command of this installation: a system Python has neither
     # the engine nor pytest, so a bare `python -m pytest` failed.
