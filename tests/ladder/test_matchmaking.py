@@ -239,3 +239,122 @@ def test_the_indexed_pool_orders_as_a_full_sort_would(rows, data):
         key=lambda c: (abs(c.mu - first.mu), c.version.pk),
     )
     assert list(pool.nearest(first)) == expected
+
+
+# --- new versions and the pace of the queue (issue 29: time to a trustworthy rank) ---------
+
+
+def _rate(ladder, version, *, games, sd=0.3, mu=0.0):
+    Rating.objects.create(
+        ladder=ladder,
+        bot_version=version,
+        mu=mu,
+        sd=sd,
+        rating=1500,
+        low=1400,
+        high=1600,
+        games=games,
+    )
+
+
+def test_a_new_version_is_seated_until_its_rating_can_be_trusted(only_three_player_batavia):
+    # The established bots have few games but settled ratings; ordering by games alone gave the
+    # newcomer its first few tables and then shared it out among everyone.
+    ladder = only_three_player_batavia
+    versions = field_of([f"p{i:02d}" for i in range(10)])
+    for v in versions[:-1]:
+        _rate(ladder, v, games=6)
+    newcomer = versions[-1]
+    created = matchmaking.fill_queue(capacity=12, rng=random.Random(11))
+    assert len(created) == 12
+    assert all(newcomer.pk in {s.bot_version_id for s in seats_of(m)} for m in created)
+
+
+def test_a_new_version_gets_only_the_tables_that_settle_it(only_three_player_batavia):
+    # Its priority is bounded by the games its scheduled tables are expected to take to settle
+    # its interval: a large queue is not handed to one newcomer.
+    ladder = only_three_player_batavia
+    versions = field_of([f"p{i:02d}" for i in range(10)])
+    for v in versions[:-1]:
+        _rate(ladder, v, games=6)
+    newcomer = versions[-1]
+    created = matchmaking.fill_queue(capacity=60, rng=random.Random(12))
+    seated = sum(newcomer.pk in {s.bot_version_id for s in seats_of(m)} for m in created)
+    assert 10 <= seated < 40
+
+
+def test_an_unsettled_version_goes_before_a_version_with_fewer_games():
+    settled = _stand_in(1, 0.0, games=2, sd=0.1)
+    settled.scheduled = 0
+    unsettled = _stand_in(2, 0.0, games=30, sd=1.5)
+    pool = matchmaking.Pool([settled, unsettled])
+    assert pool.neediest() is unsettled
+
+
+def _worker(slots, *, queues=("matches", "validation"), stopped=False):
+    from django.utils import timezone
+
+    from ladder.fleet.models import WorkerNode
+
+    now = timezone.now()
+    return WorkerNode.objects.create(
+        name=f"w{WorkerNode.objects.count()}@host",
+        hostname="host",
+        pid=1,
+        slots=slots,
+        queues=list(queues),
+        sandbox="bwrap",
+        started_at=now,
+        last_seen=now,
+        stopped_at=now if stopped else None,
+    )
+
+
+def _finished(ladder, versions, count, seconds):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from ladder.matches.services import create_match
+
+    now = timezone.now()
+    for _ in range(count):
+        match = create_match(ladder, versions, queue=False)
+        Match.objects.filter(pk=match.pk).update(
+            status=Match.Status.FINISHED,
+            started_at=now - timedelta(seconds=seconds),
+            finished_at=now,
+        )
+
+
+def test_the_queue_keeps_the_fleets_slots_busy_until_the_next_run(
+    only_three_player_batavia, settings
+):
+    # Matches of 1 s on two slots, the matchmaker every 10 s: 20 matches keep both busy until
+    # it runs again, where the fixed target of 8 left them idle most of the time.
+    settings.MONSOON_QUEUE_TARGET = 8
+    settings.MONSOON_MATCHMAKE_SECONDS = 10
+    versions = field_of(["ann", "ben", "cat", "dan"])
+    _finished(only_three_player_batavia, versions[:3], 5, seconds=1.0)
+    assert matchmaking.queue_capacity() == 8  # no worker is up: the target alone
+    _worker(2)
+    _worker(4, stopped=True)
+    _worker(4, queues=("validation",))
+    assert matchmaking.queue_capacity() == 20
+    assert len(matchmaking.fill_queue(rng=random.Random(13))) == 20
+
+
+def test_the_queue_is_never_below_the_target_nor_above_ten_times_it(
+    only_three_player_batavia, settings
+):
+    settings.MONSOON_QUEUE_TARGET = 8
+    settings.MONSOON_MATCHMAKE_SECONDS = 10
+    versions = field_of(["ann", "ben", "cat"])
+    _worker(2)
+    assert matchmaking.queue_capacity() == 8  # no match played yet: nothing to go by
+    _finished(only_three_player_batavia, versions, 3, seconds=60)
+    assert matchmaking.queue_capacity() == 8
+    _finished(only_three_player_batavia, versions, 20, seconds=0.001)
+    assert matchmaking.queue_capacity() == 80
+    settings.MONSOON_QUEUE_TARGET = 0  # the matchmaker switched off stays off
+    assert matchmaking.queue_capacity() == 0
