@@ -26,8 +26,8 @@ target (<= 2 minutes to the interval on one 2-slot worker).
 The game is East Indiaman at two seats: its greedy matches are the fastest of the four games (77
 decisions and two sandboxes a match, against 107 for Packet Row, 162 for Borneo and 215 for
 Batavia at their smallest tables, measured in-process).  Uses the PostgreSQL database
-``monsoon_ttr`` (dropped and created) and Redis databases 11 (broker) and 12 (cache); ``MONSOON_BENCH_DB`` and
-``MONSOON_BENCH_REDIS_DB`` choose others.
+``monsoon_ttr`` (dropped and created) and Redis databases 11 (broker) and 12 (cache);
+``MONSOON_BENCH_DB`` and ``MONSOON_BENCH_REDIS_DB`` choose others.
 """
 
 from __future__ import annotations
@@ -393,13 +393,16 @@ def report(version_id: int, watched: dict, spans: list[Span], calibration: float
         f"games when settled: {conv.games_at_settled}"
         + ("; the run hit its time cap" if watched["capped"] else "")
     )
-    if conv.settled is not None and active_at is not None:
-        b = breakdown(spans, active_at, conv.settled)
-        whole = conv.settled
-        played = [s for s in spans if s.finished is not None and s.finished <= conv.settled]
-        per_match = [s.finished - s.started for s in played if s.started is not None]
-        rating = [s.rated - s.finished for s in played if s.rated is not None]
-        print(f"where the {whole:.1f} s to a trustworthy rank went:")
+    if active_at is not None:
+        end = conv.settled if conv.settled is not None else snapshots[-1].seconds
+        what = "a trustworthy rank" if conv.settled is not None else "the end of the run"
+        b = breakdown(spans, active_at, end)
+        played = [
+            (s.started, s.finished, s.rated)
+            for s in spans
+            if s.started is not None and s.finished is not None and s.finished <= end
+        ]
+        print(f"where the {end:.1f} s to {what} went:")
         for name, seconds in (
             ("validation (upload to active)", active_at),
             ("matchmaker (no match of it queued)", b.matchmaker),
@@ -407,12 +410,14 @@ def report(version_id: int, watched: dict, spans: list[Span], calibration: float
             ("matches (its match being played)", b.playing),
             ("rating (result recorded, not rated)", b.rating),
         ):
-            print(f"  {name:<40} {seconds:7.1f} s  {100 * seconds / whole:5.1f}%")
-        if per_match:
+            print(f"  {name:<40} {seconds:7.1f} s  {100 * seconds / end:5.1f}%")
+        if played:
+            per_match = statistics.median(done - start for start, done, _ in played)
+            rated = [r - done for _, done, r in played if r is not None]
             print(
-                f"  {len(played)} matches of it by then: median {statistics.median(per_match):.2f}"
-                f" s each claim to result, result to rating median "
-                f"{1000 * statistics.median(rating):.1f} ms"
+                f"  {len(played)} matches of it by then: median {per_match:.2f} s each from "
+                f"claim to result; result to rating median "
+                f"{1000 * statistics.median(rated) if rated else float('nan'):.1f} ms"
             )
     fits = RatingFit.objects.count()
     print(f"history-wide refits during the whole run (beat, every MONSOON_REFIT_SECONDS): {fits}")

@@ -226,12 +226,13 @@ def _stand_in(pk: int, mu: float, games: int, sd: float) -> matchmaking.Candidat
 )
 def test_the_indexed_pool_orders_as_a_full_sort_would(rows, data):
     # The pool answers from indexes what a scan of every candidate used to: the neediest is the
-    # fewest games, then the highest sd, then the newest; the nearest go by rating gap, then id.
+    # unsettled, then the fewest games, then the highest sd, then the newest; the nearest go by
+    # rating gap, then id.
     pool_rows = [_stand_in(pk, mu, games, sd) for pk, (mu, games, sd) in enumerate(rows, start=1)]
     pool = matchmaking.Pool(pool_rows)
     for _ in range(data.draw(st.integers(0, 5))):
         pool.seated(data.draw(st.sampled_from(pool_rows)))
-    neediest = min(pool_rows, key=lambda c: (c.games, -c.sd, -c.version.pk))
+    neediest = min(pool_rows, key=lambda c: (not pool.unsettled(c), c.games, -c.sd, -c.version.pk))
     assert pool.neediest() is neediest
     first = data.draw(st.sampled_from(pool_rows))
     expected = sorted(
@@ -257,38 +258,52 @@ def _rate(ladder, version, *, games, sd=0.3, mu=0.0):
     )
 
 
-def test_a_new_version_is_seated_until_its_rating_can_be_trusted(only_three_player_batavia):
-    # The established bots have few games but settled ratings; ordering by games alone gave the
-    # newcomer its first few tables and then shared it out among everyone.
-    ladder = only_three_player_batavia
-    versions = field_of([f"p{i:02d}" for i in range(10)])
-    for v in versions[:-1]:
-        _rate(ladder, v, games=6)
-    newcomer = versions[-1]
-    created = matchmaking.fill_queue(capacity=12, rng=random.Random(11))
-    assert len(created) == 12
-    assert all(newcomer.pk in {s.bot_version_id for s in seats_of(m)} for m in created)
+def _spread_field(ladder, count, *, gap):
+    """``count - 1`` established versions with settled ratings ``gap`` apart (natural units),
+    few games each, and a newcomer without a rating (last)."""
+    versions = field_of([f"p{i:02d}" for i in range(count)])
+    for i, v in enumerate(versions[:-1]):
+        _rate(ladder, v, games=6, sd=0.05, mu=i * gap)
+    return versions
+
+
+def test_a_new_version_is_seated_until_its_rank_can_be_trusted(only_three_player_batavia):
+    # The established bots have fewer games than the queue holds, but settled ratings; ordering
+    # by games alone gave the newcomer its first six tables and then shared the rest out.
+    versions = _spread_field(only_three_player_batavia, 10, gap=0.3)
+    created = matchmaking.fill_queue(capacity=20, rng=random.Random(11))
+    assert len(created) == 20
+    assert all(versions[-1].pk in {s.bot_version_id for s in seats_of(m)} for m in created)
 
 
 def test_a_new_version_gets_only_the_tables_that_settle_it(only_three_player_batavia):
-    # Its priority is bounded by the games its scheduled tables are expected to take to settle
-    # its interval: a large queue is not handed to one newcomer.
+    # Its priority lasts until the tables already scheduled for it are expected to settle its
+    # rank (about 50 games here): a large queue is not handed to one newcomer.
+    versions = _spread_field(only_three_player_batavia, 10, gap=0.3)
+    created = matchmaking.fill_queue(capacity=100, rng=random.Random(12))
+    seated = sum(versions[-1].pk in {s.bot_version_id for s in seats_of(m)} for m in created)
+    assert 40 <= seated <= 70
+
+
+def test_priority_ends_at_the_ladders_target_games(only_three_player_batavia):
+    # Versions among equals stay in doubt for ever; past the ladder's target they are ordered
+    # by games like everyone else.
     ladder = only_three_player_batavia
-    versions = field_of([f"p{i:02d}" for i in range(10)])
-    for v in versions[:-1]:
-        _rate(ladder, v, games=6)
-    newcomer = versions[-1]
-    created = matchmaking.fill_queue(capacity=60, rng=random.Random(12))
-    seated = sum(newcomer.pk in {s.bot_version_id for s in seats_of(m)} for m in created)
-    assert 10 <= seated < 40
+    field = _spread_field(ladder, 8, gap=0.0)
+    crowd, newcomer = field[:-1], field[-1]
+    pool = matchmaking.Pool(matchmaking.candidates(ladder), target_games=ladder.target_games)
+    assert all(pool.unsettled(c) for c in pool.candidates)
+    Rating.objects.filter(bot_version__in=crowd).update(games=ladder.target_games)
+    pool = matchmaking.Pool(matchmaking.candidates(ladder), target_games=ladder.target_games)
+    assert [c.version.pk for c in pool.candidates if pool.unsettled(c)] == [newcomer.pk]
 
 
-def test_an_unsettled_version_goes_before_a_version_with_fewer_games():
-    settled = _stand_in(1, 0.0, games=2, sd=0.1)
-    settled.scheduled = 0
-    unsettled = _stand_in(2, 0.0, games=30, sd=1.5)
-    pool = matchmaking.Pool([settled, unsettled])
-    assert pool.neediest() is unsettled
+def test_a_version_in_doubt_goes_before_a_version_with_fewer_games():
+    settled = _stand_in(1, 0.0, games=6, sd=0.05)
+    in_doubt = _stand_in(2, 0.2, games=30, sd=1.5)
+    others = [_stand_in(pk, 0.1 * pk, games=40, sd=0.05) for pk in range(3, 8)]
+    pool = matchmaking.Pool([settled, in_doubt, *others])
+    assert pool.neediest() is in_doubt
 
 
 def _worker(slots, *, queues=("matches", "validation"), stopped=False):
