@@ -458,7 +458,7 @@ def main() -> None:
     calibration = [calibration_ms()]
     print(
         f"time to rank: {args.bots} graded greedy bots, {PLAYERS}-player {GAME}, one worker "
-        f"-c 2, matchmaker every {settings.MONSOON_MATCHMAKE_SECONDS} s to "
+        f"-c 2, matchmaker every {settings.MONSOON_MATCHMAKE_SECONDS} s to at least "
         f"{settings.MONSOON_QUEUE_TARGET} waiting; {os.cpu_count()} cores, load average "
         f"{load_average()}; logs in {WORK}",
         flush=True,
