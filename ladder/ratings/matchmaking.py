@@ -129,23 +129,35 @@ class Pool:
     def unsettled(self, c: Candidate) -> bool:
         """Whether the version's rank is still in doubt once its scheduled games are played.
 
-        In doubt: under ``PROVISIONAL_MIN_GAMES`` games, or more than two other versions' means
-        inside its projected 95% interval (so the ranking could still put it more than one
-        place from where it belongs), while it has fewer than the ladder's ``target_games``
-        (a bot among equals stays in doubt for ever: the target ends its priority).  Such a
-        version goes before every other, so a new version plays until its author can believe
-        its rank, not only until it has as many games as the least-played bot; the projection
-        stops it taking a whole large queue to itself in one run.
+        In doubt: under ``PROVISIONAL_MIN_GAMES`` games, or more than one other version's mean
+        above it, or more than one below, inside its projected 95% interval (the ranking could
+        still put it two places from where it belongs).  Only means the ladder can tell apart
+        from its own count: further than the 95% half-width a version has after the ladder's
+        ``target_games`` (:meth:`resolution`), so bots among equals are not in doubt for ever.
+        Such a version goes before every other, so a new version plays until its author can
+        believe its rank, not only until it has as many games as the least-played bot; the
+        projection stops it taking a whole large queue to itself in one run.
         """
         if c.games < PROVISIONAL_MIN_GAMES:
             return True
-        if self.target_games is not None and c.games >= self.target_games:
-            return False
         half = 1.96 * projected_sd(c)
-        inside = bisect.bisect_right(self._mus, c.mu + half) - bisect.bisect_left(
+        near = self.resolution()
+        if half <= near:
+            return False
+        above = bisect.bisect_right(self._mus, c.mu + half) - bisect.bisect_right(
+            self._mus, c.mu + near
+        )
+        below = bisect.bisect_left(self._mus, c.mu - near) - bisect.bisect_left(
             self._mus, c.mu - half
         )
-        return inside - 1 > 2
+        return above > 1 or below > 1
+
+    def resolution(self) -> float:
+        """The 95% half-width (natural units) of a version's rating after the ladder's target
+        games, each adding :data:`GAME_INFORMATION`: closer means are equals to the ladder."""
+        if not self.target_games:
+            return 0.0
+        return 1.96 * float((GAME_INFORMATION * self.target_games) ** -0.5)
 
     def _entry(self, c: Candidate) -> tuple[bool, int, float, int]:
         # In doubt first; then furthest behind in games; among equals the most uncertain, then
