@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from itertools import islice
 
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, QuerySet
 
 from ladder.bots.models import BotVersion
 from ladder.bots.selectors import ranked_versions
 from ladder.ladders.models import Ladder
 from ladder.ladders.selectors import schedulable_ladders
 from ladder.matches.models import Match, MatchSeat
-from ladder.matches.services import create_match, new_seed
+from ladder.matches.services import create_match, enqueue_match, hold_matches, new_seed
 from ladder.ratings import plackett_luce as pl
 from ladder.ratings.models import Rating
 from ladder.ratings.pace import queue_capacity
@@ -230,7 +230,42 @@ def _choose_ladder(ladders: list[Ladder], rng: random.Random) -> Ladder:
 
 
 def waiting_ranked_matches() -> int:
-    return Match.objects.filter(Q(status__in=WAITING), ranked=True, kind=Match.Kind.LADDER).count()
+    """Ranked ladder matches queued for the workers (held ones wait in ``new``, not counted)."""
+    return Match.objects.filter(
+        status=Match.Status.QUEUED, ranked=True, kind=Match.Kind.LADDER
+    ).count()
+
+
+def _ladder_tables(ladder: Ladder, status: str) -> QuerySet[Match]:
+    return Match.objects.filter(ladder=ladder, status=status, ranked=True, kind=Match.Kind.LADDER)
+
+
+def make_way(ladder: Ladder, pool: Pool) -> None:
+    """Put the tables of versions in doubt ahead of the waiting established ones.
+
+    While a version of the ladder with fewer than its ``target_games`` is in doubt
+    (:meth:`Pool.unsettled`), the queued tables that seat none are held (``queued -> new``,
+    ``hold_matches``: a worker that still receives such an id fails to claim it and takes the
+    next), so the tables created now are the next played instead of waiting behind a full
+    queue.  Once none is in doubt, the held tables are queued again, oldest first, before any
+    new one.  Past its target a version never makes others wait, so held tables cannot pile up
+    for ever behind a bot whose rank stays in doubt.
+    """
+    target = ladder.target_games
+    doubt = [c.version.pk for c in pool.candidates if c.games < target and pool.unsettled(c)]
+    if doubt:
+        hold_matches(
+            list(
+                _ladder_tables(ladder, Match.Status.QUEUED)
+                .exclude(seats__bot_version_id__in=doubt)
+                .values_list("pk", flat=True)
+            )
+        )
+        return
+    for match_id in (
+        _ladder_tables(ladder, Match.Status.NEW).order_by("pk").values_list("pk", flat=True)
+    ):
+        enqueue_match(match_id)
 
 
 MATCHMAKER_LOCK = 0x4D4F4E53  # "MONS": one matchmaker at a time (PostgreSQL advisory lock)
@@ -250,19 +285,25 @@ def fill_queue(capacity: int | None = None, rng: random.Random | None = None) ->
     """Create ranked matches until ``capacity`` wait in the queue; returns the new match ids.
 
     Runs in one transaction under an advisory lock, so a beat task and a manual run never
-    overfill the queue together; the matches reach the workers when it commits.
+    overfill the queue together; the matches reach the workers when it commits.  The candidate
+    pools are built on every run, even with a full queue: a version in doubt that appeared
+    since makes way for its tables (:func:`make_way`).
     """
     if not _only_matchmaker():
         return []
     rng = rng or random.SystemRandom()  # unseeded: pass a seeded generator to replay a run
     capacity = queue_capacity() if capacity is None else capacity
-    missing = capacity - waiting_ranked_matches()
-    if missing <= 0:
+    if capacity <= 0:
         return []
     pools = {
         ladder.pk: (ladder, Pool(candidates(ladder), target_games=ladder.target_games))
         for ladder in schedulable_ladders()
     }
+    for ladder, pool in pools.values():
+        make_way(ladder, pool)
+    missing = capacity - waiting_ranked_matches()
+    if missing <= 0:
+        return []
     playable = [ladder for ladder, pool in pools.values() if pool.bot_count >= ladder.num_players]
     created: list[int] = []
     while playable and len(created) < missing:

@@ -373,3 +373,34 @@ def test_the_queue_is_never_below_the_target_nor_above_ten_times_it(
     assert matchmaking.queue_capacity() == 80
     settings.MONSOON_QUEUE_TARGET = 0  # the matchmaker switched off stays off
     assert matchmaking.queue_capacity() == 0
+
+
+def test_tables_of_a_version_in_doubt_go_before_the_waiting_ones(only_three_player_batavia):
+    # A full queue of established tables no longer stands between a new version and its games:
+    # they are held (queued -> new) while it is in doubt, and queued again, before any new
+    # table, once it is not.
+    ladder = only_three_player_batavia
+    field = _spread_field(ladder, 8, gap=1.0)
+    established, newcomer = field[:-1], field[-1]
+    newcomer.bot.is_public = False  # not playing yet
+    newcomer.bot.save()
+    Rating.objects.filter(bot_version__in=established).update(games=ladder.target_games)
+    waiting = matchmaking.fill_queue(capacity=4, rng=random.Random(14))
+    assert len(waiting) == 4
+    newcomer.bot.is_public = True
+    newcomer.bot.save()
+    first = matchmaking.fill_queue(capacity=4, rng=random.Random(15))
+    assert len(first) == 4
+    assert all(newcomer.pk in {s.bot_version_id for s in seats_of(m)} for m in first)
+    statuses = dict(Match.objects.values_list("pk", "status"))
+    assert {statuses[m] for m in waiting} == {Match.Status.NEW}
+    assert {statuses[m] for m in first} == {Match.Status.QUEUED}
+    # The newcomer's tables are played and its rank settles: the held tables go back first.
+    Match.objects.filter(pk__in=first).update(status=Match.Status.FINISHED)
+    Rating.objects.create(
+        ladder=ladder, bot_version=newcomer, mu=20.0, sd=0.05, rating=1500, low=1490,
+        high=1510, games=ladder.target_games,
+    )  # fmt: skip
+    assert matchmaking.fill_queue(capacity=4, rng=random.Random(16)) == []
+    statuses = dict(Match.objects.values_list("pk", "status"))
+    assert {statuses[m] for m in waiting} == {Match.Status.QUEUED}
