@@ -432,9 +432,9 @@ def main() -> None:
     parser.add_argument("--cap-minutes", type=float, help="stop watching after this long")
     parser.add_argument("--keep-logs", action="store_true", help="keep the processes' logs")
     args = parser.parse_args()
-    warmup = args.warmup_games or (12 if args.quick else 40)
-    final = args.final_games or (80 if args.quick else 250)
-    cap = 60 * (args.cap_minutes or (6 if args.quick else 15))
+    warmup = args.warmup_games or (12 if args.quick else 30)
+    final = args.final_games or (80 if args.quick else 200)
+    cap = 60 * (args.cap_minutes or (6 if args.quick else 12))
     from workers.sandbox import sandbox_problem
 
     if problem := sandbox_problem():
