@@ -418,6 +418,17 @@ def report(version_id: int, watched: dict, spans: list[Span], calibration: float
                 f"claim to result; result to rating median "
                 f"{1000 * statistics.median(rated) if rated else float('nan'):.1f} ms"
             )
+    from ladder.matches.models import Match
+
+    window = Match.objects.filter(
+        status=Match.Status.FINISHED, ranked=True, started_at__gte=watched["upload_wall"]
+    )
+    total = window.count()
+    seconds = snapshots[-1].seconds
+    print(
+        f"the worker finished {total} ranked matches from upload to end "
+        f"({60 * total / seconds:.0f} a minute), {len(finished)} of them seating the new version"
+    )
     fits = RatingFit.objects.count()
     print(f"history-wide refits during the whole run (beat, every MONSOON_REFIT_SECONDS): {fits}")
 
@@ -483,6 +494,7 @@ def main() -> None:
         print(f"new version {version_id} (epsilon {args.epsilon}) uploaded through the API; "
               f"watching until {final} games or {cap / 60:.0f} min", flush=True)  # fmt: skip
         watched = watch(version_id, final, cap, stack, sent)
+        watched["upload_wall"] = upload_wall
         spans = spans_of(version_id, upload_wall)
         calibration.append(calibration_ms())
         report(version_id, watched, spans, statistics.mean(calibration))
