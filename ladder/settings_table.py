@@ -267,7 +267,9 @@ SETTINGS: tuple[Setting, ...] = (
        "workers", reader="workers/seats.py"),
     # --- the ladder's pace -----------------------------------------------------------------------
     _S("MONSOON_QUEUE_TARGET", "int", 8,
-       "ranked matches kept waiting: about the fleet's total match slots", "pace"),
+       "fewest ranked matches kept waiting (0: no matchmaking); the matchmaker keeps more when "
+       "the live workers' slots would otherwise idle until its next run, up to 10 times this",
+       "pace"),
     _S("MONSOON_MATCHMAKE_SECONDS", "int", 10, "matchmaker interval", "pace"),
     _S("MONSOON_REAP_SECONDS", "int", 15, "reaper interval (expired leases, lost messages)",
        "pace"),

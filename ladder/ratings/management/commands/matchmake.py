@@ -11,7 +11,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--capacity", type=int, help="matches to keep waiting (default MONSOON_QUEUE_TARGET)"
+            "--capacity",
+            type=int,
+            help="matches to keep waiting (default: ladder.ratings.pace.queue_capacity)",
         )
         parser.add_argument("--seed", type=int, help="seed the matchmaker's random choices")
 
