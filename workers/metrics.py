@@ -21,7 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess
 
-from workers.matches.records import MatchSpec
+from ladder.lifecycle.types import MatchSpec
 from workers.matches.runner import MatchOutcome
 
 logger = logging.getLogger(__name__)
