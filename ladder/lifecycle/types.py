@@ -143,19 +143,16 @@ class MatchResult:
         if not isinstance(scores, list | tuple):
             raise InvalidResult("'scores' must be a list with one entry per seat")
         n = len(scores)
-        fields = {
-            "ranking": ranking,
-            "forfeits": data.get("forfeits") or [None] * n,
-            "stderr": data.get("stderr") or [""] * n,
-        }
-        for name, value in fields.items():
+        forfeits = data.get("forfeits") or [None] * n
+        stderr = data.get("stderr") or [""] * n
+        for name, value in (("ranking", ranking), ("forfeits", forfeits), ("stderr", stderr)):
             if not isinstance(value, list | tuple):
                 raise InvalidResult(f"'{name}' must be a list with one entry per seat ({n})")
         return cls(
             scores=tuple(scores),
-            ranking=tuple(fields["ranking"]),
-            forfeits=tuple(fields["forfeits"]),
-            stderr=tuple(fields["stderr"]),
+            ranking=tuple(ranking),
+            forfeits=tuple(forfeits),
+            stderr=tuple(stderr),
             log=data.get("log"),
         )
 

@@ -15,10 +15,12 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches import selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchSeat
-from tests.factories import engine_result, ladder_for, make_active_version, make_bot
+from tests.factories import engine_json, ladder_for, make_active_version, make_bot
 
 BEFORE = [("matches", "0005_match_progress")]
 AFTER = [("matches", "0006_lean_match_rows")]
@@ -44,12 +46,12 @@ def test_the_match_row_keeps_no_copy_of_its_seats_results(db):
 
 def test_the_api_shows_ranking_and_scores_from_the_seats(versions):
     match = match_services.create_match(ladder_for(), versions, seed=3)
-    record = engine_result(match)
+    record = engine_json(match)
     record["forfeits"] = [None, "timeout: slow", None]
     waiting = Client().get(f"/api/v1/matches/{match.pk}/").json()
     assert waiting["ranking"] is None and waiting["scores"] is None
-    assert match_services.record_result(match.pk, record).recorded
-    places = match_services.result_places(record["ranking"], record["forfeits"])
+    assert flow.record_result(match_id=match.pk, result=MatchResult.from_json(record)).recorded
+    places = MatchResult.from_json(record).places
     assert places[1] == 3  # the forfeit ranks last, in the seats and in the ranking alike
 
     detail = Client().get(f"/api/v1/matches/{match.pk}/").json()

@@ -95,28 +95,16 @@ def test_late_validation_of_an_older_upload_does_not_supersede_a_newer_one(alice
     assert (old.status, new.status) == (Status.RETIRED, Status.ACTIVE)
 
 
-def test_no_validator_configured_is_a_clear_error(alice, settings):
-    settings.MONSOON_VERSION_VALIDATOR = ""
-    version = upload(make_bot(alice, "clove"))
-    with pytest.raises(ServiceError, match="MONSOON_VERSION_VALIDATOR"):
-        services.validate_version(version.pk)
-
-
-def test_configured_validator_and_enqueue_hook(alice, settings, django_capture_on_commit_callbacks):
-    settings.MONSOON_VERSION_VALIDATOR = "tests.factories:accept"
-    settings.MONSOON_ENQUEUE_VALIDATION = "tests.ladder.test_versions:remember"
-    REMEMBERED.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+def test_an_upload_is_sent_to_the_validation_task_after_commit(
+    alice, sent, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as pending:
         version = upload(make_bot(alice, "clove"))
-    assert [version.pk] == REMEMBERED
-    assert present(services.validate_version(version.pk)).status == Status.ACTIVE
-
-
-REMEMBERED: list[int] = []
-
-
-def remember(version_id: int) -> None:
-    REMEMBERED.append(version_id)
+    assert sent == []  # nothing reaches the workers before the row is visible to them
+    for callback in pending:
+        callback()
+    assert sent == [("monsoon.validate_bot_version", version.pk)]
+    assert present(services.validate_version(version.pk, validator=accept)).status == Status.ACTIVE
 
 
 def test_only_the_owner_uploads(alice, bob):

@@ -23,14 +23,15 @@ import bots.starters as starters
 from engine.registry import all_games
 from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
-from ladder.matches import services as match_services
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches.models import Match
 from ladder.matches.selectors import forfeit_code
 from ladder.ratings import selectors as rating_selectors
 from ladder.web.docs import render_markdown
 from tests.factories import (
     accept,
-    engine_result,
+    engine_json,
     ladder_for,
     make_active_version,
     make_bot,
@@ -271,10 +272,10 @@ def record_with_forfeits(
     game: str, versions: list[BotVersion], forfeits: dict[int, str], seed: int
 ):
     match = make_match(game, versions, seed=seed)
-    record = engine_result(match)
+    record = engine_json(match)
     for seat, reason in forfeits.items():
         record["forfeits"][seat] = reason
-    outcome = match_services.record_result(match.pk, record)
+    outcome = flow.record_result(match_id=match.pk, result=MatchResult.from_json(record))
     assert outcome.recorded, outcome.message
     return match
 
