@@ -24,6 +24,7 @@ from tests.factories import engine_json, ladder_for, make_active_version, make_b
 
 BEFORE = [("matches", "0005_match_progress")]
 AFTER = [("matches", "0006_lean_match_rows")]
+LATEST = [("matches", "0007_forfeit_code")]
 
 
 @pytest.fixture
@@ -127,7 +128,7 @@ def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia)
     waiting = match_with("queued", None, None, [None] * 3, [None] * 3)
 
     executor = MigrationExecutor(connection)
-    executor.migrate(AFTER)
+    executor.migrate(LATEST)  # the current models read the seats' later columns too
     for pk, places, scores in (
         (whole, [2, 1, 3], [7, 9, 1.5]),
         (only_json, [3, 1, 2], [0, 4, 2]),
@@ -151,4 +152,28 @@ def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia)
     migration = importlib.import_module("ladder.matches.migrations.0006_lean_match_rows")
     migration.json_from_seats(executor.loader.project_state(BEFORE).apps, _OtherDatabase())
     assert {m.pk: (m.ranking, m.scores) for m in back.objects.all()} == expected
+    MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_forfeit_code_migration_reads_each_stored_reason_once(alice, bob, olivia):
+    versions = [
+        make_active_version(make_bot(owner, name))
+        for owner, name in ((alice, "mace"), (bob, "clove"), (olivia, "nutmeg"))
+    ]
+    executor = MigrationExecutor(connection)
+    executor.migrate(AFTER)
+    old = executor.loader.project_state(AFTER).apps
+    old_match, old_seat = old.get_model("matches", "Match"), old.get_model("matches", "MatchSeat")
+    ladder = old.get_model("ladders", "Ladder").objects.get(game="batavia", num_players=3)
+    match = old_match.objects.create(ladder=ladder, game="batavia", seed=1, status="finished")
+    reasons = ["", "timeout after 2.0 s", "illegal action 'bid:99'"]
+    for seat, (version, reason) in enumerate(zip(versions, reasons, strict=True)):
+        old_seat.objects.create(
+            match=match, seat=seat, bot_version_id=version.pk, place=seat + 1, forfeit_reason=reason
+        )
+    MigrationExecutor(connection).migrate(LATEST)
+    codes = list(MatchSeat.objects.filter(match_id=match.pk).order_by("seat"))
+    # A reason that names no runner code (none came from a runner) counts as a crash.
+    assert [seat.forfeit_code for seat in codes] == ["", "timeout", "crash"]
     MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

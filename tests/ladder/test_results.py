@@ -168,13 +168,14 @@ def test_refit_all_ladders_and_command(table, capsys):
     assert "1 matches, 3 versions" in capsys.readouterr().out
 
 
-def test_a_failing_result_handler_rolls_the_whole_result_back(table, monkeypatch):
+def test_a_failing_rating_rolls_the_whole_result_back(table, monkeypatch):
     """Ratings move in the recording transaction: if rating fails, no half-recorded result."""
+    from ladder.ratings import services as rating_services
 
-    def broken_rating(match, places):
+    def broken_rating(*, match, places):
         raise RuntimeError("rating store unavailable")
 
-    monkeypatch.setattr(match_services, "_result_handlers", [broken_rating])
+    monkeypatch.setattr(rating_services, "rate_match", broken_rating)
     with pytest.raises(RuntimeError):
         flow.record_result(match_id=table.pk, result=engine_result(table))
     table.refresh_from_db()
@@ -184,10 +185,15 @@ def test_a_failing_result_handler_rolls_the_whole_result_back(table, monkeypatch
     assert not Rating.objects.exists()
 
 
-def test_the_ratings_app_rates_every_recorded_ranked_result(table):
-    """Matches never import ratings: the rating update arrives through the registered handler."""
-    from ladder.ratings.services import rate_match
-
-    assert rate_match in match_services._result_handlers
-    flow.record_result(match_id=table.pk, result=engine_result(table))
+def test_a_recorded_ranked_result_is_rated_and_its_consequences_follow_the_commit(
+    table, monkeypatch, django_capture_on_commit_callbacks
+):
+    over: list[int] = []
+    monkeypatch.setattr(flow, "match_over", lambda *, match_id: over.append(match_id))
+    with django_capture_on_commit_callbacks(execute=False) as pending:
+        flow.record_result(match_id=table.pk, result=engine_result(table))
     assert Rating.objects.filter(games=1).count() == 3
+    assert over == []  # tournaments and version tests read the result once it is committed
+    for callback in pending:
+        callback()
+    assert over == [table.pk]

@@ -1,8 +1,8 @@
 """Tournaments at an injected clock, played by an in-process stand-in for the workers.
 
 :func:`play_pending` claims each queued tournament match, plays it with the engine and built-in
-policies, and records the result through ``flow.record_result`` with the on-commit callbacks executed,
-as on the Celery path.
+policies, and records the result through ``flow.record_result`` with the on-commit callbacks
+executed, as on the Celery path.
 """
 
 from __future__ import annotations
