@@ -139,20 +139,21 @@ class MatchResult:
         """A result from its JSON form; ``forfeits`` and ``stderr`` may be left out (none)."""
         if not isinstance(data, Mapping):
             raise InvalidResult("a result must be an object")
-        scores, ranking = data.get("scores"), data.get("ranking")
+        scores = data.get("scores")
         if not isinstance(scores, list | tuple):
             raise InvalidResult("'scores' must be a list with one entry per seat")
         n = len(scores)
-        forfeits = data.get("forfeits") or [None] * n
-        stderr = data.get("stderr") or [""] * n
-        for name, value in (("ranking", ranking), ("forfeits", forfeits), ("stderr", stderr)):
+        lists: dict[str, list[Any] | tuple[Any, ...]] = {}
+        for name, missing in (("ranking", None), ("forfeits", [None] * n), ("stderr", [""] * n)):
+            value = data.get(name) or missing
             if not isinstance(value, list | tuple):
                 raise InvalidResult(f"'{name}' must be a list with one entry per seat ({n})")
+            lists[name] = value
         return cls(
             scores=tuple(scores),
-            ranking=tuple(ranking),
-            forfeits=tuple(forfeits),
-            stderr=tuple(stderr),
+            ranking=tuple(lists["ranking"]),
+            forfeits=tuple(lists["forfeits"]),
+            stderr=tuple(lists["stderr"]),
             log=data.get("log"),
         )
 

@@ -360,7 +360,8 @@ def publish_some_moves(match_id: int) -> None:
     """A worker claims the challenge and publishes its first four decisions."""
     match = Match.objects.get(pk=match_id)
     assert match_services.claim_match(match_id, worker=WORKER)
-    log = engine_result(match)["log"]
+    log = engine_result(match).log
+    assert log is not None
     assert match_services.publish_progress(
         match_id, worker=WORKER, decisions=log["decisions"][:4], forfeits=[None] * 3
     )

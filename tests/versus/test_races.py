@@ -62,7 +62,7 @@ def test_a_pair_announced_by_many_callers_at_once_counts_once(postgres, alice):
         # Recorded by the worker; the hook calls come below, all at once.
         flow.record_result(match_id=leg.match_id, result=engine_record(leg.match, policies))
     calls: list[Callable[[], None]] = [
-        functools.partial(services.match_over, leg.match_id)
+        functools.partial(services.match_over, match_id=leg.match_id)
         for leg in legs
         for _ in range(CALLERS // 2)
     ]
