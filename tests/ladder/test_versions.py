@@ -178,7 +178,7 @@ def test_the_smoke_table_is_drawn_like_a_ranked_table(alice, bob):
     for _ in range(60):
         table = selectors.smoke_table(version, rng)
         assert len(table.names) in ladders and table.variant == ladders[len(table.names)]
-        assert table.names[table.seat] == "clove v1"  # as match_spec names a ranked seat
+        assert table.names[table.seat] == "clove v1"  # as flow.spec names a ranked seat
         assert all(RANKED_NAME.match(name) for name in table.names), table.names
         assert len(set(table.names)) == len(table.names)
         others = set(table.names) - {"clove v1"}
