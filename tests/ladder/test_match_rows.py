@@ -97,10 +97,7 @@ class _OtherDatabase:
 # Serialised rollback, as the other migration test (test_match_logs.py) explains.
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia):
-    versions = [
-        make_active_version(make_bot(owner, name))
-        for owner, name in ((alice, "mace"), (bob, "clove"), (olivia, "nutmeg"))
-    ]
+    versions = three_versions(alice, bob, olivia)
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
     old = executor.loader.project_state(BEFORE).apps
@@ -157,10 +154,7 @@ def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia)
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_forfeit_code_migration_reads_each_stored_reason_once(alice, bob, olivia):
-    versions = [
-        make_active_version(make_bot(owner, name))
-        for owner, name in ((alice, "mace"), (bob, "clove"), (olivia, "nutmeg"))
-    ]
+    versions = three_versions(alice, bob, olivia)
     executor = MigrationExecutor(connection)
     executor.migrate(AFTER)
     old = executor.loader.project_state(AFTER).apps
@@ -177,3 +171,11 @@ def test_the_forfeit_code_migration_reads_each_stored_reason_once(alice, bob, ol
     # A reason that names no runner code (none came from a runner) counts as a crash.
     assert [seat.forfeit_code for seat in codes] == ["", "timeout", "crash"]
     MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def three_versions(alice, bob, olivia):
+    """One active version each of three owners' bots, for a three-seat table."""
+    return [
+        make_active_version(make_bot(owner, name))
+        for owner, name in ((alice, "mace"), (bob, "clove"), (olivia, "nutmeg"))
+    ]
