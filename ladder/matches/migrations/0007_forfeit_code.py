@@ -7,20 +7,15 @@ a stored reason that does not name one (none came from a runner) counts as a cra
 
 from django.db import migrations, models
 
-# The runner's codes as they were when this migration was written (frozen here on purpose).
-CODES = (
-    "startup_timeout timeout crash illegal_action malformed_reply oversized_line memory_limit"
-    " process_limit decision_limit thinking_budget"
-).split()
-
 
 def fill_codes(apps, schema_editor):
     MatchSeat = apps.get_model("matches", "MatchSeat")
+    codes = {code for code, _ in MatchSeat._meta.get_field("forfeit_code").choices}
     forfeited = MatchSeat.objects.exclude(forfeit_reason="").values_list("pk", "forfeit_reason")
     by_code: dict[str, list[int]] = {}
     for pk, reason in forfeited.iterator(chunk_size=5000):
         head = reason.strip().split(":", 1)[0].split(None, 1)
-        code = head[0] if head and head[0] in CODES else "crash"
+        code = head[0] if head and head[0] in codes else "crash"
         by_code.setdefault(code, []).append(pk)
     for code, pks in by_code.items():
         for start in range(0, len(pks), 5000):
@@ -36,7 +31,18 @@ class Migration(migrations.Migration):
             name="forfeit_code",
             field=models.CharField(
                 blank=True,
-                choices=[(code, code.replace("_", " ")) for code in CODES],
+                choices=[
+                    ("startup_timeout", "startup timeout"),
+                    ("timeout", "timeout"),
+                    ("crash", "crash"),
+                    ("illegal_action", "illegal action"),
+                    ("malformed_reply", "malformed reply"),
+                    ("oversized_line", "oversized line"),
+                    ("memory_limit", "memory limit"),
+                    ("process_limit", "process limit"),
+                    ("decision_limit", "decision limit"),
+                    ("thinking_budget", "thinking budget"),
+                ],
                 db_default="",
                 help_text="why the seat forfeited (empty: it did not)",
                 max_length=20,
