@@ -98,11 +98,7 @@ class _OtherDatabase:
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia):
     versions = three_versions(alice, bob, olivia)
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    old = executor.loader.project_state(BEFORE).apps
-    old_match, old_seat = old.get_model("matches", "Match"), old.get_model("matches", "MatchSeat")
-    ladder = old.get_model("ladders", "Ladder").objects.get(game="batavia", num_players=3)
+    old_match, old_seat, ladder = migrated_to(BEFORE)
 
     def match_with(status: str, ranking, scores, seat_places, seat_scores) -> int:
         match = old_match.objects.create(
@@ -155,11 +151,7 @@ def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia)
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_forfeit_code_migration_reads_each_stored_reason_once(alice, bob, olivia):
     versions = three_versions(alice, bob, olivia)
-    executor = MigrationExecutor(connection)
-    executor.migrate(AFTER)
-    old = executor.loader.project_state(AFTER).apps
-    old_match, old_seat = old.get_model("matches", "Match"), old.get_model("matches", "MatchSeat")
-    ladder = old.get_model("ladders", "Ladder").objects.get(game="batavia", num_players=3)
+    old_match, old_seat, ladder = migrated_to(AFTER)
     match = old_match.objects.create(ladder=ladder, game="batavia", seed=1, status="finished")
     reasons = ["", "timeout after 2.0 s", "illegal action 'bid:99'"]
     for seat, (version, reason) in enumerate(zip(versions, reasons, strict=True)):
@@ -179,3 +171,13 @@ def three_versions(alice, bob, olivia):
         make_active_version(make_bot(owner, name))
         for owner, name in ((alice, "mace"), (bob, "clove"), (olivia, "nutmeg"))
     ]
+
+
+def migrated_to(target):
+    """The database migrated back to ``target``: its Match and MatchSeat models and the
+    three-player Batavia ladder, as they were then."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(target)
+    old = executor.loader.project_state(target).apps
+    ladder = old.get_model("ladders", "Ladder").objects.get(game="batavia", num_players=3)
+    return old.get_model("matches", "Match"), old.get_model("matches", "MatchSeat"), ladder
