@@ -360,10 +360,10 @@ def test_the_ladder_sends_ids_by_the_names_the_workers_tasks_answer_to(broker, m
     WorkersConfig("workers", workers).ready()  # what django.setup() does with a broker set
     assert current_app.main == app.main == "monsoon"  # what the ladder sends with
     # The names the ladder sends are the tasks' own, and the workers' app knows them.
-    assert (queue.RUN_MATCH, queue.VALIDATE_VERSION) == (
+    assert (
         match_tasks.run_match.name,
         match_tasks.validate_bot_version.name,
-    )
+    ) == (queue.RUN_MATCH, queue.VALIDATE_VERSION)
     assert {queue.RUN_MATCH, queue.VALIDATE_VERSION} <= set(app.tasks)
     calls: list[tuple[str, tuple[int, ...]]] = []
     monkeypatch.setattr(app, "send_task", lambda name, args, retry: calls.append((name, args)))
