@@ -253,6 +253,8 @@ def matchmaking_figures() -> None:
 
 def live_update_figures(samples: int) -> None:
     from ladder.ladders.models import Ladder
+    from ladder.lifecycle import flow
+    from ladder.lifecycle.types import MatchResult
     from ladder.matches import services as match_services
     from ladder.matches.models import Match
 
@@ -270,20 +272,18 @@ def live_update_figures(samples: int) -> None:
         )
         for m in recent
     ]
-    record = {
-        "scores": [3, 2, 1],
-        "ranking": [1, 2, 3],
-        "forfeits": [None, None, None],
-        "log": None,
-        "stderr": ["", "", ""],
-    }
+    result = MatchResult(
+        scores=(3, 2, 1), ranking=(1, 2, 3), forfeits=(None,) * 3, stderr=("",) * 3, log=None
+    )
     times = []
     for match in new:
         started = time.perf_counter()
-        match_services.record_result(match.pk, record)
+        flow.record_result(match_id=match.pk, result=result)
         times.append(time.perf_counter() - started)
     times.sort()
-    print(f"\nlive rating update ({samples} results recorded through record_result)", flush=True)
+    print(
+        f"\nlive rating update ({samples} results recorded through flow.record_result)", flush=True
+    )
     report("one result recorded and rated (median)", statistics.median(times) * 1e3, "ms", 20)
     report(
         "one result recorded and rated (p99)", times[int(len(times) * 0.99) - 1] * 1e3, "ms", 100

@@ -36,6 +36,10 @@ import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ladder.lifecycle.types import MatchSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 DB_NAME = os.environ.get("MONSOON_BENCH_DB", "monsoon_bench")
@@ -106,12 +110,10 @@ def _pool_init(artifacts: dict[int, bytes]) -> None:
     )
 
 
-def _pool_play(job: tuple[dict, bool]) -> None:
+def _pool_play(job: tuple[MatchSpec, bool]) -> None:
     from workers.matches import job as match_job
-    from workers.matches.records import MatchSpec
 
-    spec_json, record = job
-    spec = MatchSpec.from_json(spec_json)
+    spec, record = job
     if record:
         from django.utils import timezone
 
@@ -120,7 +122,7 @@ def _pool_play(job: tuple[dict, bool]) -> None:
 
         # new -> queued without the broker hook: this pool is the queue.
         Match.objects.filter(pk=spec.match_id).update(status="queued", queued_at=timezone.now())
-        claim_match(spec.match_id, f"pool/{os.getpid()}")
+        claim_match(spec.match_id, worker=f"pool/{os.getpid()}")
     outcome = match_job.play(
         spec,
         launcher=_pool_state["launcher"],
@@ -128,21 +130,20 @@ def _pool_play(job: tuple[dict, bool]) -> None:
         fetch=_pool_state["artifacts"].__getitem__,
     )
     if record:
-        from ladder.matches.services import record_result
+        from ladder.lifecycle import flow
+        from workers.matches.tasks import result_of
 
-        record_result(spec.match_id, outcome.record().to_json())
+        flow.record_result(match_id=spec.match_id, result=result_of(outcome))
 
 
 def _local_pool(match_ids: list[int], *, record: bool) -> float:
     from django.db import connections
 
     from ladder.bots.selectors import artifact_bytes
-    from ladder.matches.selectors import match_spec
+    from ladder.lifecycle import flow
 
-    specs = [match_spec(match_id) for match_id in match_ids]
-    artifacts = {
-        seat["version_id"]: artifact_bytes(seat["version_id"]) for seat in specs[0]["seats"]
-    }
+    specs = [flow.spec(match_id=match_id) for match_id in match_ids]
+    artifacts = {seat.version_id: artifact_bytes(seat.version_id) for seat in specs[0].seats}
     connections.close_all()  # each pool process opens its own
     began = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(2, _pool_init, (artifacts,)) as pool:

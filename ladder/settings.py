@@ -12,7 +12,6 @@ production deployment can never run on a development secret by accident.
 from __future__ import annotations
 
 import ipaddress
-import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -350,24 +349,12 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     _BROKER_OPTIONS["polling_interval"] = 0.25
 else:
     _BROKER_OPTIONS = {}
-# The worker layer plugs itself in as one Django app (workers/apps.py), installed when a broker is
-# configured: at start-up it hands the ladder a typed link (ladder.core.hooks.connect_workers) to
-# its enqueue functions. The ladder never imports it; without a broker ids wait in the database.
+# The worker layer is one Django app (workers/apps.py), installed when a broker is configured: it
+# loads the workers' Celery app, through which the ladder sends ids by task name after commit
+# (ladder/lifecycle/queue.py). The ladder never imports it; without a broker ids wait in the
+# database.
 if _WORKERS:
     INSTALLED_APPS.append("workers.apps.WorkersConfig")
-# Overrides, for tests: a "module:function" called instead of the workers' own after commit (with
-# a queued match's id / a pending version's id), and the smoke test ``validate_version`` uses
-# when its caller names none (the worker's task passes its sandboxed smoke match itself).
-MONSOON_ENQUEUE_MATCH = os.environ.get("MONSOON_ENQUEUE_MATCH", "")
-MONSOON_ENQUEUE_VALIDATION = os.environ.get("MONSOON_ENQUEUE_VALIDATION", "")
-MONSOON_VERSION_VALIDATOR = os.environ.get("MONSOON_VERSION_VALIDATOR", "")
-# Called after commit with the id of a match that reached finished or failed (comma-separated
-# "module:function"s, each called in turn): the tournaments advance their rounds from it (a beat
-# task calling ``tournaments.services.tick`` is the backstop) and version tests count their pairs.
-MONSOON_MATCH_OVER = os.environ.get(
-    "MONSOON_MATCH_OVER",
-    "ladder.tournaments.services:match_over,ladder.versus.services:match_over",
-)
 # How many ranked matches the matchmaker keeps waiting (the workers' capacity).
 MONSOON_QUEUE_TARGET = env_int("MONSOON_QUEUE_TARGET")
 MONSOON_MATCH_MAX_ATTEMPTS = env_int("MONSOON_MATCH_MAX_ATTEMPTS")

@@ -27,10 +27,30 @@ from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from ladder.accounts.models import User
+from ladder.lifecycle import queue
 from tests.factories import api_client, make_user, web_client
 from tests.helpers import cpu_hogs, use_match_log_folder
 
 pytest_plugins = ["tests.ci_skips", "pytester"]
+
+SEND_TO_BROKER = queue.send
+"""The real sender, for tests that run real workers (``broker``)."""
+
+
+@pytest.fixture(autouse=True)
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """What the ladder hands to the workers after commit (task name, id), kept here instead of
+    sent to a broker: no test reaches a broker unless it asks for ``broker``. A test that plays
+    what is sent replaces ``ladder.lifecycle.queue.send`` itself."""
+    calls: list[tuple[str, int]] = []
+    monkeypatch.setattr(queue, "send", lambda task, object_id: calls.append((task, object_id)))
+    return calls
+
+
+@pytest.fixture
+def broker(monkeypatch: pytest.MonkeyPatch, sent: list[tuple[str, int]]) -> None:
+    """Ids go to the configured broker, as in production (tests with real Celery workers)."""
+    monkeypatch.setattr(queue, "send", SEND_TO_BROKER)
 
 
 @pytest.fixture(autouse=True)

@@ -26,6 +26,8 @@ from ladder.accounts.services import create_user, set_organiser
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
 from ladder.ladders.models import Ladder
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 
@@ -120,9 +122,10 @@ def make_match(
     )
 
 
-def engine_result(match: Match, bots: list[str] | None = None) -> dict[str, Any]:
-    """A result record made by the in-process engine, shaped like the sandboxed runner's:
-    the match played by built-in policies (``random`` unless named per seat)."""
+def engine_json(match: Match, bots: list[str] | None = None) -> dict[str, Any]:
+    """A result made by the in-process engine, in its JSON form (for tests that change a field
+    before :meth:`MatchResult.from_json` checks it): the match played by built-in policies
+    (``random`` unless named per seat)."""
     n = match.ladder.num_players
     names = bots or ["random"] * n
     policies = [get_policy(name, match.game) for name in names]
@@ -136,9 +139,14 @@ def engine_result(match: Match, bots: list[str] | None = None) -> dict[str, Any]
     }
 
 
+def engine_result(match: Match, bots: list[str] | None = None) -> MatchResult:
+    """:func:`engine_json`'s result as the worker hands it over, checked."""
+    return MatchResult.from_json(engine_json(match, bots))
+
+
 def play_and_record(match: Match, bots: list[str] | None = None) -> match_services.RecordOutcome:
     """Play ``match`` in-process and record its result through the service."""
-    return match_services.record_result(match.pk, engine_result(match, bots))
+    return flow.record_result(match_id=match.pk, result=engine_result(match, bots))
 
 
 def api_client(user: User | None = None) -> APIClient:

@@ -115,7 +115,7 @@ def _beat(name: str, slots: int, queues: list[str], controller: object = None) -
             if not worker_heartbeat(name):
                 _announce(name, slots, queues)
             else:  # a store mounted (or lost) since start-up shows on the next beat
-                worker_storage_problem(name, _storage_problem())
+                worker_storage_problem(name=name, problem=_storage_problem())
         except DatabaseError as exc:  # the database is away for a while: try again next beat
             logger.warning("worker heartbeat failed: %s", exc)
             connections.close_all()

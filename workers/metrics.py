@@ -21,8 +21,8 @@ from pathlib import Path
 from django.conf import settings
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess
 
+from ladder.lifecycle.types import MatchSpec
 from workers import seats
-from workers.matches.records import MatchSpec
 from workers.matches.runner import MatchOutcome
 
 logger = logging.getLogger(__name__)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 
 from workers.celery_app import app
-from workers.matches.tasks import enqueue_match, enqueue_validation
 
 logger = logging.getLogger(__name__)
 
@@ -33,8 +32,8 @@ def refit_ratings() -> int:
 def tournaments_tick() -> dict[str, list[int]]:
     """Start tournaments that are due and advance those whose round is complete.
 
-    Rounds also advance the moment their last match is recorded (``MONSOON_MATCH_OVER``); this
-    is the clock that starts tournaments and the backstop for a missed hook.
+    Rounds also advance the moment their last match is recorded (``ladder.lifecycle.flow``
+    ``match_over``); this is the clock that starts tournaments and the backstop for a missed call.
     """
     from ladder.tournaments.services import tick
 
@@ -49,18 +48,19 @@ def tournaments_tick() -> dict[str, list[int]]:
 def reap() -> dict[str, list[int]]:
     """Re-queue the matches of dead workers and send again what the broker may have lost."""
     from ladder.bots.services import release_stale_validations, versions_to_resend
-    from ladder.matches.services import matches_to_resend, requeue_expired_leases
+    from ladder.lifecycle import flow, queue
+    from ladder.matches.services import matches_to_resend
 
     report = {
-        "expired": requeue_expired_leases(),
+        "expired": flow.reap_expired_leases(),
         "stale_validations": release_stale_validations(),
         "matches_resent": matches_to_resend(),
         "versions_resent": versions_to_resend(),
     }
     for match_id in report["matches_resent"]:
-        enqueue_match(match_id)
+        queue.send(queue.RUN_MATCH, match_id)
     for version_id in report["versions_resent"]:
-        enqueue_validation(version_id)
+        queue.send(queue.VALIDATE_VERSION, version_id)
     if any(report.values()):
         logger.info("reaper: %s", report)
     return report
@@ -68,7 +68,7 @@ def reap() -> dict[str, list[int]]:
 
 @app.task(name="monsoon.versus_sweep", ignore_result=True)
 def versus_sweep() -> list[int]:
-    """Count version-test matches whose ``MONSOON_MATCH_OVER`` call was missed (the backstop)."""
+    """Count version-test matches whose ``match_over`` call was missed (the backstop)."""
     from ladder.versus.services import sweep
 
     return sweep()

@@ -35,9 +35,9 @@ from ladder.bots.models import Bot, BotVersion
 from ladder.bots.selectors import SmokeTable, artifact_bytes, artifact_store_problem, smoke_table
 from ladder.bots.source_check import RETRY_AFTER_SECONDS, CheckerUnavailable
 from ladder.core.errors import Conflict, NotAllowed, ServiceError, Unavailable
-from ladder.core.hooks import after_commit, configured_hook
 from ladder.core.quotas import hold_quota
 from ladder.core.resend import stamp_unsent
+from ladder.lifecycle import queue
 from ladder.matches import logstore
 
 Status = BotVersion.Status
@@ -252,7 +252,7 @@ def upload_version(bot: Bot, *, user: Visitor, filename: str, data: bytes) -> Bo
             if written:  # a file only this upload wrote; a shared one stays for its versions
                 version.artifact.storage.delete(written)
             raise
-        after_commit("MONSOON_ENQUEUE_VALIDATION", version.pk)
+        queue.validation_after_commit(version.pk)
     return version
 
 
@@ -368,17 +368,15 @@ def _same_failure_again(version_id: int, error: str) -> bool:
         return version.validation_error_count >= settings.MONSOON_VALIDATION_SAME_FAILURES
 
 
-def validate_version(version_id: int, *, validator: Validator | None = None) -> BotVersion | None:
+def validate_version(version_id: int, *, validator: Validator) -> BotVersion | None:
     """Run the smoke test of a pending version and record the outcome.
 
-    ``validator`` defaults to ``settings.MONSOON_VERSION_VALIDATOR`` (the sandboxed smoke match,
-    wired by the worker layer).  A validator that raises is an infrastructure failure: the version
-    goes back to ``pending`` and the exception propagates for the task to retry.  Returns
+    ``validator`` is the sandboxed smoke match (the worker's task passes
+    ``workers.matches.validation.validate_artifact``; tests pass a stand-in).  A validator that
+    raises is an infrastructure failure: the version goes back to ``pending`` and the exception
+    propagates for the task to retry.  Returns
     ``None`` when the version was not pending (already validated or being validated).
     """
-    validator = validator or configured_hook("MONSOON_VERSION_VALIDATOR")
-    if validator is None:
-        raise ServiceError("no bot validator is configured (MONSOON_VERSION_VALIDATOR)")
     if not begin_validation(version_id):
         return None
     try:

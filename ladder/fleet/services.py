@@ -47,7 +47,7 @@ def worker_heartbeat(name: str) -> bool:
     )
 
 
-def worker_storage_problem(name: str, problem: str) -> None:
+def worker_storage_problem(*, name: str, problem: str) -> None:
     """What this worker found wrong with its artifact store ("" once it can read it again)."""
     WorkerNode.objects.filter(name=name[:200]).update(storage_problem=problem)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from ladder.lifecycle.types import FORFEIT_CODES
+
 
 class Match(models.Model):
     """One game between bot versions, from scheduling to result.
@@ -21,6 +23,11 @@ class Match(models.Model):
         FINISHED = "finished", "finished"
         FAILED = "failed", "failed"
         CANCELLED = "cancelled", "cancelled"
+
+        @classmethod
+        def over(cls) -> tuple[str, ...]:
+            """The statuses of a match that is over: the one definition of "over"."""
+            return (cls.FINISHED, cls.FAILED, cls.CANCELLED)
 
     class Kind(models.TextChoices):
         LADDER = "ladder", "ladder"
@@ -90,7 +97,7 @@ class Match(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.status in (self.Status.FINISHED, self.Status.FAILED, self.Status.CANCELLED)
+        return self.status in self.Status.over()
 
 
 class MatchSeat(models.Model):
@@ -109,7 +116,14 @@ class MatchSeat(models.Model):
     )
     score = models.FloatField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
-    forfeit_reason = models.TextField(blank=True)
+    forfeit_code = models.CharField(
+        max_length=20,
+        choices=[(code, code.replace("_", " ")) for code in FORFEIT_CODES],
+        blank=True,
+        db_default="",  # rows written by SQL alone (the scale benchmark's COPY) did not forfeit
+        help_text="why the seat forfeited (empty: it did not)",
+    )
+    forfeit_reason = models.TextField(blank=True, help_text="the runner's words for the forfeit")
     stderr = models.TextField(blank=True, help_text="shown to the bot's owner only")
 
     class Meta:

@@ -90,7 +90,6 @@ LIST_FIELDS = (
     "finished_at",
     "rated",
 )
-OVER = {Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED}
 
 
 def visible_matches(user: Visitor) -> QuerySet[Match]:
@@ -188,7 +187,7 @@ def attach_seats(rows: list[dict], viewer: Visitor) -> list[dict]:
         row["rated"] = rated
         row["ladder"] = ladder_id
         row["seats"] = own
-        if row["status"] not in OVER:
+        if row["status"] not in Match.Status.over():
             row["seed"] = None
     return rows
 
@@ -201,50 +200,6 @@ def matches_of_bot(bot_id: int) -> QuerySet:
 def with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
     seats = MatchSeat.objects.select_related("bot_version__bot").order_by("seat")
     return qs.prefetch_related(Prefetch("seats", queryset=seats))
-
-
-def match_spec(match_id: int) -> dict[str, Any]:
-    """Everything a worker needs to run a match, as plain data (workers know no models).
-
-    Each seat names its bot version's artifact by storage name and sha256, so a worker can fetch
-    it once and cache it by content (``ladder.bots.selectors.artifact_bytes`` reads it).
-    """
-    match = Match.objects.select_related("ladder").get(pk=match_id)
-    seats = (
-        MatchSeat.objects.filter(match=match)
-        .order_by("seat")
-        .values(
-            "seat",
-            "bot_version_id",
-            "bot_version__bot__name",
-            "bot_version__number",
-            "bot_version__sha256",
-            "bot_version__kind",
-            "bot_version__command",
-            "bot_version__artifact",
-        )
-    )
-    return {
-        "match_id": match.pk,
-        "game": match.game,
-        "variant": match.variant,
-        "seed": match.seed,
-        "num_players": match.ladder.num_players,
-        "ranked": match.ranked,
-        "status": match.status,
-        "seats": [
-            {
-                "seat": s["seat"],
-                "version_id": s["bot_version_id"],
-                "name": f"{s['bot_version__bot__name']} v{s['bot_version__number']}",
-                "sha256": s["bot_version__sha256"],
-                "kind": s["bot_version__kind"],
-                "command": s["bot_version__command"],
-                "artifact": s["bot_version__artifact"],
-            }
-            for s in seats
-        ],
-    }
 
 
 HEAD_TO_HEAD_SQL = """
@@ -427,12 +382,6 @@ class SeatStats:
         return self.forfeits / self.games if self.games else 0.0
 
 
-def forfeit_code(reason: str) -> str:
-    """The code a forfeit text starts with (``"timeout: ..."`` -> ``timeout``)."""
-    head = reason.strip().split(":", 1)[0].split(None, 1)
-    return head[0] if head else ""
-
-
 def seat_stats(*, bot_ids: Sequence[int]) -> dict[int, SeatStats]:
     """Per bot: seats in finished matches, those forfeited and the commonest forfeit code.
 
@@ -447,11 +396,14 @@ def seat_stats(*, bot_ids: Sequence[int]) -> dict[int, SeatStats]:
         .values_list("bot_version__bot_id", "n")
     )
     codes: dict[int, Counter[str]] = {}
-    forfeited = seats.exclude(forfeit_reason="").values_list(
-        "bot_version__bot_id", "forfeit_reason"
+    forfeited = (
+        seats.exclude(forfeit_code="")
+        .values("bot_version__bot_id", "forfeit_code")
+        .annotate(n=Count("id"))
+        .values_list("bot_version__bot_id", "forfeit_code", "n")
     )
-    for bot_id, reason in forfeited.iterator():
-        codes.setdefault(bot_id, Counter())[forfeit_code(reason)] += 1
+    for bot_id, code, n in forfeited:
+        codes.setdefault(bot_id, Counter())[code] += n
     stats = {}
     for bot_id in bot_ids:
         counter = codes.get(bot_id, Counter())

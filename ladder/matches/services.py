@@ -1,28 +1,17 @@
-"""Writes for matches: creation, the worker's claim, result recording, failures, cancels.
+"""Writes for matches: creation, the worker's claim, storing a result, failures, cancels.
 
-The result record the match runner hands to :func:`record_result` is a plain dict::
+What a result sets in motion (ratings, tournaments, version tests) is not decided here but in
+:mod:`ladder.lifecycle.flow`, which calls :func:`save_result` and then each consequence in turn;
+this module knows no app that depends on matches (an import contract checks it).
 
-    {
-        "scores":   [12, 9, 9, 3],              # final score per seat
-        "ranking":  [1, 2, 2, 4],               # place per seat (1 = best, ties share),
-                                                #   forfeited seats already placed last
-        "forfeits": [None, None, None, "timeout after 2.0 s"],   # reason per seat or None
-        "log":      {...},                      # the game log (engine/log.py format)
-        "stderr":   ["", "", "", "Traceback ..."],  # per seat, shown to the owner only
-    }
-
-Recording is idempotent: the match row is locked, and a match that already has a result (or was
+Storing is idempotent: the match row is locked, and a match that already has a result (or was
 cancelled) is left untouched; the outcome says so.
-
-Ratings depend on matches, never the reverse (an import contract checks it): the ratings app
-registers its live update with :func:`on_result_recorded` from its ``AppConfig.ready``, and
-:func:`record_result` calls every registered handler inside the recording transaction.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,19 +26,16 @@ from ladder.accounts.models import User, Visitor
 from ladder.bots.models import BotVersion
 from ladder.bots.selectors import visible_bots
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
-from ladder.core.hooks import after_commit
 from ladder.core.quotas import hold_quota
 from ladder.core.resend import stamp_unsent
 from ladder.ladders.models import Ladder
+from ladder.lifecycle import queue as enqueue
+from ladder.lifecycle.types import InvalidResult, MatchResult
 from ladder.matches import logstore
 from ladder.matches.models import Match, MatchLog, MatchProgress, MatchSeat
 
 Status = Match.Status
 MAX_SEED = 2**63 - 1
-
-
-class InvalidResult(ServiceError):
-    """A result record that does not fit its match; nothing is recorded."""
 
 
 @dataclass(frozen=True)
@@ -59,39 +45,13 @@ class RecordOutcome:
     message: str
 
 
-ResultHandler = Callable[[Match, list[int]], None]
-_result_handlers: list[ResultHandler] = []
+@dataclass(frozen=True)
+class SavedResult:
+    """What :func:`save_result` did: the outcome, and the match and places when it stored one."""
 
-
-def on_result_recorded(handler: ResultHandler) -> ResultHandler:
-    """Have ``handler(match, places)`` called for every result, inside its recording transaction.
-
-    Registering one handler twice keeps one copy.  A handler that raises rolls the whole result
-    back, so a result is never stored without what its handlers write (the live rating update).
-    """
-    if handler not in _result_handlers:
-        _result_handlers.append(handler)
-    return handler
-
-
-def result_places(ranking: Sequence[int], forfeits: Sequence[str | None]) -> list[int]:
-    """The places a result records: forfeited seats share last place, the others keep their order.
-
-    ``ranking`` is the match's place per seat (1 = best); a seat with a forfeit reason counts
-    as beaten by every seat that did not forfeit, whatever its score.
-    """
-    n = len(ranking)
-    forfeited = [bool(reason) for reason in forfeits]
-    places = []
-    for seat in range(n):
-        if forfeited[seat]:
-            places.append(1 + sum(1 for other in range(n) if not forfeited[other]))
-        else:
-            better = sum(
-                1 for other in range(n) if not forfeited[other] and ranking[other] < ranking[seat]
-            )
-            places.append(1 + better)
-    return places
+    outcome: RecordOutcome
+    match: Match | None = None
+    places: tuple[int, ...] = ()
 
 
 def new_seed(rng: random.Random | None = None) -> int:
@@ -136,7 +96,7 @@ def create_match(
             MatchSeat(match=match, seat=i, bot_version=v) for i, v in enumerate(versions)
         )
         if queue:
-            after_commit("MONSOON_ENQUEUE_MATCH", match.pk)
+            enqueue.match_after_commit(match.pk)
     return match
 
 
@@ -147,7 +107,7 @@ def enqueue_match(match_id: int) -> bool:
             status=Status.QUEUED, queued_at=timezone.now()
         )
         if changed:
-            after_commit("MONSOON_ENQUEUE_MATCH", match_id)
+            enqueue.match_after_commit(match_id)
     return bool(changed)
 
 
@@ -162,7 +122,7 @@ def hold_matches(match_ids: Sequence[int]) -> int:
     )
 
 
-def claim_match(match_id: int, worker: str, *, lease_seconds: int = 600) -> bool:
+def claim_match(match_id: int, *, worker: str, lease_seconds: int = 600) -> bool:
     """queued -> running for exactly one worker (a conditional UPDATE)."""
     now = timezone.now()
     return bool(
@@ -175,102 +135,76 @@ def claim_match(match_id: int, worker: str, *, lease_seconds: int = 600) -> bool
     )
 
 
-def _check_record(n: int, record: object) -> dict[str, Any]:
-    """The record's fields, checked against a match of ``n`` seats."""
-    if not isinstance(record, dict):
-        raise InvalidResult("a result record must be a dict")
-    scores: Any = record.get("scores")
-    ranking: Any = record.get("ranking")
-    forfeits = record.get("forfeits") or [None] * n
-    stderr = record.get("stderr") or [""] * n
-    for name, value in (
-        ("scores", scores),
-        ("ranking", ranking),
-        ("forfeits", forfeits),
-        ("stderr", stderr),
-    ):
-        if not isinstance(value, list) or len(value) != n:
-            raise InvalidResult(f"'{name}' must be a list with one entry per seat ({n})")
-    if not all(isinstance(s, int | float) and not isinstance(s, bool) for s in scores):
-        raise InvalidResult("'scores' must be numbers")
-    if not all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= n for r in ranking):
-        raise InvalidResult(f"'ranking' must be places from 1 to {n}")
-    if not all(f is None or isinstance(f, str) for f in forfeits):
-        raise InvalidResult("'forfeits' entries must be a reason or None")
-    if not all(isinstance(s, str) for s in stderr):
-        raise InvalidResult("'stderr' entries must be text")
-    log = record.get("log")
-    if log is not None and not isinstance(log, dict):
-        raise InvalidResult("'log' must be a game log object")
-    return {
-        "scores": scores,
-        "ranking": ranking,
-        "forfeits": forfeits,
-        "stderr": stderr,
-        "log": log,
-    }
+def save_result(match_id: int, *, result: MatchResult) -> SavedResult:
+    """Store a result in the match's seats and log and mark it finished; twice changes nothing.
 
-
-def record_result(match_id: int, record: dict[str, Any]) -> RecordOutcome:
-    """Store a match's result and rate it; recording a match twice changes nothing.
-
-    The workers call this once the sandboxed match has ended (bot failures are forfeits inside the
-    record).  Raises :class:`InvalidResult` for a malformed record; returns an outcome saying
-    whether anything was recorded.
+    Call inside the transaction that also applies the result's consequences
+    (``ladder.lifecycle.flow.record_result``): the match row stays locked until it commits.
+    Raises :class:`InvalidResult` for a result that does not fit the match.
     """
-    with transaction.atomic():
-        try:
-            match = Match.objects.select_for_update().get(pk=match_id)
-        except Match.DoesNotExist:
-            raise ServiceError(f"there is no match {match_id}") from None
-        if match.status == Status.FINISHED:
-            return RecordOutcome(match_id, False, f"match {match_id} already has a result")
-        if match.status in (Status.CANCELLED, Status.FAILED):
-            return RecordOutcome(match_id, False, f"match {match_id} is {match.status}; ignored")
-        seats = list(match.seats.order_by("seat"))
-        clean = _check_record(len(seats), record)
-        places = result_places(clean["ranking"], clean["forfeits"])
-        cap = settings.MONSOON_STDERR_MAX_BYTES
-        for seat in seats:
-            seat.score = clean["scores"][seat.seat]
-            seat.place = places[seat.seat]
-            seat.forfeit_reason = clean["forfeits"][seat.seat] or ""
-            seat.stderr = clean["stderr"][seat.seat][-cap:]
-        for seat in seats:  # a few rows: plain UPDATEs cost less than bulk_update's CASEs
-            seat.save(update_fields=["score", "place", "forfeit_reason", "stderr"])
-        if clean["log"] is not None:
-            # The object is written before the row commits: a rollback leaves at most an
-            # orphan object that the next attempt overwrites, never a row without its log.
-            stored = logstore.store(match.pk, clean["log"])
-            MatchLog.objects.create(
-                match=match,
-                name=stored.name,
-                codec=stored.codec,
-                size=stored.size,
-                stored_size=stored.stored_size,
-            )
-        MatchProgress.objects.filter(match=match).delete()  # the log now tells it all
-        match.status = Status.FINISHED
-        match.finished_at = timezone.now()
-        match.lease_expires_at = None
-        match.save(update_fields=["status", "finished_at", "lease_expires_at"])
-        for handler in _result_handlers:
-            handler(match, places)
-        after_commit("MONSOON_MATCH_OVER", match.pk)
-    return RecordOutcome(match_id, True, f"match {match_id} recorded")
+    try:
+        match = Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ServiceError(f"there is no match {match_id}") from None
+    if match.status == Status.FINISHED:
+        return SavedResult(RecordOutcome(match_id, False, f"match {match_id} already has a result"))
+    if match.status in (Status.CANCELLED, Status.FAILED):
+        return SavedResult(
+            RecordOutcome(match_id, False, f"match {match_id} is {match.status}; ignored")
+        )
+    seats = list(match.seats.order_by("seat"))
+    if len(result.scores) != len(seats):
+        raise InvalidResult(
+            f"the result has {len(result.scores)} seats; the match has {len(seats)}"
+        )
+    places = result.places
+    codes = result.forfeit_codes
+    cap = settings.MONSOON_STDERR_MAX_BYTES
+    for seat in seats:
+        seat.score = result.scores[seat.seat]
+        seat.place = places[seat.seat]
+        seat.forfeit_code = codes[seat.seat]
+        seat.forfeit_reason = result.forfeits[seat.seat] or ""
+        seat.stderr = result.stderr[seat.seat][-cap:]
+    for seat in seats:  # a few rows: plain UPDATEs cost less than bulk_update's CASEs
+        seat.save(update_fields=["score", "place", "forfeit_code", "forfeit_reason", "stderr"])
+    if result.log is not None:
+        # The object is written before the row commits: a rollback leaves at most an
+        # orphan object that the next attempt overwrites, never a row without its log.
+        stored = logstore.store(match.pk, result.log)
+        MatchLog.objects.create(
+            match=match,
+            name=stored.name,
+            codec=stored.codec,
+            size=stored.size,
+            stored_size=stored.stored_size,
+        )
+    match.status = Status.FINISHED
+    match.finished_at = timezone.now()
+    match.lease_expires_at = None
+    match.save(update_fields=["status", "finished_at", "lease_expires_at"])
+    return SavedResult(
+        RecordOutcome(match_id, True, f"match {match_id} recorded"), match, tuple(places)
+    )
 
 
-def record_infrastructure_failure(match_id: int, reason: str) -> str:
+def clear_progress(match_id: int) -> None:
+    """Drop a match's live progress: once it is over (or starts again) its log tells it all."""
+    MatchProgress.objects.filter(match_id=match_id).delete()
+
+
+def record_infrastructure_failure(match_id: int, *, reason: str) -> str:
     """A run that died for reasons not the bots' (worker killed, storage error...).
 
-    Never a result: the match goes back to the queue until it has used its attempts, then
-    ``failed``.  Returns the new status.
+    Never a result: the match goes back to the queue (and to the workers) until it has used its
+    attempts, then ``failed``.  Returns the new status; a failed match is over, and what that
+    sets in motion is ``ladder.lifecycle.flow.record_failure``'s business.
     """
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status not in (Status.RUNNING, Status.QUEUED):
             return match.status
-        MatchProgress.objects.filter(match=match).delete()  # the next run starts afresh
+        clear_progress(match.pk)  # the next run starts afresh
         match.attempts += 1
         match.worker = ""
         match.lease_expires_at = None
@@ -278,26 +212,21 @@ def record_infrastructure_failure(match_id: int, reason: str) -> str:
         if match.attempts >= settings.MONSOON_MATCH_MAX_ATTEMPTS:
             match.status = Status.FAILED
             match.finished_at = timezone.now()
-            after_commit("MONSOON_MATCH_OVER", match.pk)
         else:
             match.status = Status.QUEUED
             match.queued_at = timezone.now()
-            after_commit("MONSOON_ENQUEUE_MATCH", match.pk)
+            enqueue.match_after_commit(match.pk)
         match.save()
         return match.status
 
 
-def requeue_expired_leases(*, now: datetime | None = None) -> list[int]:
-    """Running matches whose lease ran out count as an infrastructure failure each."""
-    now = now or timezone.now()
-    expired = list(
-        Match.objects.filter(status=Status.RUNNING, lease_expires_at__lt=now).values_list(
-            "pk", flat=True
-        )
+def expired_leases(*, now: datetime | None = None) -> list[int]:
+    """Running matches whose worker stopped renewing its lease (it died, or lost the database)."""
+    return list(
+        Match.objects.filter(
+            status=Status.RUNNING, lease_expires_at__lt=now or timezone.now()
+        ).values_list("pk", flat=True)
     )
-    for match_id in expired:
-        record_infrastructure_failure(match_id, "the worker's lease expired")
-    return expired
 
 
 def renew_lease(match_id: int, *, worker: str, lease_seconds: int) -> bool:
@@ -379,7 +308,7 @@ def cancel_match(match_id: int, *, reason: str = "cancelled by staff") -> bool:
             finished_at=timezone.now(),
             lease_expires_at=None,
         )
-        MatchProgress.objects.filter(match_id=match_id).delete()
+        clear_progress(match_id)
     return bool(changed)
 
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
-from django.db.models import Case, Count, F, IntegerField, Min, TextField, Value, When
-from django.db.models.functions import StrIndex, Substr
+from django.db.models import Count, IntegerField, Min
 from django.utils import timezone
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
@@ -25,17 +24,11 @@ from ladder.matches.models import Match, MatchSeat
 from ladder.tournaments.models import Tournament
 from ladder.versus.models import VersionTest
 
-OVER = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED)
 VALIDATION_QUEUE = "validation"
 
 
 def _age(since: datetime | None, now: datetime) -> float:
     return max((now - since).total_seconds(), 0.0) if since is not None else 0.0
-
-
-def forfeit_code(reason: str) -> str:
-    """The code of a seat's forfeit reason (``"<code>: <message>"``, see MatchRecord)."""
-    return reason.split(":", 1)[0].strip() or "unknown"
 
 
 class LadderCollector(Collector):
@@ -55,7 +48,7 @@ class LadderCollector(Collector):
             labels=["game", "status"],
         )
         rows = (
-            Match.objects.filter(status__in=OVER)
+            Match.objects.filter(status__in=Match.Status.over())
             .order_by()
             .values_list("game", "status")
             .annotate(n=Count("id"))
@@ -68,24 +61,13 @@ class LadderCollector(Collector):
             "Seats that forfeited in finished matches, by game and reason code.",
             labels=["game", "reason"],
         )
-        colon = StrIndex(F("forfeit_reason"), Value(":"))
         seats = (
-            MatchSeat.objects.exclude(forfeit_reason="")
-            .annotate(
-                code=Case(
-                    When(forfeit_reason__contains=":", then=Substr("forfeit_reason", 1, colon - 1)),
-                    default=F("forfeit_reason"),
-                    output_field=TextField(),
-                )
-            )
+            MatchSeat.objects.exclude(forfeit_code="")
             .order_by()
-            .values_list("match__game", "code")
+            .values_list("match__game", "forfeit_code")
             .annotate(n=Count("id"))
         )
-        counted: dict[tuple[str, str], int] = {}
-        for game, code, n in seats:
-            key = (game, forfeit_code(code)[:40])
-            counted[key] = counted.get(key, 0) + n
+        counted = {(game, code): n for game, code, n in seats}
         for (game, code), n in sorted(counted.items()):
             forfeits.add_metric([game, code], n)
         yield forfeits

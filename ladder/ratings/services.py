@@ -101,11 +101,11 @@ def _live_update(
         RatingPoint.objects.bulk_create(points)
 
 
-def rate_match(match: Match, places: list[int]) -> None:
+def rate_match(*, match: Match, places: list[int]) -> None:
     """Live update for a just-recorded match; an unranked one changes no rating.
 
-    Registered with :func:`ladder.matches.services.on_result_recorded` (``RatingsConfig.ready``),
-    so it runs inside the transaction that records the result.
+    Called by ``ladder.lifecycle.flow.record_result`` inside the transaction that records the
+    result, so a rating never moves without its result stored.
     """
     if not match.ranked:
         return

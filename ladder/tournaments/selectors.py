@@ -23,8 +23,6 @@ from ladder.tournaments import pairing
 from ladder.tournaments import standings as st
 from ladder.tournaments.models import Entrant, Round, Tournament, TournamentMatch
 
-OVER = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED)
-
 
 def can_manage(user: Visitor, tournament: Tournament) -> bool:
     """The tournament's organiser and staff may change it (pause, resume, cancel, invite)."""
@@ -106,7 +104,7 @@ def _results(
     forfeits = Prefetch(
         "match__seats",
         queryset=MatchSeat.objects.order_by("seat").only(
-            "id", "match_id", "seat", "place", "forfeit_reason"
+            "id", "match_id", "seat", "place", "forfeit_code"
         ),
     )
     games = []
@@ -125,7 +123,7 @@ def _results(
                 table=tm.table,
                 entrants=tuple(tm.entrants),
                 places=tuple(ranking_of(tm.match) or ()),
-                forfeits=tuple(bool(seat.forfeit_reason) for seat in tm.match.seats.all()),
+                forfeits=tuple(bool(seat.forfeit_code) for seat in tm.match.seats.all()),
             )
         )
     bye_games = 0 if tournament.format == Tournament.Format.ELIMINATION else per_table(tournament)
@@ -180,7 +178,7 @@ def _names(tournament: Tournament) -> dict[int, dict[str, Any]]:
 
 def _results_key(tournament: Tournament, what: str) -> str:
     """A cache key that changes whenever a match of the tournament is recorded or replaced."""
-    seen = tournament.tournament_matches.filter(match__status__in=OVER).aggregate(
+    seen = tournament.tournament_matches.filter(match__status__in=Match.Status.over()).aggregate(
         n=Count("pk"), last=Max("match_id"), live=Count("pk", filter=Q(superseded=False))
     )
     return (

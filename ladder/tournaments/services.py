@@ -2,8 +2,8 @@
 
 Progress is driven from outside, idempotently: :func:`tick` (a beat task every few seconds, the
 clock injected by tests) starts due tournaments and advances any whose current round is complete;
-:func:`match_over` (the ``MONSOON_MATCH_OVER`` hook, after commit of every finished or failed
-match) advances the match's tournament at once.  Both lock the tournament row
+:func:`match_over` (called by ``ladder.lifecycle.flow`` after the commit of every finished or
+failed match) advances the match's tournament at once.  Both lock the tournament row
 (``select_for_update``), so concurrent calls advance a round exactly once.
 
 Tournament matches are ordinary matches (kind ``tournament``) created through
@@ -327,8 +327,8 @@ def tick(*, now: datetime | None = None) -> TickReport:
     return report
 
 
-def match_over(match_id: int) -> None:
-    """The ``MONSOON_MATCH_OVER`` hook: re-run a failed tournament match, advance its round."""
+def match_over(*, match_id: int) -> None:
+    """Re-run a failed tournament match, advance its round."""
     link = TournamentMatch.objects.filter(match_id=match_id).values("tournament_id").first()
     if link is None:
         return  # not a tournament match

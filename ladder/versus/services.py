@@ -1,4 +1,4 @@
-"""Writes for version tests: start, count each finished match (the hook), stop, cancel.
+"""Writes for version tests: start, count each finished match, stop, cancel.
 
 Design (docs/ladder.md, "Version tests"):
 
@@ -8,8 +8,8 @@ Design (docs/ladder.md, "Version tests"):
 - A pair is two matches with one seed: the candidate and the baseline swap seats between them,
   and successive pairs walk through every pair of seats, so neither version keeps a favoured
   seat.  Matches are unranked (kind ``versus``): ratings never see them.
-- :func:`match_over` (one of the ``MONSOON_MATCH_OVER`` hooks; :func:`sweep`, a beat task, is the
-  backstop for a missed call) claims the match's game with a
+- :func:`match_over` (called by ``ladder.lifecycle.flow`` once a match is over; :func:`sweep`, a
+  beat task, is the backstop for a missed call) claims the match's game with a
   conditional update, so a result reported twice is counted once, and folds a finished pair into
   the pentanomial, re-tests, and either stops or tops the test up to
   ``MONSOON_VERSUS_PAIRS_IN_FLIGHT`` pairs in flight.  A pair with a failed or cancelled match is
@@ -40,7 +40,6 @@ from ladder.versus import sprt
 from ladder.versus.models import VersionTest, VersionTestGame
 
 Status = VersionTest.Status
-OVER = (Match.Status.FINISHED, Match.Status.FAILED, Match.Status.CANCELLED)
 TESTABLE = (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
 
 DEFAULT_ELO0 = 0.0
@@ -114,8 +113,8 @@ def cancel_test(*, user: User, test_id: int) -> VersionTest:
     return test
 
 
-def match_over(match_id: int) -> None:
-    """The ``MONSOON_MATCH_OVER`` hook: count a finished (or void a failed) version-test match,
+def match_over(*, match_id: int) -> None:
+    """Count a finished (or void a failed) version-test match,
     then stop the test or keep its pairs flowing.  Safe to call any number of times."""
     link = VersionTestGame.objects.filter(match_id=match_id).values("test_id").first()
     if link is None:
@@ -124,7 +123,7 @@ def match_over(match_id: int) -> None:
         test = _lock(link["test_id"])
         # The claim: only the first call for an ended match turns ``counted`` true.
         claimed = VersionTestGame.objects.filter(
-            match_id=match_id, counted=False, match__status__in=OVER
+            match_id=match_id, counted=False, match__status__in=Match.Status.over()
         ).update(counted=True)
         if not claimed:
             return
@@ -139,18 +138,18 @@ def match_over(match_id: int) -> None:
 
 
 def sweep() -> list[int]:
-    """The backstop for a missed hook (a process killed between a result's commit and its
-    ``MONSOON_MATCH_OVER`` call): every ended, uncounted match of a running test is counted now.
+    """The backstop for a missed call (a process killed between a result's commit and its
+    :func:`match_over`): every ended, uncounted match of a running test is counted now.
     Returns those match ids; counting is idempotent, so a sweep racing the hook is harmless."""
     missed = list(
         VersionTestGame.objects.filter(
-            counted=False, test__status=Status.RUNNING, match__status__in=OVER
+            counted=False, test__status=Status.RUNNING, match__status__in=Match.Status.over()
         )
         .order_by("match_id")
         .values_list("match_id", flat=True)
     )
     for match_id in missed:
-        match_over(match_id)
+        match_over(match_id=match_id)
     return missed
 
 
@@ -291,7 +290,8 @@ def _score(game: VersionTestGame) -> None:
 
 def _void_sibling(game: VersionTestGame) -> None:
     """A pair with a failed match can never count: its other match, if still waiting, is
-    cancelled and claimed here (a cancel calls no hook), so the pair leaves the flight."""
+    cancelled and claimed here (no ``match_over`` follows a cancel), so the pair leaves the
+    flight."""
     sibling = VersionTestGame.objects.filter(test_id=game.test_id, pair=game.pair).exclude(
         pk=game.pk
     )

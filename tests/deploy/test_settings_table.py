@@ -23,14 +23,6 @@ SETTINGS_PY = ROOT / "ladder" / "settings.py"
 GUNICORN_CONF = ROOT / GUNICORN
 READERS = {"env_bool": "bool", "env_int": "int", "env_float": "float", "env_str": "str"}
 READERS |= {"env_list": "list", "env_path": "path"}
-# The "module:function" hooks the match lifecycle work removes from ladder/settings.py (issue
-# 26); until then they are read there directly and documented nowhere else.
-HOOKS_BEING_REMOVED = {
-    "MONSOON_ENQUEUE_MATCH",
-    "MONSOON_ENQUEUE_VALIDATION",
-    "MONSOON_VERSION_VALIDATOR",
-    "MONSOON_MATCH_OVER",
-}
 # Read by the server's code but not settings: the sandbox passes PATH on to the bots.
 NOT_SETTINGS = {"PATH"}
 # The ``monsoon`` command runs on a bot author's machine and reads its own variables there
@@ -109,7 +101,7 @@ def test_the_generated_env_example_and_docs_are_current():
 
 def test_settings_py_reads_the_environment_only_through_the_table():
     direct, through_table = environment_reads(SETTINGS_PY)
-    assert direct <= HOOKS_BEING_REMOVED, "read without the table"
+    assert direct == set(), "read without the table"
     for name, kind in through_table.items():
         assert name in BY_NAME, f"{name} is read but not in ladder/settings_table.py"
         assert BY_NAME[name].kind == kind, name
@@ -130,8 +122,7 @@ def test_the_rest_of_the_server_reads_only_names_of_the_table():
     for path in server_sources():
         direct, through_table = environment_reads(path)
         for name in (direct | set(through_table)) - set(BY_NAME) - NOT_SETTINGS:
-            if path != SETTINGS_PY or name not in HOOKS_BEING_REMOVED:
-                unknown[name] = str(path.relative_to(ROOT))
+            unknown[name] = str(path.relative_to(ROOT))
     assert unknown == {}
 
 

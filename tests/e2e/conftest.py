@@ -163,7 +163,9 @@ class FlakyProxy:
 
 
 @pytest.fixture
-def worker_env(transactional_db, settings, tmp_path, redis_server) -> Iterator[dict[str, str]]:
+def worker_env(
+    transactional_db, settings, tmp_path, redis_server, broker
+) -> Iterator[dict[str, str]]:
     """The environment of this test's workers, and this process wired to the same broker."""
     from ladder.ladders.services import sync_ladders
 
@@ -174,11 +176,7 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> Iterator[d
     # The workers store game logs under their MEDIA_ROOT (ladder.settings_test): read them there.
     use_match_log_folder(settings, media / "match-logs")
     settings.CELERY_BROKER_URL = redis_server.url
-    from ladder.core.hooks import connect_workers
-    from workers.celery_app import app
-    from workers.matches.tasks import worker_link
-
-    previous_link = connect_workers(worker_link())  # as the workers app does with a broker set
+    from workers.celery_app import app  # Celery's current app, as the workers app makes it
 
     app.conf.update(broker_url=redis_server.url)
     db = connection.settings_dict
@@ -206,7 +204,6 @@ def worker_env(transactional_db, settings, tmp_path, redis_server) -> Iterator[d
         }
     )
     yield env
-    connect_workers(previous_link)
 
 
 @pytest.fixture

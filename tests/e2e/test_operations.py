@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from ladder.fleet.models import WorkerNode
+from ladder.lifecycle.types import forfeit_code
 from ladder.matches.models import Match, MatchSeat
-from ladder.operations.collector import forfeit_code
 from tests.e2e.stack import ROOT, queue_matches, steady_versions, wait_for
 from tests.factories import make_bot, make_user, make_version
 from tests.workers.sandbox_helpers import needs_sandbox

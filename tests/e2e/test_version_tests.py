@@ -3,8 +3,9 @@
 Persona: alice uploads two versions of one East Indiaman bot through the API (v1 the reference
 random bot, v2 the reference greedy one), a worker process validates both, and she asks whether
 v2 beats v1. Nothing in this process plays a game: the worker plays each queued pair, and its
-``MONSOON_MATCH_OVER`` hook counts the pair, re-tests and queues the next pairs, until the SPRT
-stops. bob, another programmer, and an anonymous visitor must not see the test or its verdict.
+``ladder.lifecycle.flow.match_over`` call counts the pair, re-tests and queues the next pairs,
+until the SPRT stops. bob, another programmer, and an anonymous visitor must not see the test or
+its verdict.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ import pytest
 from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
 from ladder.ladders.services import sync_ladders
+from ladder.lifecycle import queue
 from tests.factories import (
     GOOD_BOT,
     accept,
@@ -29,19 +30,21 @@ from workers.cli import main
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
-def validate_now(version_id: int) -> None:
-    """The validation hook of these tests: every upload passes at once (after its commit)."""
-    bot_services.validate_version(version_id, validator=accept)
+def validate_now(task: str, version_id: int) -> None:
+    """The workers of these tests: every upload passes at once (after its commit)."""
+    if task == queue.VALIDATE_VERSION:
+        bot_services.validate_version(version_id, validator=accept)
 
 
-def reject_now(version_id: int) -> None:
-    """A validation hook that rejects every upload, as a forfeited smoke match would."""
-    bot_services.validate_version(
-        version_id,
-        validator=lambda artifact: bot_services.ValidationOutcome(
-            ok=False, reason="crash: closed its output: exited with status 1"
-        ),
-    )
+def reject_now(task: str, version_id: int) -> None:
+    """Workers that reject every upload, as a forfeited smoke match would."""
+    if task == queue.VALIDATE_VERSION:
+        bot_services.validate_version(
+            version_id,
+            validator=lambda artifact: bot_services.ValidationOutcome(
+                ok=False, reason="crash: closed its output: exited with status 1"
+            ),
+        )
 
 
 @pytest.fixture
@@ -49,8 +52,7 @@ def site(live_server, settings, tmp_path, monkeypatch) -> str:
     sync_ladders()  # a transactional test's flush removed the rows the migrations made
     settings.MEDIA_ROOT = tmp_path / "media"
     use_match_log_folder(settings, tmp_path / "match-logs")
-    settings.MONSOON_ENQUEUE_VALIDATION = "tests.kit.test_cli_remote:validate_now"
-    settings.MONSOON_ENQUEUE_MATCH = ""
+    monkeypatch.setattr(queue, "send", validate_now)
     monkeypatch.setenv("MONSOON_CONFIG", str(tmp_path / "config" / "monsoon.json"))
     monkeypatch.delenv("MONSOON_SITE", raising=False)
     return str(live_server.url)
@@ -166,8 +168,8 @@ def test_play_into_a_closed_pipe_stops_quietly(tmp_path):
     assert "BrokenPipe" not in err and "Traceback" not in err, err
 
 
-def test_submit_wait_reports_a_rejection_and_fails(site, alice, capsys, settings, tmp_path):
-    settings.MONSOON_ENQUEUE_VALIDATION = "tests.kit.test_cli_remote:reject_now"
+def test_submit_wait_reports_a_rejection_and_fails(site, alice, capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(queue, "send", reject_now)
     monsoon(capsys, "login", "--site", site, "--token", alice.auth_token.key)
     folder = tmp_path / "bot"
     monsoon(capsys, "new-bot", "borneo", str(folder), "--lang", "python")  # game in monsoon.json

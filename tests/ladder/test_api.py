@@ -15,10 +15,18 @@ from rest_framework.test import APIClient
 
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.ratings.services import refit_ladder
-from tests.factories import GOOD_BOT, engine_result, ladder_for, make_active_version, make_bot
+from tests.factories import (
+    GOOD_BOT,
+    engine_json,
+    ladder_for,
+    make_active_version,
+    make_bot,
+)
 from tests.factories import api_client as client_for
 
 PERSONAS = ["anonymous", "owner", "other", "organiser", "staff"]
@@ -51,9 +59,9 @@ def world(alice, bob, olivia, sam):
     )
     versions = [b.versions.filter(status="active").get() for b in (saffron, cinnamon, house)]
     finished = match_services.create_match(ladder_for(players=3), versions, seed=11)
-    record = engine_result(finished)
+    record = engine_json(finished)
     record["stderr"] = ["alice's secret debug", "bob's secret debug", "house debug"]
-    match_services.record_result(finished.pk, record)
+    flow.record_result(match_id=finished.pk, result=MatchResult.from_json(record))
     waiting = match_services.create_match(ladder_for(players=3), versions, seed=12)
     return {
         "saffron": saffron,

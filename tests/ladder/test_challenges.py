@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
+from ladder.lifecycle import flow
 from ladder.matches.models import Match
-from ladder.matches.services import create_challenge, record_result
+from ladder.matches.services import create_challenge
 from ladder.ratings.models import Rating
 from tests.factories import engine_result, make_active_version, make_bot
 
@@ -26,7 +27,7 @@ def test_challenge_is_an_unranked_queued_match_in_the_given_seat_order(alice, bo
     match = create_challenge(alice, order)
     assert (match.kind, match.ranked, match.status) == ("challenge", False, "queued")
     assert [s.bot_version.bot_id for s in match.seats.order_by("seat")] == order
-    assert record_result(match.pk, engine_result(match)).recorded
+    assert flow.record_result(match_id=match.pk, result=engine_result(match)).recorded
     assert not Rating.objects.exists()
 
 

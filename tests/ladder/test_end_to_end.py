@@ -12,8 +12,10 @@ from bots.builtin import get_policy
 from engine.match import play_match
 from ladder.accounts.services import create_user
 from ladder.ladders.models import Ladder
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches.models import Match
-from ladder.matches.services import claim_match, record_result
+from ladder.matches.services import claim_match
 from ladder.ratings import matchmaking
 from ladder.ratings.services import refit_ladder
 from tests.factories import api_client as client_for
@@ -33,7 +35,7 @@ POLICY_OF = {
 def run_queued_matches() -> int:
     played = 0
     for match in Match.objects.filter(status=Match.Status.QUEUED).order_by("pk"):
-        assert claim_match(match.pk, "test-worker")
+        assert claim_match(match.pk, worker="test-worker")
         seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
         policies = [get_policy(POLICY_OF[s.bot_version.bot.name], match.game) for s in seats]
         state, log = play_match(
@@ -44,15 +46,15 @@ def run_queued_matches() -> int:
             seat_names=[s.bot_version.label for s in seats],
         )
         n = len(seats)
-        outcome = record_result(
-            match.pk,
-            {
-                "scores": state.scores(),
-                "ranking": state.ranking(),
-                "forfeits": [None] * n,
-                "log": log,
-                "stderr": [""] * n,
-            },
+        outcome = flow.record_result(
+            match_id=match.pk,
+            result=MatchResult(
+                scores=tuple(state.scores()),
+                ranking=tuple(state.ranking()),
+                forfeits=(None,) * n,
+                stderr=("",) * n,
+                log=log,
+            ),
         )
         assert outcome.recorded
         played += 1

@@ -38,6 +38,7 @@ from ladder.accounts.services import create_user, set_organiser
 from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
 from ladder.ladders.services import sync_ladders
+from ladder.lifecycle import flow, queue
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.tournaments import services as tournament_services
@@ -63,8 +64,10 @@ WORKER = "journey-host/1"
 _validations: list[threading.Thread] = []
 
 
-def validate_in_background(version_id: int) -> None:
-    """The enqueue hook: validate in another thread, as a worker would, while the client polls."""
+def validate_in_background(task: str, version_id: int) -> None:
+    """The workers: validate in another thread, as a worker would, while the client polls."""
+    if task != queue.VALIDATE_VERSION:
+        return
 
     def run() -> None:
         try:
@@ -158,9 +161,7 @@ def test_every_generated_module_imports(generated):
 
 
 @pytest.fixture
-def journey_world(settings):
-    settings.MONSOON_ENQUEUE_VALIDATION = ""
-    settings.MONSOON_ENQUEUE_MATCH = ""
+def journey_world(monkeypatch):
     sync_ladders()  # every ladder of the registry, whatever the database held
     alice = create_user("alice", password="alice-password-1")
     set_organiser(alice)  # she runs the tournament at the end
@@ -169,7 +170,7 @@ def journey_world(settings):
         for name, bot in (("bob", "cinnamon"), ("carol", "clove"))
     ]
     # From here on an upload is validated the way a worker would: later, in another thread.
-    settings.MONSOON_ENQUEUE_VALIDATION = f"{__name__}:validate_in_background"
+    monkeypatch.setattr(queue, "send", validate_in_background)
     yield alice, rivals
     for thread in _validations:
         thread.join(timeout=DEADLINE_SECONDS)
@@ -224,7 +225,7 @@ def journey(generated: ModuleType, anonymous: Any, api: Any, rivals: list[BotVer
     played = match_services.create_match(
         ladder, [BotVersion.objects.get(pk=first.id), *rivals], seed=5
     )
-    match_services.record_result(played.pk, engine_result(played))
+    flow.record_result(match_id=played.pk, result=engine_result(played))
 
     # Standings, matches, the log, the bot's record: what anyone can read.
     ladders = ok(_op("v1_ladders_list").sync_detailed(client=anonymous, game="batavia"))
@@ -358,8 +359,9 @@ def wait_until_validated(api: Any, bot_id: int, version_id: int) -> Any:
 def publish_some_moves(match_id: int) -> None:
     """A worker claims the challenge and publishes its first four decisions."""
     match = Match.objects.get(pk=match_id)
-    assert match_services.claim_match(match_id, WORKER)
-    log = engine_result(match)["log"]
+    assert match_services.claim_match(match_id, worker=WORKER)
+    log = engine_result(match).log
+    assert log is not None
     assert match_services.publish_progress(
         match_id, worker=WORKER, decisions=log["decisions"][:4], forfeits=[None] * 3
     )

@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
+from ladder.lifecycle import flow
 from ladder.matches import logstore, selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog
@@ -25,7 +26,7 @@ def finished(alice, bob, olivia) -> Match:
         for owner, name in ((alice, "saffron"), (bob, "cinnamon"), (olivia, "cardamom"))
     ]
     match = match_services.create_match(ladder_for(), versions, seed=11)
-    assert match_services.record_result(match.pk, engine_result(match)).recorded
+    assert flow.record_result(match_id=match.pk, result=engine_result(match)).recorded
     return match
 
 
@@ -49,7 +50,7 @@ def test_the_log_is_a_zstd_object_named_after_its_match(finished):
 
 def test_recording_again_neither_rewrites_nor_duplicates_the_log(finished):
     row = MatchLog.objects.get(match=finished)
-    again = match_services.record_result(finished.pk, engine_result(finished))
+    again = flow.record_result(match_id=finished.pk, result=engine_result(finished))
     assert not again.recorded
     assert MatchLog.objects.filter(match=finished).count() == 1
     # A retried write (the task crashed after writing, before committing) overwrites in place.

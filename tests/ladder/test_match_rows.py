@@ -15,13 +15,16 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches import selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchSeat
-from tests.factories import engine_result, ladder_for, make_active_version, make_bot
+from tests.factories import engine_json, ladder_for, make_active_version, make_bot
 
 BEFORE = [("matches", "0005_match_progress")]
 AFTER = [("matches", "0006_lean_match_rows")]
+LATEST = [("matches", "0007_forfeit_code")]
 
 
 @pytest.fixture
@@ -44,12 +47,12 @@ def test_the_match_row_keeps_no_copy_of_its_seats_results(db):
 
 def test_the_api_shows_ranking_and_scores_from_the_seats(versions):
     match = match_services.create_match(ladder_for(), versions, seed=3)
-    record = engine_result(match)
+    record = engine_json(match)
     record["forfeits"] = [None, "timeout: slow", None]
     waiting = Client().get(f"/api/v1/matches/{match.pk}/").json()
     assert waiting["ranking"] is None and waiting["scores"] is None
-    assert match_services.record_result(match.pk, record).recorded
-    places = match_services.result_places(record["ranking"], record["forfeits"])
+    assert flow.record_result(match_id=match.pk, result=MatchResult.from_json(record)).recorded
+    places = MatchResult.from_json(record).places
     assert places[1] == 3  # the forfeit ranks last, in the seats and in the ranking alike
 
     detail = Client().get(f"/api/v1/matches/{match.pk}/").json()
@@ -94,15 +97,8 @@ class _OtherDatabase:
 # Serialised rollback, as the other migration test (test_match_logs.py) explains.
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia):
-    versions = [
-        make_active_version(make_bot(owner, name))
-        for owner, name in ((alice, "mace"), (bob, "clove"), (olivia, "nutmeg"))
-    ]
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    old = executor.loader.project_state(BEFORE).apps
-    old_match, old_seat = old.get_model("matches", "Match"), old.get_model("matches", "MatchSeat")
-    ladder = old.get_model("ladders", "Ladder").objects.get(game="batavia", num_players=3)
+    versions = three_versions(alice, bob, olivia)
+    old_match, old_seat, ladder = migrated_to(BEFORE)
 
     def match_with(status: str, ranking, scores, seat_places, seat_scores) -> int:
         match = old_match.objects.create(
@@ -125,7 +121,7 @@ def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia)
     waiting = match_with("queued", None, None, [None] * 3, [None] * 3)
 
     executor = MigrationExecutor(connection)
-    executor.migrate(AFTER)
+    executor.migrate(LATEST)  # the current models read the seats' later columns too
     for pk, places, scores in (
         (whole, [2, 1, 3], [7, 9, 1.5]),
         (only_json, [3, 1, 2], [0, 4, 2]),
@@ -150,3 +146,38 @@ def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia)
     migration.json_from_seats(executor.loader.project_state(BEFORE).apps, _OtherDatabase())
     assert {m.pk: (m.ranking, m.scores) for m in back.objects.all()} == expected
     MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_forfeit_code_migration_reads_each_stored_reason_once(alice, bob, olivia):
+    versions = three_versions(alice, bob, olivia)
+    old_match, old_seat, ladder = migrated_to(AFTER)
+    match = old_match.objects.create(ladder=ladder, game="batavia", seed=1, status="finished")
+    reasons = ["", "timeout after 2.0 s", "illegal action 'bid:99'"]
+    for seat, (version, reason) in enumerate(zip(versions, reasons, strict=True)):
+        old_seat.objects.create(
+            match=match, seat=seat, bot_version_id=version.pk, place=seat + 1, forfeit_reason=reason
+        )
+    MigrationExecutor(connection).migrate(LATEST)
+    codes = list(MatchSeat.objects.filter(match_id=match.pk).order_by("seat"))
+    # A reason that names no runner code (none came from a runner) counts as a crash.
+    assert [seat.forfeit_code for seat in codes] == ["", "timeout", "crash"]
+    MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def three_versions(alice, bob, olivia):
+    """One active version each of three owners' bots, for a three-seat table."""
+    return [
+        make_active_version(make_bot(owner, name))
+        for owner, name in ((alice, "mace"), (bob, "clove"), (olivia, "nutmeg"))
+    ]
+
+
+def migrated_to(target):
+    """The database migrated back to ``target``: its Match and MatchSeat models and the
+    three-player Batavia ladder, as they were then."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(target)
+    old = executor.loader.project_state(target).apps
+    ladder = old.get_model("ladders", "Ladder").objects.get(game="batavia", num_players=3)
+    return old.get_model("matches", "Match"), old.get_model("matches", "MatchSeat"), ladder

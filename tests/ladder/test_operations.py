@@ -77,7 +77,7 @@ def test_ladder_metrics_count_matches_forfeits_by_reason_and_queues():
     played = make_match("packet_row", versions, seed=1)
     play_and_record(played)
     MatchSeat.objects.filter(match=played, seat=1).update(
-        forfeit_reason="timeout: decision 3: took 2100 ms"
+        forfeit_code="timeout", forfeit_reason="timeout: decision 3: took 2100 ms"
     )
     make_match("packet_row", versions, seed=2)  # waits in the queue
     Match.objects.filter(seed=2).update(status=Match.Status.QUEUED)

@@ -26,13 +26,15 @@ from engine.log import replay
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
 from ladder.bots.selectors import PRIVATE_BOT_NAME
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Tournament
 from tests.factories import api_client as client_for
 from tests.factories import (
-    engine_result,
+    engine_json,
     ladder_for,
     make_active_version,
     make_bot,
@@ -93,12 +95,12 @@ def history(alice, bob, olivia, settings, django_capture_on_commit_callbacks) ->
 def _record_as_the_runner_does(match: Match) -> None:
     """The log names seats ``name vN`` as the match spec does, and the first bot leaves a
     debug note (public, free text) signed with its name."""
-    result = engine_result(match)
+    result = engine_json(match)
     seats = match.seats.select_related("bot_version__bot").order_by("seat")
     result["log"]["seats"] = [seat.bot_version.label for seat in seats]
     first = next(d for d in result["log"]["decisions"] if d["seat"] == 0)
     first["debug"] = f"{SECRET} thinks this is a good move"
-    assert match_services.record_result(match.pk, result).recorded
+    assert flow.record_result(match_id=match.pk, result=MatchResult.from_json(result)).recorded
 
 
 def _api_paths(h: History) -> dict[str, str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from ladder.lifecycle import flow
 from ladder.matches.models import Match
 from tests.factories import api_client as client_for
 from tests.factories import engine_result, ladder_for, make_active_version, make_bot
@@ -121,10 +122,10 @@ def admin_world(alice, bob, olivia, sam):
     versions = [
         make_active_version(make_bot(u, f"admin-{u.username}")) for u in (alice, bob, olivia)
     ]
-    from ladder.matches.services import create_match, record_result
+    from ladder.matches.services import create_match
 
     done = create_match(ladder_for(players=3), versions, seed=5)
-    record_result(done.pk, engine_result(done))
+    flow.record_result(match_id=done.pk, result=engine_result(done))
     waiting = create_match(ladder_for(players=3), versions, seed=6)
     return {"done": done, "waiting": waiting, "version": versions[0]}
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from ladder.matches.services import result_places
+from ladder.lifecycle.types import MatchResult
 from ladder.ratings import plackett_luce as pl
 
 
@@ -103,6 +103,17 @@ def test_live_update_for_equal_two_players_is_elo_like():
 
 def test_forfeits_count_as_last_place():
     # Seat 0 had the best score but forfeited; seats 1 and 3 keep their order.
-    assert result_places([1, 3, 4, 2], [None, None, None, None]) == [1, 3, 4, 2]
-    assert result_places([1, 3, 4, 2], ["timeout", None, None, None]) == [4, 2, 3, 1]
-    assert result_places([1, 2, 3], ["crash", "crash", None]) == [2, 2, 1]
+    assert places([1, 3, 4, 2], [None, None, None, None]) == [1, 3, 4, 2]
+    assert places([1, 3, 4, 2], ["timeout", None, None, None]) == [4, 2, 3, 1]
+    assert places([1, 2, 3], ["crash", "crash", None]) == [2, 2, 1]
+
+
+def places(ranking: list[int], forfeits: list[str | None]) -> list[int]:
+    n = len(ranking)
+    return MatchResult(
+        scores=(0,) * n,
+        ranking=tuple(ranking),
+        forfeits=tuple(forfeits),
+        stderr=("",) * n,
+        log=None,
+    ).places

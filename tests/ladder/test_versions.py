@@ -95,28 +95,16 @@ def test_late_validation_of_an_older_upload_does_not_supersede_a_newer_one(alice
     assert (old.status, new.status) == (Status.RETIRED, Status.ACTIVE)
 
 
-def test_no_validator_configured_is_a_clear_error(alice, settings):
-    settings.MONSOON_VERSION_VALIDATOR = ""
-    version = upload(make_bot(alice, "clove"))
-    with pytest.raises(ServiceError, match="MONSOON_VERSION_VALIDATOR"):
-        services.validate_version(version.pk)
-
-
-def test_configured_validator_and_enqueue_hook(alice, settings, django_capture_on_commit_callbacks):
-    settings.MONSOON_VERSION_VALIDATOR = "tests.factories:accept"
-    settings.MONSOON_ENQUEUE_VALIDATION = "tests.ladder.test_versions:remember"
-    REMEMBERED.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+def test_an_upload_is_sent_to_the_validation_task_after_commit(
+    alice, sent, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as pending:
         version = upload(make_bot(alice, "clove"))
-    assert [version.pk] == REMEMBERED
-    assert present(services.validate_version(version.pk)).status == Status.ACTIVE
-
-
-REMEMBERED: list[int] = []
-
-
-def remember(version_id: int) -> None:
-    REMEMBERED.append(version_id)
+    assert sent == []  # nothing reaches the workers before the row is visible to them
+    for callback in pending:
+        callback()
+    assert sent == [("monsoon.validate_bot_version", version.pk)]
+    assert present(services.validate_version(version.pk, validator=accept)).status == Status.ACTIVE
 
 
 def test_only_the_owner_uploads(alice, bob):
@@ -190,7 +178,7 @@ def test_the_smoke_table_is_drawn_like_a_ranked_table(alice, bob):
     for _ in range(60):
         table = selectors.smoke_table(version, rng)
         assert len(table.names) in ladders and table.variant == ladders[len(table.names)]
-        assert table.names[table.seat] == "clove v1"  # as match_spec names a ranked seat
+        assert table.names[table.seat] == "clove v1"  # as flow.spec names a ranked seat
         assert all(RANKED_NAME.match(name) for name in table.names), table.names
         assert len(set(table.names)) == len(table.names)
         others = set(table.names) - {"clove v1"}

@@ -38,9 +38,6 @@ def _worker_dirs(settings, tmp_path):
     """Own storage and artifact cache; validation and matches are run by the test itself."""
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.MONSOON_ARTIFACT_CACHE = tmp_path / "cache"
-    settings.MONSOON_ENQUEUE_MATCH = ""
-    settings.MONSOON_ENQUEUE_VALIDATION = ""
-    settings.MONSOON_VERSION_VALIDATOR = "workers.validation:validate_artifact"
 
 
 @pytest.fixture

@@ -2,8 +2,8 @@
 
 :func:`play_pending` is the stand-in for the workers: it claims each queued tournament match,
 plays it with the engine and built-in policies, and records the result through
-``record_result`` with the on-commit hooks executed, so ``MONSOON_MATCH_OVER`` drives the
-tournament exactly as it will on the Celery path.
+``ladder.lifecycle.flow.record_result`` with the on-commit callbacks executed, so
+``flow.match_over`` drives the tournament exactly as it will on the Celery path.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Tournaments at an injected clock, played by an in-process stand-in for the workers.
 
 :func:`play_pending` claims each queued tournament match, plays it with the engine and built-in
-policies, and records the result through ``record_result`` with the on-commit hooks executed,
-as on the Celery path.
+policies, and records the result through ``flow.record_result`` with the on-commit callbacks
+executed, as on the Celery path.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from typing import Any
 
 from bots.builtin import get_policy
 from engine.match import play_match
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches.models import Match
-from ladder.matches.services import claim_match, record_result
+from ladder.matches.services import claim_match
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.tournament_settings import TournamentSettings
@@ -50,7 +52,7 @@ def play_one(
     match_id: int, name_to_policy: dict[str, str] | None = None, forfeit: set[str] | None = None
 ) -> None:
     match = Match.objects.get(pk=match_id)
-    assert claim_match(match.pk, "test-worker")
+    assert claim_match(match.pk, worker="test-worker")
     seats, policies = policy_for(match, name_to_policy)
     state, log = play_match(match.game, match.seed, policies, variant=match.variant)
     n = len(seats)
@@ -58,15 +60,15 @@ def play_one(
         ("timeout after 2.0 s" if forfeit and s.bot_version.bot.name in forfeit else None)
         for s in seats
     ]
-    outcome = record_result(
-        match.pk,
-        {
-            "scores": state.scores(),
-            "ranking": state.ranking(),
-            "forfeits": forfeits,
-            "log": log,
-            "stderr": [""] * n,
-        },
+    outcome = flow.record_result(
+        match_id=match.pk,
+        result=MatchResult(
+            scores=tuple(state.scores()),
+            ranking=tuple(state.ranking()),
+            forfeits=tuple(forfeits),
+            stderr=("",) * n,
+            log=log,
+        ),
     )
     assert outcome.recorded
 

@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 
 from ladder.core.errors import Conflict, NotAllowed, ServiceError
+from ladder.lifecycle import flow
 from ladder.matches.models import Match
-from ladder.matches.services import claim_match, record_infrastructure_failure
+from ladder.matches.services import claim_match
 from ladder.tournaments import selectors
 from ladder.tournaments import services as ts
 from ladder.tournaments.models import Entrant, Tournament, TournamentMatch
@@ -128,14 +129,14 @@ def test_failed_matches_are_rerun_then_the_tournament_pauses(
     seed = Match.objects.get(pk=first).seed
     seats = list(Match.objects.get(pk=first).seats.values_list("bot_version", flat=True))
     with django_capture_on_commit_callbacks(execute=True):
-        assert claim_match(first, "w")
-        assert record_infrastructure_failure(first, "worker died") == "failed"
+        assert claim_match(first, worker="w")
+        assert flow.record_failure(match_id=first, reason="worker died") == "failed"
     rerun = TournamentMatch.objects.get(tournament=t, superseded=False, attempt=1)
     assert rerun.match_id != first and rerun.match.seed == seed
     assert list(rerun.match.seats.values_list("bot_version", flat=True)) == seats
     with django_capture_on_commit_callbacks(execute=True):
-        claim_match(rerun.match_id, "w")
-        record_infrastructure_failure(rerun.match_id, "worker died again")
+        claim_match(rerun.match_id, worker="w")
+        flow.record_failure(match_id=rerun.match_id, reason="worker died again")
     t.refresh_from_db()
     assert (
         t.status == Tournament.Status.PAUSED and "failed on the infrastructure" in t.status_reason
@@ -173,7 +174,7 @@ def test_pause_holds_resume_releases_and_tick_catches_up(
     play_one(queued[0])  # finished before the pause: kept
     ts.pause_tournament(t.pk, user=olivia, reason="lunch")
     assert Match.objects.get(pk=queued[1]).status == Match.Status.NEW
-    assert not claim_match(queued[1], "w")  # a worker that still had the id gets nothing
+    assert not claim_match(queued[1], worker="w")  # a worker that still had the id gets nothing
     assert ts.tick(now=START + timedelta(minutes=5)).advanced == []
     ts.resume_tournament(t.pk, user=olivia, now=START)
     assert Match.objects.get(pk=queued[1]).status == Match.Status.QUEUED
@@ -215,7 +216,7 @@ def test_final_results_are_immutable(olivia, field, django_capture_on_commit_cal
     with pytest.raises(Conflict):
         ts.pause_tournament(t.pk, user=olivia)
     # A late match_over or tick changes nothing.
-    ts.match_over(present(Match.objects.filter(kind="tournament").first()).pk)
+    ts.match_over(match_id=present(Match.objects.filter(kind="tournament").first()).pk)
     ts.tick(now=START + timedelta(days=3))
     t.refresh_from_db()
     assert t.final_standings == snapshot and t.status == Tournament.Status.FINISHED

@@ -2,8 +2,8 @@
 
 :func:`play_pending` stands in for the workers: it claims each queued version-test match, plays
 it with the engine (each seat's version mapped to a built-in policy) and records the result
-through the real ``record_result`` with the on-commit hooks executed, so ``MONSOON_MATCH_OVER``
-drives the test exactly as on the Celery path.
+through the real ``ladder.lifecycle.flow.record_result`` with the on-commit callbacks executed,
+so ``flow.match_over`` drives the test exactly as on the Celery path.
 """
 
 from __future__ import annotations

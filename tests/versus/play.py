@@ -1,5 +1,5 @@
 """Version tests played in-process: queued version-test matches claimed, played by the engine
-(each seat's version mapped to a built-in policy) and recorded through ``record_result``.
+(each seat's version mapped to a built-in policy) and recorded through ``flow.record_result``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from engine.match import Policy, play_match
 from engine.rng import Rng
 from ladder.accounts.models import User
 from ladder.bots.models import Bot, BotVersion
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches.models import Match
-from ladder.matches.services import claim_match, record_result
+from ladder.matches.services import claim_match
 from tests.factories import make_bot, make_version
 
 CaptureOnCommit = Callable[..., Any]
@@ -39,16 +41,16 @@ def noisy_random(match_id: int, seat: int) -> Policy:
     return policy
 
 
-def engine_record(match: Match, policies: list[Policy]) -> dict[str, Any]:
+def engine_record(match: Match, policies: list[Policy]) -> MatchResult:
     state, log = play_match(match.game, match.seed, policies, variant=match.variant)
     n = len(policies)
-    return {
-        "scores": state.scores(),
-        "ranking": state.ranking(),
-        "forfeits": [None] * n,
-        "log": log,
-        "stderr": [""] * n,
-    }
+    return MatchResult(
+        scores=tuple(state.scores()),
+        ranking=tuple(state.ranking()),
+        forfeits=(None,) * n,
+        stderr=("",) * n,
+        log=log,
+    )
 
 
 def play_pending(
@@ -70,7 +72,7 @@ def play_pending(
         if not pending:
             return played
         for match_id in pending:
-            if not claim_match(match_id, "test-worker"):
+            if not claim_match(match_id, worker="test-worker"):
                 continue
             match = Match.objects.get(pk=match_id)
             seats = list(match.seats.order_by("seat").values_list("bot_version_id", flat=True))
@@ -81,6 +83,6 @@ def play_pending(
                 for i, v in enumerate(seats)
             ]
             with capture(execute=True):
-                record_result(match_id, engine_record(match, policies))
+                flow.record_result(match_id=match_id, result=engine_record(match, policies))
             played += 1
     return played

@@ -14,7 +14,7 @@ from django.db import connection, connections
 from bots.builtin import get_policy
 from ladder.core.errors import RateLimited
 from ladder.ladders.services import sync_ladders
-from ladder.matches.services import record_result
+from ladder.lifecycle import flow
 from ladder.versus import services
 from ladder.versus.models import VersionTest, VersionTestGame
 from tests.versus.play import bot_with_versions, engine_record
@@ -60,9 +60,9 @@ def test_a_pair_announced_by_many_callers_at_once_counts_once(postgres, alice):
     for leg in legs:
         policies = [get_policy("random", leg.match.game)] * 2
         # Recorded by the worker; the hook calls come below, all at once.
-        record_result(leg.match_id, engine_record(leg.match, policies))
+        flow.record_result(match_id=leg.match_id, result=engine_record(leg.match, policies))
     calls: list[Callable[[], None]] = [
-        functools.partial(services.match_over, leg.match_id)
+        functools.partial(services.match_over, match_id=leg.match_id)
         for leg in legs
         for _ in range(CALLERS // 2)
     ]

@@ -10,8 +10,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from ladder.core.errors import Conflict, NotAllowed, RateLimited, ServiceError
+from ladder.lifecycle import flow
 from ladder.matches.models import Match
-from ladder.matches.services import record_infrastructure_failure, record_result
 from ladder.ratings.models import Rating
 from ladder.versus import selectors, services
 from ladder.versus.models import VersionTest, VersionTestGame
@@ -149,16 +149,20 @@ def test_recording_or_announcing_a_match_twice_counts_it_once(
     first, second = VersionTestGame.objects.filter(test=test, pair=0).select_related("match")
     for game in (first, second):
         with django_capture_on_commit_callbacks(execute=True):
-            outcome = record_result(game.match_id, engine_record(game.match, _random(game.match)))
+            outcome = flow.record_result(
+                match_id=game.match_id, result=engine_record(game.match, _random(game.match))
+            )
         assert outcome.recorded
     test.refresh_from_db()
     assert sum(test.pairs) == 1
     # The workers report the same result again, and the hook fires again: nothing changes.
     with django_capture_on_commit_callbacks(execute=True):
-        again = record_result(first.match_id, engine_record(first.match, _random(first.match)))
+        again = flow.record_result(
+            match_id=first.match_id, result=engine_record(first.match, _random(first.match))
+        )
     assert not again.recorded
-    services.match_over(first.match_id)
-    services.match_over(second.match_id)
+    services.match_over(match_id=first.match_id)
+    services.match_over(match_id=second.match_id)
     test.refresh_from_db()
     assert sum(test.pairs) == 1
     assert VersionTestGame.objects.filter(test=test).count() == 2 * 3  # one pair replaced
@@ -178,7 +182,9 @@ def test_a_failed_match_voids_its_pair_and_a_new_pair_replaces_it(
     test = start(alice, candidate, baseline)
     first, second = VersionTestGame.objects.filter(test=test, pair=0)
     with django_capture_on_commit_callbacks(execute=True):
-        assert record_infrastructure_failure(first.match_id, "disk full") == Match.Status.FAILED
+        assert (
+            flow.record_failure(match_id=first.match_id, reason="disk full") == Match.Status.FAILED
+        )
     test.refresh_from_db()
     second.refresh_from_db()
     assert test.void_pairs == 1 and sum(test.pairs) == 0
@@ -284,7 +290,9 @@ def test_sweep_counts_a_match_whose_hook_was_missed(alice):
     first, second = VersionTestGame.objects.filter(test=test, pair=0).select_related("match")
     for game in (first, second):
         # Recorded without running the on-commit hooks: as if the process died right after.
-        record_result(game.match_id, engine_record(game.match, _random(game.match)))
+        flow.record_result(
+            match_id=game.match_id, result=engine_record(game.match, _random(game.match))
+        )
     test.refresh_from_db()
     assert sum(test.pairs) == 0
     assert services.sweep() == sorted([first.match_id, second.match_id])

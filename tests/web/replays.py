@@ -66,7 +66,7 @@ def running_match(owners: list, game: str = "borneo", seed: int = 41) -> Running
         for i, owner in enumerate(owners)
     ]
     match = make_match(game, versions, seed=seed)
-    assert match_services.claim_match(match.pk, WORKER)
+    assert match_services.claim_match(match.pk, worker=WORKER)
     policies = [get_policy("random", game) for _ in owners]
     _, log = play_match(game, seed, policies, variant=match.variant)
     return Running(match, log)

@@ -14,12 +14,13 @@ from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks
 
 from ladder.accounts.models import User
 from ladder.bots.models import Bot, BotVersion
-from ladder.matches import services as match_services
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches.models import Match
 from ladder.tournaments import services as tournament_services
 from ladder.tournaments.models import Tournament
 from ladder.tournaments.tournament_settings import TournamentSettings
-from tests.factories import engine_result, make_match
+from tests.factories import engine_json, make_match
 from tests.tournaments.play import play_pending
 
 REJECTION = "SECRET-REJECTION: ImportError: no module named numpyy"
@@ -57,7 +58,7 @@ def finished_match(
     """A match played by the engine and recorded as the sandboxed runner would: decision
     times written, and optionally a seat's forfeit or alice's stderr."""
     match = make_match(game, versions, seed=seed, kind=kind, requested_by=requested_by)
-    record = engine_result(match)
+    record = engine_json(match)
     for index, decision in enumerate(record["log"]["decisions"]):
         decision["ms"] = 1.5 + index % 7  # as the sandboxed runner writes them
         decision["by"] = "bot"
@@ -65,7 +66,7 @@ def finished_match(
         record["forfeits"][forfeit_seat] = FORFEIT
     if stderr_seat is not None:
         record["stderr"][stderr_seat] = ALICE_STDERR
-    outcome = match_services.record_result(match.pk, record)
+    outcome = flow.record_result(match_id=match.pk, result=MatchResult.from_json(record))
     assert outcome.recorded, outcome.message
     match.refresh_from_db()
     return match

@@ -12,10 +12,11 @@ import pytest
 from django.urls import reverse
 
 from ladder.ladders.services import sync_ladders
-from ladder.matches import services as match_services
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.web.replay import build_live_replay
 from tests.browser import BROWSER_MARKS, by_css, screenshot, script_errors, wait_for
-from tests.factories import engine_result, make_user
+from tests.factories import engine_json, make_user
 from tests.web.replays import running_match
 
 pytestmark = BROWSER_MARKS
@@ -88,9 +89,9 @@ def test_a_spectator_watches_a_match_being_played(browser, live_server, width):
             assert (position(browser) or (-1, 0))[0] == 19
             assert "Press End" in by_css(browser, "#live-status").text
 
-        record = engine_result(live.match)
+        record = engine_json(live.match)
         record["log"] = live.log
-        match_services.record_result(live.match.pk, record)
+        flow.record_result(match_id=live.match.pk, result=MatchResult.from_json(record))
         wait_for(browser, lambda d: "Replay" in heading(d), timeout=10)
         total = len(live.log["decisions"])
         if follow:  # the result, at the end of the whole replay

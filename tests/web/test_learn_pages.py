@@ -23,14 +23,14 @@ import bots.starters as starters
 from engine.registry import all_games
 from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
-from ladder.matches import services as match_services
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import InvalidResult, MatchResult, forfeit_code
 from ladder.matches.models import Match
-from ladder.matches.selectors import forfeit_code
 from ladder.ratings import selectors as rating_selectors
 from ladder.web.docs import render_markdown
 from tests.factories import (
     accept,
-    engine_result,
+    engine_json,
     ladder_for,
     make_active_version,
     make_bot,
@@ -271,10 +271,10 @@ def record_with_forfeits(
     game: str, versions: list[BotVersion], forfeits: dict[int, str], seed: int
 ):
     match = make_match(game, versions, seed=seed)
-    record = engine_result(match)
+    record = engine_json(match)
     for seat, reason in forfeits.items():
         record["forfeits"][seat] = reason
-    outcome = match_services.record_result(match.pk, record)
+    outcome = flow.record_result(match_id=match.pk, result=MatchResult.from_json(record))
     assert outcome.recorded, outcome.message
     return match
 
@@ -454,11 +454,16 @@ def test_a_rated_bot_made_private_keeps_its_rating_but_leaves_the_table(web_clie
         ("timeout: no answer within 2000 ms", "timeout"),
         ("timeout after 2.0 s", "timeout"),
         ("memory_limit: the sandbox stopped it (crash: ...)", "memory_limit"),
-        ("", ""),
     ],
 )
 def test_forfeit_code_is_the_leading_word(reason, code):
     assert forfeit_code(reason) == code
+
+
+@pytest.mark.parametrize("reason", ["", "bored: left the table", "illegal action 'bid:99'"])
+def test_a_forfeit_naming_no_runner_code_is_refused(reason):
+    with pytest.raises(InvalidResult, match="must start with one of"):
+        forfeit_code(reason)
 
 
 def test_my_bots_queries_do_not_grow_with_the_number_of_bots(web_clients, site_world, alice):

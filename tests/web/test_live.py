@@ -16,10 +16,18 @@ import pytest
 from django.urls import reverse
 
 from engine.registry import get_game
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from ladder.web.replay import build_live_replay
-from tests.factories import api_client, engine_result, make_active_version, make_bot, make_match
+from tests.factories import (
+    api_client,
+    engine_json,
+    make_active_version,
+    make_bot,
+    make_match,
+)
 from tests.web.replays import TABLES, WORKER, played, rebuild, running_match
 
 
@@ -82,9 +90,9 @@ def test_the_match_page_follows_a_running_match(alice, bob, olivia, web_clients)
     assert update["restart"] is False and "seed" not in json.dumps(update)
 
     # The match ends: the viewer is told to load the whole replay.
-    record = engine_result(live.match)
+    record = engine_json(live.match)
     record["log"] = live.log
-    match_services.record_result(live.match.pk, record)
+    flow.record_result(match_id=live.match.pk, result=MatchResult.from_json(record))
     over = web_clients["anonymous"].get(url, {"since": 25}).json()
     assert over["over"] is True and over["status"] == "finished"
     page = web_clients["anonymous"].get(reverse("web:match", args=[live.match.pk]))
@@ -98,9 +106,9 @@ def test_the_home_page_lists_running_matches_to_watch(alice, bob, olivia, web_cl
     section = html.split('id="running-matches"', 1)[1].split("</section>", 1)[0]
     assert f'href="{link}"' in section and "watch live" in section
     # Once it is over it leaves the list (and shows among the latest finished matches).
-    record = engine_result(live.match)
+    record = engine_json(live.match)
     record["log"] = live.log
-    match_services.record_result(live.match.pk, record)
+    flow.record_result(match_id=live.match.pk, result=MatchResult.from_json(record))
     html = web_clients["anonymous"].get("/").content.decode()
     section = html.split('id="running-matches"', 1)[1].split("</section>", 1)[0]
     assert link not in section and "No match is being played right now." in section
@@ -116,8 +124,8 @@ def test_a_restarted_match_or_a_bad_step_is_answered_not_guessed(alice, bob, oli
     assert "whole number" in anonymous.get(url, {"since": "9" * 20}).json()["detail"]
     run = anonymous.get(url).json()["run"]
     # The worker died: the match is played again from the start, under another run.
-    match_services.record_infrastructure_failure(live.match.pk, "worker lost")
-    assert match_services.claim_match(live.match.pk, WORKER)
+    flow.record_failure(match_id=live.match.pk, reason="worker lost")
+    assert match_services.claim_match(live.match.pk, worker=WORKER)
     live.publish(3)
     again = anonymous.get(url, {"since": 12, "run": run}).json()
     assert again["restart"] is True and again["run"] != run and again["total"] == 3
@@ -156,9 +164,9 @@ def test_the_api_serves_the_moves_since_a_step(alice, bob, olivia):
     assert "seed" not in json.dumps(body)
     refused = api_client().get(url, {"since": -2})
     assert refused.status_code == 400 and "since" in refused.json()
-    record = engine_result(live.match)
+    record = engine_json(live.match)
     record["log"] = live.log
-    match_services.record_result(live.match.pk, record)
+    flow.record_result(match_id=live.match.pk, result=MatchResult.from_json(record))
     over = api_client().get(url).json()
     assert over["status"] == "finished" and over["decisions"] == []
     assert over["log"] == reverse("match-log", args=[live.match.pk])
@@ -176,7 +184,7 @@ def test_a_running_tournament_links_its_running_matches_to_watch(olivia, alice, 
     tournament = started_tournament(olivia, bots, game="borneo")
     match = Match.objects.filter(tournament_match__tournament=tournament).first()
     assert match is not None
-    assert match_services.claim_match(match.pk, WORKER)
+    assert match_services.claim_match(match.pk, worker=WORKER)
     html = (
         web_clients["anonymous"]
         .get(reverse("web:tournament", args=[tournament.pk]))

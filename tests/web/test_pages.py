@@ -11,12 +11,6 @@ from django.urls import reverse
 
 from ladder.bots.models import Bot, BotVersion
 from ladder.matches.selectors import match_log
-from ladder.web.sections import (
-    HomeSection,
-    SectionItem,
-    register_home_section,
-    unregister_home_section,
-)
 from tests.factories import web_client
 from tests.helpers import present, search
 from tests.web.site import ALICE_STDERR, FORFEIT, REJECTION
@@ -52,16 +46,17 @@ def test_home_lists_games_ladders_and_latest_matches(web_clients, site_world, wh
     assert (challenge_link in html) == (who in ("owner", "other", "staff"))
 
 
-def test_home_renders_registered_sections(web_clients, db):
-    def provider(user):
-        return HomeSection("Spring Cup", [SectionItem("Round 2 of 5", "/somewhere/", "12 bots")])
+def test_home_lists_running_tournaments_from_the_tournaments_selector(web_clients, olivia):
+    from ladder.tournaments.models import Tournament
+    from tests.web.site import open_tournament
 
-    register_home_section(provider)
-    try:
-        html = web_clients["anonymous"].get("/").content.decode()
-    finally:
-        unregister_home_section(provider)
-    assert "Spring Cup" in html and "Round 2 of 5" in html and 'href="/somewhere/"' in html
+    cup = open_tournament(olivia, name="Spring Cup")
+    Tournament.objects.filter(pk=cup.pk).update(
+        status=Tournament.Status.RUNNING, planned_rounds=5, current_round=2
+    )
+    html = web_clients["anonymous"].get("/").content.decode()
+    assert "Spring Cup" in html and "round 2 of 5" in html
+    assert reverse("web:tournament", args=[cup.pk]) in html
     assert "No tournaments are running" not in html
 
 

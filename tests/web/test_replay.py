@@ -11,12 +11,13 @@ from django.urls import reverse
 from engine.core import GameState
 from engine.registry import all_games, get_game
 from engine.rng import Rng
-from ladder.matches import services as match_services
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import MatchResult
 from ladder.ratings.models import RatingPoint
 from ladder.ratings.selectors import trends
 from ladder.web.charts import ChartPoint, rating_chart
 from ladder.web.replay import Replay, build_replay
-from tests.factories import engine_result, ladder_for, make_match
+from tests.factories import engine_json, ladder_for, make_match
 from tests.web.replays import TABLES, played, rebuild
 from tests.web.site import finished_match
 
@@ -118,9 +119,9 @@ def test_catalogues_name_the_bare_card_ids():
 def test_match_page_reports_a_log_that_does_not_replay(site_world, web_clients, alice, bob, olivia):
     versions = [seat.bot_version for seat in site_world.matches["borneo"].seats.all()]
     match = make_match("borneo", versions, seed=77)
-    record = engine_result(match)
+    record = engine_json(match)
     record["log"]["result"]["digest"] = "0" * 64
-    match_services.record_result(match.pk, record)
+    flow.record_result(match_id=match.pk, result=MatchResult.from_json(record))
     page = web_clients["anonymous"].get(reverse("web:match", args=[match.pk]))
     assert page.status_code == 200
     html = page.content.decode()

@@ -184,7 +184,6 @@ def test_seat_bounds_are_required_unless_the_development_override_is_set(monkeyp
 def test_the_worker_app_hands_the_cgroup_parent_setting_to_the_seat_lookup(monkeypatch, settings):
     """MONSOON_CGROUP_PARENT is a server setting; the kit's cgroups module gets it at start-up."""
     import workers
-    from ladder.core import hooks
     from workers.apps import WorkersConfig
 
     looked_up: list[str | None] = []
@@ -193,7 +192,6 @@ def test_the_worker_app_hands_the_cgroup_parent_setting_to_the_seat_lookup(monke
         looked_up.append(kwargs["delegated"])  # type: ignore[arg-type]
         return None, "looked up"
 
-    monkeypatch.setattr(hooks, "connect_workers", lambda link: None)
     monkeypatch.setattr(cgroups, "find_tree", fake_find_tree)
     monkeypatch.setattr(cgroups, "_found", None)
     monkeypatch.setattr(cgroups, "_delegated_parent", "")

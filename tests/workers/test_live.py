@@ -13,6 +13,7 @@ import pytest
 
 from engine.log import viewer_decision
 from ladder.ladders.services import sync_ladders
+from ladder.lifecycle import flow
 from ladder.matches import logstore
 from ladder.matches import services as match_services
 from ladder.matches.models import Match, MatchLog, MatchProgress
@@ -90,7 +91,7 @@ def test_a_match_shorter_than_the_interval_is_never_published(two_active, settin
 
 def test_the_publisher_stops_when_the_match_is_no_longer_its_own(two_active):
     match = match_services.create_match(ladder_for("packet_row", 2), two_active, seed=7)
-    assert match_services.claim_match(match.pk, "host-a/1")
+    assert match_services.claim_match(match.pk, worker="host-a/1")
     decision = {"seat": 0, "action": "pass", "by": "bot", "ms": 1.5, "debug": "my plan"}
     progress = [Progress(decisions=(decision,), forfeits=(None, None))]
 
@@ -104,7 +105,7 @@ def test_the_publisher_stops_when_the_match_is_no_longer_its_own(two_active):
     stranger.watch(lambda: progress[-1])
     assert not stranger.publish_once()
 
-    match_services.record_infrastructure_failure(match.pk, "worker lost")
+    flow.record_failure(match_id=match.pk, reason="worker lost")
     assert not MatchProgress.objects.filter(match=match).exists()
     progress.append(Progress(decisions=(decision, decision), forfeits=(None, None)))
     assert not mine.publish_once()  # the match went back to the queue: not ours any more

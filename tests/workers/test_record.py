@@ -1,21 +1,20 @@
-"""The worker's side of the ladder boundary: the typed spec read from the ladder's JSON, and
-the runner's record, which record_result accepts (forfeits last)."""
+"""The worker's side of the ladder boundary: the typed spec it plays, and the runner's outcome
+as the one typed result the ladder records (forfeits last, their code in a column)."""
 
 from __future__ import annotations
-
-import json
-import re
 
 import pytest
 
 from engine.log import replay
+from ladder.lifecycle import flow
+from ladder.lifecycle.types import InvalidResult, MatchResult
 from ladder.matches import selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 from tests.factories import ladder_for, make_active_version, make_bot
 from tests.workers.programs import FAST, program, random_bot
-from workers.matches.records import MatchRecord, MatchSpec, SpecError
 from workers.matches.runner import run_match
+from workers.matches.tasks import result_of
 
 pytestmark = pytest.mark.usefixtures("isolated_media")
 
@@ -29,7 +28,7 @@ def table(alice, bob, olivia):
     return match_services.create_match(ladder_for(players=3), versions, seed=11)
 
 
-def test_record_result_accepts_the_runners_record_with_a_forfeit(table, launcher):
+def test_the_runners_outcome_is_recorded_with_its_forfeit(table, launcher):
     outcome = run_match(
         table.game,
         table.seed,
@@ -38,49 +37,30 @@ def test_record_result_accepts_the_runners_record_with_a_forfeit(table, launcher
         launcher=launcher,
         time_controls=FAST,
     )
-    result = match_services.record_result(table.pk, outcome.record().to_json())
+    result = flow.record_result(match_id=table.pk, result=result_of(outcome))
     assert result.recorded, result.message
     table.refresh_from_db()
     assert table.status == Match.Status.FINISHED
     seats = list(table.seats.order_by("seat"))
     assert [s.score for s in seats] == outcome.scores
     assert seats[1].place == 3 and seats[1].forfeit_reason.startswith("crash:")
+    assert [s.forfeit_code for s in seats] == ["", "crash", ""]
     assert "bug in my bot" in seats[1].stderr
     stored = selectors.match_log(table)
     assert stored == outcome.log and "stderr" not in stored["result"]
     replay(stored)
 
 
-def test_the_ladders_spec_reads_into_the_typed_spec_and_back(table):
-    raw = selectors.match_spec(table.pk)
-    spec = MatchSpec.from_json(raw)
+def test_the_ladders_spec_is_typed_and_in_seat_order(table):
+    spec = flow.spec(match_id=table.pk)
     assert spec.match_id == table.pk and spec.game == table.game and spec.seed == table.seed
     assert [seat.seat for seat in spec.seats] == [0, 1, 2]
     assert spec.seats[0].command == ("python3", "main.py")
-    assert spec.names == [seat["name"] for seat in raw["seats"]]
-    assert spec.to_json() == raw  # nothing is lost on the way in
+    labels = [seat.bot_version.label for seat in table.seats.order_by("seat")]
+    assert spec.names == labels
 
 
-@pytest.mark.parametrize(
-    ("damage", "message"),
-    [
-        (lambda raw: raw.pop("seed"), "spec has no 'seed'"),
-        (lambda raw: raw.update(seed="7"), "spec.seed must be int, not str"),
-        (lambda raw: raw.update(seed=True), "spec.seed must be int, not bool"),
-        (lambda raw: raw["seats"][1].pop("sha256"), "seats[1] has no 'sha256'"),
-        (lambda raw: raw["seats"][0].update(command=[]), "seats[0].command must be a non-empty"),
-        (lambda raw: raw["seats"].reverse(), "in seat order"),
-        (lambda raw: raw.update(seats=[None]), "seats[0] must be an object"),
-    ],
-)
-def test_a_malformed_spec_is_refused_naming_the_field(table, damage, message):
-    raw = selectors.match_spec(table.pk)
-    damage(raw)
-    with pytest.raises(SpecError, match=re.escape(message)):
-        MatchSpec.from_json(raw)
-
-
-def test_an_illegal_action_forfeit_survives_the_wire_into_the_ladder(table, launcher):
+def test_an_illegal_action_forfeit_keeps_its_code(table, launcher):
     outcome = run_match(
         table.game,
         table.seed,
@@ -89,12 +69,14 @@ def test_an_illegal_action_forfeit_survives_the_wire_into_the_ladder(table, laun
         launcher=launcher,
         time_controls=FAST,
     )
-    record = outcome.record()
-    assert (record.forfeits[1] or "").startswith("illegal_action:")
-    wire = json.loads(json.dumps(record.to_json()))  # what crosses the network, as JSON
-    result = match_services.record_result(table.pk, wire)
-    assert result.recorded, result.message
+    result = result_of(outcome)
+    assert result.forfeit_codes == ("", "illegal_action", "")
+    assert flow.record_result(match_id=table.pk, result=result).recorded
     seat = table.seats.get(seat=1)
     assert seat.forfeit_reason.startswith("illegal_action:") and seat.place == 3
-    with pytest.raises(SpecError, match="for every seat"):
-        MatchRecord(scores=(1, 2), ranking=(1,), forfeits=(None, None), stderr=("", ""), log={})
+    assert seat.forfeit_code == "illegal_action"
+
+
+def test_a_result_missing_a_seat_is_refused_where_it_is_built():
+    with pytest.raises(InvalidResult, match="one entry per seat"):
+        MatchResult(scores=(1, 2), ranking=(1,), forfeits=(None, None), stderr=("", ""), log={})

@@ -14,14 +14,16 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from celery import current_app
 from django.db import OperationalError
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from ladder.accounts.services import create_user
 from ladder.bots import services as bot_services
 from ladder.bots.models import BotVersion
-from ladder.core.hooks import WorkerLink, connect_workers
 from ladder.fleet import services as fleet_services
+from ladder.lifecycle import queue
 from ladder.matches import logstore
 from ladder.matches import selectors as match_selectors
 from ladder.matches import services as match_services
@@ -49,11 +51,6 @@ def _worker_dirs(settings, tmp_path):
     the tasks run in-process: nothing is sent to a broker."""
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.MONSOON_ARTIFACT_CACHE = tmp_path / "cache"
-    settings.MONSOON_ENQUEUE_MATCH = ""
-    settings.MONSOON_ENQUEUE_VALIDATION = ""
-    previous = connect_workers(None)
-    yield
-    connect_workers(previous)
 
 
 @pytest.fixture
@@ -137,7 +134,7 @@ def test_validation_of_a_version_that_is_not_pending_does_nothing(alice, accept_
 
 
 def test_the_reaper_requeues_dead_workers_matches_and_resends_lost_ids(
-    alice, settings, monkeypatch, accept_every_version
+    alice, settings, sent, accept_every_version
 ):
     settings.MONSOON_RESEND_AFTER_SECONDS = 60
     versions = [validated(upload_reference(alice, f"pr-{i}", "random")) for i in range(2)]
@@ -145,17 +142,17 @@ def test_the_reaper_requeues_dead_workers_matches_and_resends_lost_ids(
     abandoned = match_services.create_match(ladder, versions)
     lost = match_services.create_match(ladder, versions)
     fresh = match_services.create_match(ladder, versions)
-    assert match_services.claim_match(abandoned.pk, "dead@host/1", lease_seconds=30)
+    assert match_services.claim_match(abandoned.pk, worker="dead@host/1", lease_seconds=30)
     long_ago = timezone.now() - timedelta(minutes=10)
     Match.objects.filter(pk=abandoned.pk).update(lease_expires_at=long_ago)
     Match.objects.filter(pk=lost.pk).update(queued_at=long_ago)
-    sent: list[int] = []
-    monkeypatch.setattr(tasks, "enqueue_match", sent.append)
+    sent.clear()
 
     report = tasks.reap.apply().get()
     assert report["expired"] == [abandoned.pk]
     assert report["matches_resent"] == [lost.pk]
-    assert sent == [lost.pk]  # the requeued one is sent by its own hook on commit
+    # The requeued one is sent after its commit (never, inside this test's transaction).
+    assert sent == [(queue.RUN_MATCH, lost.pk)]
     abandoned.refresh_from_db()
     assert (abandoned.status, abandoned.attempts) == (Match.Status.QUEUED, 1)
     assert "lease expired" in abandoned.status_reason
@@ -355,42 +352,34 @@ def test_an_artifact_the_file_system_refuses_is_the_artifact_fault(tmp_path, mon
         cache.directory(hashlib.sha256(data).hexdigest(), "zip", lambda: data)
 
 
-def test_the_workers_app_links_the_ladder_to_the_tasks_and_the_ladder_sends_through_it(
-    alice, django_capture_on_commit_callbacks, accept_every_version
-):
+def test_the_ladder_sends_ids_by_the_names_the_workers_tasks_answer_to(broker, monkeypatch):
     import workers
     from workers.apps import WorkersConfig
+    from workers.celery_app import app
 
     WorkersConfig("workers", workers).ready()  # what django.setup() does with a broker set
-    link = connect_workers(None)
-    assert link == WorkerLink(match_tasks.enqueue_match, match_tasks.enqueue_validation)
-
-    sent: list[tuple[str, int]] = []
-    connect_workers(
-        WorkerLink(
-            enqueue_match=lambda pk: sent.append(("match", pk)),
-            enqueue_validation=lambda pk: sent.append(("version", pk)),
-        )
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        version = upload_reference(alice, "pr-random", "random")
-    assert sent == [("version", version.pk)]
-    versions = [validated(version), validated(upload_reference(alice, "pr-2", "random"))]
-    sent.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        match = match_services.create_match(ladder_for("packet_row", 2), versions)
-    assert sent == [("match", match.pk)]
+    assert current_app.main == app.main == "monsoon"  # what the ladder sends with
+    # The names the ladder sends are the tasks' own, and the workers' app knows them.
+    assert (
+        match_tasks.run_match.name,
+        match_tasks.validate_bot_version.name,
+    ) == (queue.RUN_MATCH, queue.VALIDATE_VERSION)
+    assert {queue.RUN_MATCH, queue.VALIDATE_VERSION} <= set(app.tasks)
+    calls: list[tuple[str, tuple[int, ...]]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, retry: calls.append((name, args)))
+    queue.send(queue.RUN_MATCH, 7)
+    assert calls == [(queue.RUN_MATCH, (7,))]
 
 
-def test_a_hook_named_in_settings_wins_over_the_workers_link(settings):
-    from ladder.core.hooks import configured_hook
+def test_an_unreachable_broker_leaves_the_id_waiting_for_the_reaper(broker, monkeypatch, caplog):
+    from workers.celery_app import app
 
-    connect_workers(WorkerLink(enqueue_match=print, enqueue_validation=print))
-    settings.MONSOON_ENQUEUE_MATCH = "tests.factories:accept"
-    assert configured_hook("MONSOON_ENQUEUE_MATCH") is accept
-    settings.MONSOON_ENQUEUE_MATCH = ""
-    assert configured_hook("MONSOON_ENQUEUE_MATCH") is print
-    assert configured_hook("MONSOON_MATCH_OVER") is not print
+    def down(*args: object, **kwargs: object) -> None:
+        raise BrokerError("connection refused")
+
+    monkeypatch.setattr(app, "send_task", down)
+    queue.send(queue.VALIDATE_VERSION, 7)  # no exception: the row is the queue
+    assert "the reaper sends it later" in caplog.text
 
 
 SPINNER_BOT = (Path(__file__).parent / "bots" / "cpu_spinner.py").read_bytes()

@@ -4,9 +4,9 @@ In the order a ladder match goes through it:
 
 * :mod:`workers.matches.tasks`: the Celery tasks (``monsoon.run_match``,
   ``monsoon.validate_bot_version``): an id in, the row claimed with a conditional update, the
-  lease renewed while playing, the result recorded once through ``ladder.matches.services``.
-* :mod:`workers.matches.records`: the match spec and the result record, typed, with their JSON
-  form at the ladder's and the log's boundary.
+  lease renewed while playing, the result recorded once through ``ladder.lifecycle.flow`` (whose
+  typed ``MatchSpec`` and ``MatchResult``, ``ladder.lifecycle.types``, both sides share).
+* :mod:`workers.matches.records`: what a running match publishes for live spectators.
 * :mod:`workers.matches.job`: a spec becomes bot programs (artifacts from the worker's cache)
   and a launcher (the sandbox), then an outcome.
 * :mod:`workers.matches.runner`: the protocol loop that plays the match against the engine.

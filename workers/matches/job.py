@@ -1,6 +1,6 @@
 """One ladder match on a worker, from its spec to its outcome, without Celery or the ORM.
 
-:mod:`workers.matches.tasks` reads the spec (``ladder.matches.selectors.match_spec``) and records
+:mod:`workers.matches.tasks` reads the spec (``ladder.lifecycle.flow.spec``) and records
 the outcome; what lies between is here so the benchmarks' local process pool and the Celery task
 play a match in exactly the same way: artifacts from the worker's cache, every seat in the
 sandbox the settings name, the runner's default time controls and limits.
@@ -16,9 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bots.manifest import MANIFEST_NAME, UploadRejected, manifest_matches
+from ladder.lifecycle.types import MatchSpec
 from workers.artifact_cache import ArtifactCache
 from workers.launch import BotProgram, Launcher, LocalLauncher, SeatSource
-from workers.matches.records import MatchSpec, Progress
+from workers.matches.records import Progress
 from workers.matches.runner import DEFAULT_TIME_CONTROLS, MatchOutcome, TimeControls, run_match
 
 logger = logging.getLogger(__name__)

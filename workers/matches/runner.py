@@ -9,8 +9,8 @@ reads stdin or sends a line without end cannot block it.
 Whatever a bot does becomes that seat's forfeit with a reason code
 (``workers.matches.protocol.FORFEIT_CODES``), never an exception: the seat is ranked last, its
 remaining decisions are made by the seeded random policy, and the match is still played to the
-end so the other bots' result counts. ``MatchOutcome.record()`` is the typed result record
-(:class:`~workers.matches.records.MatchRecord`) the worker hands to the ladder as JSON.
+end so the other bots' result counts. The worker turns a :class:`MatchOutcome` into the ladder's
+typed result (``workers.matches.tasks.result_of``).
 
 This module is the loop alone: what to play comes from :mod:`workers.matches.job` (a ladder
 match) or :mod:`workers.matches.validation` (a smoke match), or from the ``monsoon`` CLI.
@@ -44,7 +44,7 @@ from workers.launch import (
     set_deciding,
 )
 from workers.matches import protocol
-from workers.matches.records import GameLog, MatchRecord, Progress
+from workers.matches.records import GameLog, Progress
 
 STDERR_CAP_BYTES = 64 * 1024
 """Captured stderr kept per seat: the first and the last half of this, the middle dropped."""
@@ -227,16 +227,6 @@ class MatchOutcome:
     seat_usage: list[tuple[int | None, float | None]] = field(default_factory=list)
     """Per seat, its peak memory in bytes and CPU seconds where the sandbox's cgroup reports
     them (None elsewhere), for the workers' metrics."""
-
-    def record(self) -> MatchRecord:
-        """The typed result record the worker hands to the ladder (as JSON)."""
-        return MatchRecord(
-            scores=tuple(self.scores),
-            ranking=tuple(self.ranking),
-            forfeits=tuple(self.forfeits),
-            stderr=tuple(self.stderr),
-            log=self.log,
-        )
 
     def owner_log(self) -> GameLog:
         """The log with every seat's captured stderr in ``result.stderr`` (for local runs)."""

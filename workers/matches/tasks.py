@@ -1,16 +1,17 @@
 """The Celery tasks that play matches: ids in, state in the database, safe to run twice.
 
-``run_match`` claims its match with a conditional update (only one worker moves it from
-``queued`` to ``running``), renews its lease while it plays, and records the outcome through
-``ladder.matches.services.record_result``, the one service function for results. While it
-plays, a :class:`~workers.matches.live.LivePublisher` thread publishes its progress for live
-spectators. A bot's
-failure is a forfeit inside the result; anything else that goes wrong (artifact storage, the
+``run_match`` follows ``ladder.lifecycle.flow`` step by step: it claims its match (only one
+worker moves it from ``queued`` to ``running``), reads its typed spec, renews its lease while it
+plays, and records the :class:`~ladder.lifecycle.types.MatchResult` it builds from the runner's
+outcome through ``flow.record_result``, the one service function for results. While it plays, a
+:class:`~workers.matches.live.LivePublisher` thread publishes its progress for live spectators.
+A bot's failure is a forfeit inside the result; anything else that goes wrong (artifact storage, the
 sandbox, the database, the worker dying) is an infrastructure failure and never a result: the
 match goes back to the queue until it has used its attempts.
 
 ``validate_bot_version`` plays the smoke match of a pending version the same way (claimed by
-``ladder.bots.services.validate_version``). The beat tasks that keep the ladder turning are in
+``ladder.bots.services.validate_version``). The ladder sends both tasks their ids by name
+(``ladder.lifecycle.queue``). The beat tasks that keep the ladder turning are in
 :mod:`workers.tasks`.
 """
 
@@ -30,16 +31,14 @@ from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
-from kombu.exceptions import OperationalError as BrokerError
 
-from ladder.core.hooks import WorkerLink
+from ladder.lifecycle.types import MatchResult
 from ladder.operations.logcontext import MatchContext, bind_match
 from workers import metrics
 from workers.celery_app import app
 from workers.matches import job
 from workers.matches.live import LivePublisher
-from workers.matches.records import MatchSpec
-from workers.matches.runner import DEFAULT_TIME_CONTROLS, TimeControls
+from workers.matches.runner import DEFAULT_TIME_CONTROLS, MatchOutcome, TimeControls
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -127,11 +126,22 @@ def _worker_name(task: Task) -> str:
 
 
 def _fail(match_id: int, reason: str) -> str:
-    from ladder.matches.services import record_infrastructure_failure
+    from ladder.lifecycle import flow
 
     logger.error("match %s: infrastructure failure: %s", match_id, reason)
     return _with_database_patience(
-        lambda: record_infrastructure_failure(match_id, reason), f"match {match_id}"
+        lambda: flow.record_failure(match_id=match_id, reason=reason), f"match {match_id}"
+    )
+
+
+def result_of(outcome: MatchOutcome) -> MatchResult:
+    """The runner's outcome as the ladder records it, checked once here (forfeits applied)."""
+    return MatchResult(
+        scores=tuple(outcome.scores),
+        ranking=tuple(outcome.ranking),
+        forfeits=tuple(outcome.forfeits),
+        stderr=tuple(outcome.stderr),
+        log=outcome.log,
     )
 
 
@@ -144,12 +154,12 @@ def _fail(match_id: int, reason: str) -> str:
 )
 def run_match(self: Task, match_id: int) -> str:
     """Play one queued match in the sandbox and record its result exactly once."""
-    from ladder.matches.services import claim_match
+    from ladder.lifecycle import flow
 
     worker = _worker_name(self)
     lease = settings.MONSOON_MATCH_LEASE_SECONDS
     try:
-        claimed = claim_match(match_id, worker, lease_seconds=lease)
+        claimed = flow.claim(match_id=match_id, worker=worker, lease_seconds=lease)
     except DB_TROUBLE as exc:
         connections.close_all()
         raise self.retry(exc=exc, countdown=min(2 ** min(self.request.retries, 5), 30)) from exc
@@ -162,18 +172,17 @@ def run_match(self: Task, match_id: int) -> str:
 def _play_claimed(match_id: int, worker: str, lease: int, bound: MatchContext) -> str:
     """Play a match this worker has claimed and record its outcome (or its failure)."""
     from ladder.bots.selectors import artifact_bytes
-    from ladder.matches.selectors import match_spec
-    from ladder.matches.services import record_result
+    from ladder.lifecycle import flow
 
     live = LivePublisher(match_id, worker, settings.MONSOON_LIVE_INTERVAL_SECONDS)
     game = "unknown"
     with LeaseKeeper(match_id, worker, lease), live:
         try:
-            spec = MatchSpec.from_json(match_spec(match_id))
+            spec = flow.spec(match_id=match_id)
             game = spec.game
             bound.version_ids = tuple(seat.version_id for seat in spec.seats)
             logger.info("playing match %s (%s)", match_id, spec.game)
-            outcome = job.play(
+            played = job.play(
                 spec,
                 launcher=job.worker_launcher(settings.MONSOON_SANDBOX),
                 cache=job.worker_cache(str(settings.MONSOON_ARTIFACT_CACHE)),
@@ -181,6 +190,7 @@ def _play_claimed(match_id: int, worker: str, lease: int, bound: MatchContext) -
                 watch=live.watch,
                 time_controls=match_time_controls(),
             )
+            result = result_of(played)
         except SoftTimeLimitExceeded:
             metrics.MATCHES.labels(game, "infrastructure_failure").inc()
             return f"match {match_id}: " + _fail(
@@ -189,12 +199,12 @@ def _play_claimed(match_id: int, worker: str, lease: int, bound: MatchContext) -
         except Exception as exc:
             metrics.MATCHES.labels(game, "infrastructure_failure").inc()
             return f"match {match_id}: " + _fail(match_id, f"{type(exc).__name__}: {exc}")
-    result = _with_database_patience(
-        lambda: record_result(match_id, outcome.record().to_json()), f"recording match {match_id}"
+    recorded = _with_database_patience(
+        lambda: flow.record_result(match_id=match_id, result=result), f"recording match {match_id}"
     )
-    metrics.observe_match(spec, outcome)
-    logger.info("match %s: %s", match_id, result.message)
-    return result.message
+    metrics.observe_match(spec, played)
+    logger.info("match %s: %s", match_id, recorded.message)
+    return recorded.message
 
 
 @app.task(
@@ -214,7 +224,7 @@ def validate_bot_version(self: Task, version_id: int) -> str:
         version = validate_version(version_id, validator=validate_artifact)
     except ArtifactStoreMissing as exc:  # this host's failure: shown on the fleet, then retried
         with contextlib.suppress(DatabaseError):
-            worker_storage_problem(str(self.request.hostname or ""), str(exc))
+            worker_storage_problem(name=str(self.request.hostname or ""), problem=str(exc))
         connections.close_all()
         logger.error("this worker cannot read the artifact store: %s", exc)
         raise self.retry(
@@ -232,31 +242,3 @@ def validate_bot_version(self: Task, version_id: int) -> str:
         latency = (version.validated_at - version.uploaded_at).total_seconds()
         metrics.VALIDATION_SECONDS.observe(max(latency, 0.0))
     return f"version {version_id}: {version.status}"
-
-
-def _send(task: Task, object_id: int) -> None:
-    """Hand an id to the broker; when it is unreachable the id waits for the reaper."""
-    try:
-        task.apply_async(args=(object_id,), retry=True)
-    except BrokerError as exc:
-        logger.warning(
-            "could not send %s(%s) to the broker (%s); the reaper sends it later",
-            task.name,
-            object_id,
-            exc,
-        )
-
-
-def enqueue_match(match_id: int) -> None:
-    """Called by the ladder (through the link) after the commit that queued the match."""
-    _send(run_match, match_id)
-
-
-def enqueue_validation(version_id: int) -> None:
-    """Called by the ladder (through the link) after the commit that stored the upload."""
-    _send(validate_bot_version, version_id)
-
-
-def worker_link() -> WorkerLink:
-    """What the ladder calls after commit to reach the workers (see ``workers/apps.py``)."""
-    return WorkerLink(enqueue_match=enqueue_match, enqueue_validation=enqueue_validation)

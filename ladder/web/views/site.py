@@ -17,8 +17,8 @@ from ladder.matches import selectors as match_selectors
 from ladder.matches.models import Match
 from ladder.ratings import selectors as rating_selectors
 from ladder.ratings.services import PROVISIONAL_MIN_GAMES, PROVISIONAL_WIDTH
+from ladder.web.home_tournaments import running_tournaments
 from ladder.web.ladder_summary import LadderSummary, ranked_bot_counts, summarise
-from ladder.web.sections import home_sections
 
 PROVISIONAL_RULE = {
     "provisional_games": PROVISIONAL_MIN_GAMES,
@@ -61,7 +61,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "active_count": sum(s.active for group in by_game.values() for s in group),
             "ladder_count": sum(len(group) for group in by_game.values()),
             "latest": latest,
-            "sections": home_sections(request.user),
+            "tournaments": running_tournaments(request.user),
             **PROVISIONAL_RULE,
         },
     )

@@ -1,29 +1,35 @@
-"""The home page's "running tournaments" section, registered with ``ladder.core.sections``.
+"""The home page's "Running tournaments" list: read from the tournaments' selector directly.
 
-It lives here rather than in the web app because the web app only renders sections; which
-tournaments count as running, and who may see them listed, is this app's business.
+Which tournaments count as running, and who may see them listed, is
+``ladder.tournaments.selectors.running_tournaments``'s business; this module only words each one
+for the home page.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.urls import reverse
 
 from engine.registry import all_games
 from ladder.accounts.models import Visitor
-from ladder.core.sections import HomeSection, SectionItem
 from ladder.tournaments import selectors
 
 HOME_LIMIT = 10  # more than this and the home page links to the full list instead
 
 
-def running_section(user: Visitor) -> HomeSection | None:
-    """Running and paused tournaments the visitor may see listed; None when there are none."""
-    running = list(selectors.running_tournaments(user)[:HOME_LIMIT])
-    if not running:
-        return None
+@dataclass(frozen=True)
+class TournamentLine:
+    title: str
+    url: str
+    detail: str
+
+
+def running_tournaments(user: Visitor) -> list[TournamentLine]:
+    """Running and paused tournaments the visitor may see listed, at most :data:`HOME_LIMIT`."""
     games = all_games()
-    items = []
-    for t in running:
+    lines = []
+    for t in selectors.running_tournaments(user)[:HOME_LIMIT]:
         title = games[t.game].title if t.game in games else t.game
         parts = [f"{title}, {t.num_players} players", t.get_format_display()]
         if t.planned_rounds:
@@ -34,5 +40,7 @@ def running_section(user: Visitor) -> HomeSection | None:
             parts.append(f"{done} of {t.planned_matches} matches played")
         if t.status == t.Status.PAUSED:
             parts.append("paused")
-        items.append(SectionItem(t.name, reverse("web:tournament", args=[t.pk]), " · ".join(parts)))
-    return HomeSection("Tournaments under way", items, reverse("web:tournaments"))
+        lines.append(
+            TournamentLine(t.name, reverse("web:tournament", args=[t.pk]), " · ".join(parts))
+        )
+    return lines
