@@ -540,6 +540,11 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fix-up would close the database connection around every task (a new PostgreSQL
+# connection per match); it closes them only every this many tasks, and workers/db_reuse.py
+# closes broken or DATABASE_CONN_MAX_AGE-old ones at each task's start and end, as Django does
+# around a request.
+CELERY_DB_REUSE_MAX = 1_000_000
 # Workers' seat cgroups: an empty cgroup v2 group delegated to the worker (workers/apps.py hands
 # it to workers/cgroups.py at start-up); empty: the worker's own root group, when it has one.
 MONSOON_CGROUP_PARENT = env_str("MONSOON_CGROUP_PARENT")

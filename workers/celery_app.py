@@ -18,8 +18,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ladder.settings")
 app = Celery("monsoon", include=["workers.tasks", "workers.matches.tasks"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 
-from workers import fleet, logs, metrics  # noqa: E402  (connect the worker's start/stop signals)
+from workers import db_reuse, fleet, logs, metrics  # noqa: E402  (connect the worker's signals)
 
+db_reuse.connect()
 fleet.connect()
 metrics.connect()
 logs.connect()
