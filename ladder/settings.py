@@ -551,10 +551,17 @@ MONSOON_CGROUP_PARENT = env_str("MONSOON_CGROUP_PARENT")
 # A worker's match slots (pool processes); unset: one per CPU. ``-c`` on the command line wins.
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY") or None
 CELERY_TASK_DEFAULT_QUEUE = "default"
-CELERY_TASK_ROUTES = {
-    "monsoon.run_match": {"queue": "matches"},
-    "monsoon.validate_bot_version": {"queue": "validation"},
-}
+# A match goes to a free worker that holds warm seats for its versions when there is one (its
+# node's direct queue, ``<node>.dq2``, which every worker consumes: CELERY_WORKER_DIRECT), else
+# to the shared queue of the table below (workers/routing.py; the router runs in the sender).
+CELERY_WORKER_DIRECT = True
+CELERY_TASK_ROUTES = [
+    "workers.routing.route_task",
+    {
+        "monsoon.run_match": {"queue": "matches"},
+        "monsoon.validate_bot_version": {"queue": "validation"},
+    },
+]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_SEND_TASK_EVENTS = env_bool("CELERY_WORKER_SEND_TASK_EVENTS")  # Flower

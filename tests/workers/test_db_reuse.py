@@ -6,7 +6,7 @@ PostgreSQL connection in the gap between two matches (``benchmarks/workers_bench
 
 from __future__ import annotations
 
-from celery.fixups.django import DjangoWorkerFixup
+from celery.fixups.django import DjangoWorkerFixup  # type: ignore[attr-defined]  # not in celery-types
 from celery.signals import task_postrun, task_prerun
 
 from workers import db_reuse
