@@ -37,7 +37,9 @@ def test_a_match_reaches_the_free_warm_worker_through_its_direct_queue(
     for i in range(2):
         bot = make_bot(owner, f"random-{i}", "packet_row")
         version = bot_services.upload_version(bot, user=owner, filename="main.py", data=source)
-        versions.append(bot_services.validate_version(version.pk, validator=accept))
+        validated = bot_services.validate_version(version.pk, validator=accept)
+        assert validated is not None
+        versions.append(validated)
     fleet.worker("w1", queues="validation", concurrency=1)  # never reads the shared match queue
     node = WorkerNode.objects.get(name__startswith="w1@").name
     redis = routing.client_for(redis_server.url)
