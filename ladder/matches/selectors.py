@@ -209,9 +209,10 @@ def match_spec(match_id: int) -> dict[str, Any]:
     Each seat names its bot version's artifact by storage name and sha256, so a worker can fetch
     it once and cache it by content (``ladder.bots.selectors.artifact_bytes`` reads it).
     """
-    match = Match.objects.select_related("ladder").get(pk=match_id)
-    seats = (
-        MatchSeat.objects.filter(match=match)
+    # One query (the seats, each row with its match's fields): the worker reads it for every
+    # match it plays, between its claim and the first bot's start.
+    seats = list(
+        MatchSeat.objects.filter(match_id=match_id)
         .order_by("seat")
         .values(
             "seat",
@@ -222,16 +223,25 @@ def match_spec(match_id: int) -> dict[str, Any]:
             "bot_version__kind",
             "bot_version__command",
             "bot_version__artifact",
+            "match__game",
+            "match__variant",
+            "match__seed",
+            "match__ladder__num_players",
+            "match__ranked",
+            "match__status",
         )
     )
+    if not seats:  # every match is created with its seats
+        raise Match.DoesNotExist(f"no match {match_id}")
+    match = seats[0]
     return {
-        "match_id": match.pk,
-        "game": match.game,
-        "variant": match.variant,
-        "seed": match.seed,
-        "num_players": match.ladder.num_players,
-        "ranked": match.ranked,
-        "status": match.status,
+        "match_id": match_id,
+        "game": match["match__game"],
+        "variant": match["match__variant"],
+        "seed": match["match__seed"],
+        "num_players": match["match__ladder__num_players"],
+        "ranked": match["match__ranked"],
+        "status": match["match__status"],
         "seats": [
             {
                 "seat": s["seat"],

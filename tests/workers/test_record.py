@@ -61,6 +61,15 @@ def test_the_ladders_spec_reads_into_the_typed_spec_and_back(table):
     assert spec.to_json() == raw  # nothing is lost on the way in
 
 
+def test_the_spec_is_read_in_one_query(table, django_assert_num_queries):
+    """Each match's spec is read in the worker after the claim: one round trip, not two."""
+    with django_assert_num_queries(1):
+        raw = selectors.match_spec(table.pk)
+    assert [seat["seat"] for seat in raw["seats"]] == [0, 1, 2]
+    with pytest.raises(Match.DoesNotExist):
+        selectors.match_spec(table.pk + 1000)
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
