@@ -15,8 +15,14 @@ from __future__ import annotations
 from django.db import close_old_connections
 
 
-def close_stale(**_kwargs: object) -> None:
-    """``task_prerun`` / ``task_postrun``: close connections that are broken or too old."""
+def close_stale(sender: object = None, **_kwargs: object) -> None:
+    """``task_prerun`` / ``task_postrun``: close connections that are broken or too old.
+
+    Not around a task run in the caller's process (``apply``, eager): the connection is the
+    caller's, maybe inside its transaction (the fix-up leaves those alone too).
+    """
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
     close_old_connections()
 
 
