@@ -122,7 +122,7 @@ def broker_redis() -> redis.Redis | None:
     """A client of the broker's Redis (one per process and URL), or None for another broker."""
     from workers.celery_app import app
 
-    url = str(app.conf.broker_url or "")
+    url = str(app.conf.broker_url or "").split(";")[0]  # the first of failover URLs
     if not url.startswith(("redis://", "rediss://", "unix://")):
         return None
     return client_for(url)
