@@ -14,7 +14,9 @@ real bot versions, every seat in bubblewrap, are played by:
 2 and 3 alternate for ``--rounds`` rounds (the one first in a round goes second in the next),
 so that the load of a shared machine weighs on both alike; the ratio Celery / local whole job
 of each round is printed, and their median against the target (>= 0.9). Each round prints a
-calibration loop (fixed pure-Python work) and the load average beside its figures.
+calibration loop (fixed pure-Python work) and the load average beside its figures, and how many
+database connections ended during its Celery run (a worker process that reconnected for every
+match showed here). The spec read of one match is timed in this process first.
 
 Then the queue latency (``queued`` to ``running``) twice: for the matches of the full queue
 above, and for matches sent one at a time to an idle worker (the broker's own delay).
@@ -266,6 +268,28 @@ def _per_match(match_ids: list[int]) -> str:
     )
 
 
+def _sessions() -> int:
+    """Connections to the benchmark's database that have ended so far (PostgreSQL's count)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def _spec_read(match_ids: list[int]) -> str:
+    """Median time of ``match_spec`` (what the task reads after each claim), in this process."""
+    from ladder.matches.selectors import match_spec
+
+    times = []
+    for match_id in match_ids:
+        began = time.perf_counter()
+        match_spec(match_id)
+        times.append((time.perf_counter() - began) * 1000)
+    return f"spec read (match_spec) median {statistics.median(times):.1f} ms"
+
+
 def _describe(values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -312,6 +336,7 @@ def main() -> None:
         f"{args.matches} matches of {PLAYERS}-player {GAME}, reference random bots, "
         f"bubblewrap, 2 processes each way; {os.cpu_count()} cores; {_conditions()}"
     )
+    print(_spec_read(play_ids))
     play_s = _local_pool(play_ids, record=False)
     print(f"local pool, play only     : {_rate(args.matches, play_s)}")
 
@@ -325,7 +350,10 @@ def main() -> None:
                 if way == "local":
                     times[way] = _local_pool(job_ids, record=True)
                 else:
+                    before = _sessions()
                     times[way], queued_latency = _through_celery(celery_ids)
+                    time.sleep(1)  # the last connections' ends reach the statistics
+                    opened = _sessions() - before
             ratios.append(times["local"] / times["celery"])
             print(f"round {number} ({' first, '.join(order)} second; {_conditions()})")
             print(f"  local pool, whole job   : {_rate(args.matches, times['local'])}")
@@ -333,6 +361,7 @@ def main() -> None:
             print(f"  ratio celery / local whole job: {ratios[-1]:.2f}")
             print(f"  per match, local whole job: {_per_match(job_ids)}")
             print(f"  per match, celery + redis : {_per_match(celery_ids)}")
+            print(f"  database connections ended during the celery run: {opened}")
         ratio = statistics.median(ratios)
         verdict = "met" if ratio >= 0.9 else "MISSED"
         print(
