@@ -527,16 +527,28 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fix-up would close the database connection around every task (a new PostgreSQL
+# connection per match); it closes them only every this many tasks, and workers/db_reuse.py
+# closes broken or DATABASE_CONN_MAX_AGE-old ones at each task's start and end, as Django does
+# around a request.
+CELERY_DB_REUSE_MAX = 1_000_000
 # Workers' seat cgroups: an empty cgroup v2 group delegated to the worker (workers/apps.py hands
 # it to workers/cgroups.py at start-up); empty: the worker's own root group, when it has one.
 MONSOON_CGROUP_PARENT = env_str("MONSOON_CGROUP_PARENT")
 # A worker's match slots (pool processes); unset: one per CPU. ``-c`` on the command line wins.
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY") or None
 CELERY_TASK_DEFAULT_QUEUE = "default"
-CELERY_TASK_ROUTES = {
-    "monsoon.run_match": {"queue": "matches"},
-    "monsoon.validate_bot_version": {"queue": "validation"},
-}
+# A match goes to a free worker that holds warm seats for its versions when there is one (its
+# node's direct queue, ``<node>.dq2``, which every worker consumes: CELERY_WORKER_DIRECT), else
+# to the shared queue of the table below (workers/routing.py; the router runs in the sender).
+CELERY_WORKER_DIRECT = True
+CELERY_TASK_ROUTES = [
+    "workers.routing.route_task",
+    {
+        "monsoon.run_match": {"queue": "matches"},
+        "monsoon.validate_bot_version": {"queue": "validation"},
+    },
+]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_SEND_TASK_EVENTS = env_bool("CELERY_WORKER_SEND_TASK_EVENTS")  # Flower

@@ -47,9 +47,10 @@ def spec(*, match_id: int) -> MatchSpec:
     Each seat names its bot version's artifact by storage name and sha256, so a worker fetches
     it once and caches it by content (``ladder.bots.selectors.artifact_bytes`` reads it).
     """
-    match = Match.objects.select_related("ladder").get(pk=match_id)
-    seats = (
-        MatchSeat.objects.filter(match=match)
+    # One query (the seats, each row with its match's fields): a worker reads it for every match
+    # it plays, between its claim and the first bot's start.
+    rows = list(
+        MatchSeat.objects.filter(match_id=match_id)
         .order_by("seat")
         .values_list(
             "seat",
@@ -60,16 +61,25 @@ def spec(*, match_id: int) -> MatchSpec:
             "bot_version__kind",
             "bot_version__command",
             "bot_version__artifact",
+            "match__game",
+            "match__variant",
+            "match__seed",
+            "match__ladder__num_players",
+            "match__ranked",
+            "match__status",
         )
     )
+    if not rows:  # every match is created with its seats
+        raise Match.DoesNotExist(f"no match {match_id}")
+    game, variant, seed, num_players, ranked, status = rows[0][8:]
     return MatchSpec(
-        match_id=match.pk,
-        game=match.game,
-        variant=match.variant,
-        seed=match.seed,
-        num_players=match.ladder.num_players,
-        ranked=match.ranked,
-        status=match.status,
+        match_id=match_id,
+        game=game,
+        variant=variant,
+        seed=seed,
+        num_players=num_players,
+        ranked=ranked,
+        status=status,
         seats=tuple(
             SeatSpec(
                 seat=seat,
@@ -80,7 +90,7 @@ def spec(*, match_id: int) -> MatchSpec:
                 command=tuple(command),
                 artifact=artifact,
             )
-            for seat, version_id, bot_name, number, sha256, kind, command, artifact in seats
+            for seat, version_id, bot_name, number, sha256, kind, command, artifact, *_ in rows
         ),
     )
 

@@ -82,7 +82,10 @@ def test_compose_services_commands_and_sandbox_privileges():
             assert command[:2] == ["python", "manage.py"]
     worker = services["worker"]["command"]
     queues = set(worker[worker.index("-Q") + 1].split(","))
-    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    # The routers: workers.routing's (a worker's own direct queue, consumed without -Q), then
+    # the table of shared queues.
+    table = next(r for r in settings.CELERY_TASK_ROUTES if isinstance(r, dict))
+    routed = {route["queue"] for route in table.values()}
     assert queues == routed | {settings.CELERY_TASK_DEFAULT_QUEUE}
     assert set(services["worker"]["security_opt"]) == {
         "seccomp=unconfined",

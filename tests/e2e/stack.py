@@ -110,12 +110,14 @@ class Fleet:
         name: str,
         *,
         concurrency: int = 2,
+        queues: str = "matches,validation,default",
         wait: bool = True,
         launcher: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
         **extra_env: str,
     ) -> None:
-        """A Celery worker with ``env`` and ``extra_env`` over the fleet's environment.
+        """A Celery worker with ``env`` and ``extra_env`` over the fleet's environment, consuming
+        ``queues`` (and its own direct queue, ``<name>@<host>.dq2``).
 
         ``launcher`` is an argv prefix that starts it elsewhere (another namespace, say).
         """
@@ -128,7 +130,7 @@ class Fleet:
                 "workers.celery_app",
                 "worker",
                 "-Q",
-                "matches,validation,default",
+                queues,
                 "-c",
                 str(concurrency),
                 "-n",

@@ -60,6 +60,15 @@ def test_the_ladders_spec_is_typed_and_in_seat_order(table):
     assert spec.names == labels
 
 
+def test_the_spec_is_read_in_one_query(table, django_assert_num_queries):
+    """Each match's spec is read in the worker after the claim: one round trip, not two."""
+    with django_assert_num_queries(1):
+        spec = flow.spec(match_id=table.pk)
+    assert [seat.seat for seat in spec.seats] == [0, 1, 2]
+    with pytest.raises(Match.DoesNotExist):
+        flow.spec(match_id=table.pk + 1000)
+
+
 def test_an_illegal_action_forfeit_keeps_its_code(table, launcher):
     outcome = run_match(
         table.game,
