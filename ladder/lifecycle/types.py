@@ -17,26 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bots.forfeits import FORFEIT_CODES
 from ladder.core.errors import ServiceError
 
 GameLog = dict[str, Any]
 """The public game log (``engine/log.py``): already JSON, stored as it is."""
-
-FORFEIT_CODES = (
-    "startup_timeout",
-    "timeout",
-    "crash",
-    "illegal_action",
-    "malformed_reply",
-    "oversized_line",
-    "memory_limit",
-    "process_limit",
-    "decision_limit",
-    "thinking_budget",
-)
-"""The reasons a seat can forfeit for, as the runner names them (``workers.matches.protocol``
-``FORFEIT_CODES``; the ladder cannot import the workers, and ``tests/ladder/test_lifecycle.py``
-checks the two agree). ``MatchSeat.forfeit_code`` takes its choices from here."""
 
 
 class InvalidResult(ServiceError):

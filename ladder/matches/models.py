@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from ladder.lifecycle.types import FORFEIT_CODES
+from bots.forfeits import FORFEIT_CODES
 
 
 class Match(models.Model):

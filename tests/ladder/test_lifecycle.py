@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from ladder.lifecycle.types import FORFEIT_CODES
+from bots.forfeits import FORFEIT_CODES
 from ladder.matches.models import Match, MatchSeat
-from workers.matches.protocol import FORFEIT_CODES as RUNNER_CODES
 
 
-def test_the_ladders_forfeit_codes_are_the_runners():
-    """The ladder cannot import the workers, so it keeps its own copy: this keeps them equal."""
-    assert FORFEIT_CODES == RUNNER_CODES
-    choices = [code for code, _ in MatchSeat._meta.get_field("forfeit_code").choices or []]
-    assert choices == list(RUNNER_CODES)
+def test_the_forfeit_column_takes_every_code_of_the_protocol():
+    """The runner and the ladder read one tuple (``bots.forfeits``); the column's choices are
+    made from it when the model loads, and the migration must list the same."""
+    field = MatchSeat._meta.get_field("forfeit_code")
+    assert [code for code, _ in field.choices or []] == list(FORFEIT_CODES)
 
 
 def test_a_match_is_over_when_finished_failed_or_cancelled():

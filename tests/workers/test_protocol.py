@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bots import sdk
+from bots.forfeits import FORFEIT_CODES
 from workers.matches import protocol
 from workers.matches.protocol import ProtocolError, parse_ready, parse_reply
 
@@ -97,7 +98,7 @@ def test_a_tuple_legal_action_matches_a_json_list():
 def test_bad_replies_name_their_forfeit_code(line, code, words):
     with pytest.raises(ProtocolError) as caught:
         parse_reply(line, LEGAL)
-    assert caught.value.code == code and code in protocol.FORFEIT_CODES
+    assert caught.value.code == code and code in FORFEIT_CODES
     assert words in str(caught.value)
 
 

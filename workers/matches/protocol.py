@@ -44,20 +44,6 @@ MAX_DEBUG_CHARS_PER_MATCH = 10_000
 (the decision stays, without its ``debug``), so a seat's share of the log is bounded by the
 game's decision bound (``GameSpec.max_decisions``) times a log entry, plus this."""
 
-FORFEIT_CODES = (
-    "startup_timeout",
-    "timeout",
-    "crash",
-    "illegal_action",
-    "malformed_reply",
-    "oversized_line",
-    "memory_limit",
-    "process_limit",
-    "decision_limit",
-    "thinking_budget",
-)
-"""Every reason a seat can forfeit for; a forfeit text always starts with one of these."""
-
 
 class ProtocolError(Exception):
     """A reply that breaks the protocol; ``code`` is the forfeit reason code."""

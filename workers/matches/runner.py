@@ -7,7 +7,7 @@ One runner thread drives the engine and every seat. Each bot is started through 
 reads stdin or sends a line without end cannot block it.
 
 Whatever a bot does becomes that seat's forfeit with a reason code
-(``workers.matches.protocol.FORFEIT_CODES``), never an exception: the seat is ranked last, its
+(``bots.forfeits.FORFEIT_CODES``), never an exception: the seat is ranked last, its
 remaining decisions are made by the seeded random policy, and the match is still played to the
 end so the other bots' result counts. The worker turns a :class:`MatchOutcome` into the ladder's
 typed result (``workers.matches.tasks.result_of``).
