@@ -42,14 +42,8 @@ def line(message: dict) -> str:
     return json.dumps(message, ensure_ascii=False) + "\n"
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_answer_is_ready_or_a_legal_action_and_the_bot_exits_after_end(kit_for, language):
-    directory = kit_for(language)
-    script = line(START) + "\n" + line({"type": "ping", "data": "[{"}) + "   \n"
-    for decision in range(1, REQUESTS + 1):
-        script += line({**REQUEST, "decision": decision})
-    script += line({"type": "end", "seat": 1, "scores": [1, 2], "ranking": [2, 1]})
-
+def answers_of(directory, language: str, script: str) -> list[dict]:
+    """The kit's answers to ``script``, run as a plain process that must exit by itself."""
     done = subprocess.run(
         KITS[language].command(),
         cwd=directory,
@@ -58,9 +52,19 @@ def test_every_answer_is_ready_or_a_legal_action_and_the_bot_exits_after_end(kit
         timeout=60,
         check=False,
     )
-
     assert done.returncode == 0, done.stderr.decode(errors="replace")
-    answers = [json.loads(text) for text in done.stdout.decode().splitlines()]
+    return [json.loads(text) for text in done.stdout.decode().splitlines()]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_answer_is_ready_or_a_legal_action_and_the_bot_exits_after_end(kit_for, language):
+    directory = kit_for(language)
+    script = line(START) + "\n" + line({"type": "ping", "data": "[{"}) + "   \n"
+    for decision in range(1, REQUESTS + 1):
+        script += line({**REQUEST, "decision": decision})
+    script += line({"type": "end", "seat": 1, "scores": [1, 2], "ranking": [2, 1]})
+
+    answers = answers_of(directory, language, script)
     assert answers[0] == {"ready": True}
     actions = [answer["action"] for answer in answers[1:]]
     assert len(actions) == REQUESTS  # nothing for the ping, the blank lines or the end
@@ -83,17 +87,7 @@ def test_after_an_end_with_next_the_bot_answers_done_and_plays_the_next_match(ki
         end = {"type": "end", "seat": 1, "scores": [1, 2], "ranking": [2, 1]}
         script += line({**end, "next": True} if match == 0 else end)
 
-    done = subprocess.run(
-        KITS[language].command(),
-        cwd=directory,
-        input=script.encode(),
-        capture_output=True,
-        timeout=60,
-        check=False,
-    )
-
-    assert done.returncode == 0, done.stderr.decode(errors="replace")
-    answers = [json.loads(text) for text in done.stdout.decode().splitlines()]
+    answers = answers_of(directory, language, script)
     assert answers[0] == {"ready": True}
     assert answers[6] == {"done": True}
     assert answers[7] == {"ready": True}

@@ -242,6 +242,17 @@ def _infrastructure(exc: LaunchError) -> bool:
     return unavailable is not None and isinstance(exc, unavailable)
 
 
+def _read_now(fd: int, size: int = READ_CHUNK) -> bytes | None:
+    """What a non-blocking pipe holds now: None when it is empty but open, ``b""`` when the
+    writer has closed it (or it broke: a pipe that errors is treated as closed)."""
+    try:
+        return os.read(fd, size)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
+
+
 def _fd(pipe: IO[bytes]) -> int:
     fd = pipe.fileno()
     os.set_blocking(fd, False)
@@ -357,12 +368,9 @@ class _Match:
         if not seat.stderr_open:
             return
         for _ in range(budget):
-            try:
-                chunk = os.read(seat.err_fd, READ_CHUNK)
-            except BlockingIOError:
+            chunk = _read_now(seat.err_fd)
+            if chunk is None:
                 return
-            except OSError:
-                chunk = b""
             if not chunk:
                 seat.stderr_open = False
                 with contextlib.suppress(KeyError, ValueError):
@@ -576,12 +584,9 @@ class _Match:
         # Never more than one byte past the longest reply: an oversized one is refused
         # without being read on, so it costs the runner no more than a legal reply.
         room = max(1, protocol.MAX_REPLY_BYTES + 2 - len(seat.outbuf))
-        try:
-            chunk = os.read(seat.out_fd, min(READ_CHUNK, room))
-        except BlockingIOError:
+        chunk = _read_now(seat.out_fd, min(READ_CHUNK, room))
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         failure: _Failure | None = None
         line = None
         if not chunk:
@@ -885,12 +890,9 @@ class _Match:
                     else:
                         self._unwatch_out(seat)
                 else:
-                    try:
-                        chunk = os.read(seat.out_fd, READ_CHUNK)
-                    except BlockingIOError:
+                    chunk = _read_now(seat.out_fd)
+                    if chunk is None:
                         continue
-                    except OSError:
-                        chunk = b""
                     if not chunk:
                         seat.stdout_closed = True
                         self._unwatch_out(seat)
@@ -903,12 +905,9 @@ class _Match:
 
     def _read_done(self, seat: _Seat) -> None:
         """Read a kept seat's answer to ``end``: exactly one ``{"done": true}`` line."""
-        try:
-            chunk = os.read(seat.out_fd, READ_CHUNK)
-        except BlockingIOError:
+        chunk = _read_now(seat.out_fd)
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         if not chunk:
             seat.stdout_closed = True
             seat.keep = seat.done = False
