@@ -6,7 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-match test install lint typecheck sandbox
+.PHONY: demo demo-match test coverage install lint typecheck sandbox
+
+# Test processes (pytest-xdist); the end-to-end and the browser tests each keep to one of them.
+TEST_WORKERS ?= 2
+PYTEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +39,14 @@ sandbox:
 # The ladder's tests run against a real PostgreSQL (and the workers' against Redis):
 # scripts/ensure-services.sh installs/starts them and prints the DATABASE_URL to use.
 test: lint sandbox
-	services=$$(scripts/ensure-services.sh) && export $$services && $(BIN)/pytest
+	services=$$(scripts/ensure-services.sh) && export $$services && $(BIN)/pytest $(PYTEST_PARALLEL)
+
+# The whole suite under coverage.py (line coverage of the five packages, summed over the test
+# processes); prints the total and the files below it.
+COVERED = engine bots workers ladder rl
+coverage: install sandbox
+	services=$$(scripts/ensure-services.sh) && export $$services && \
+		$(BIN)/pytest $(PYTEST_PARALLEL) $(addprefix --cov=,$(COVERED)) --cov-report=term
 
 # The ladder demo: SQLite and a filesystem broker in demo-data/ (reused by the next run),
 # gunicorn, a Celery worker and beat; see scripts/demo.py --help (e.g. DEMO_ARGS="--reset").

@@ -28,7 +28,10 @@ STORAGES = {
 WHITENOISE_AUTOREFRESH = True  # serve from the apps' static folders, no collectstatic needed
 WHITENOISE_USE_FINDERS = True
 # A worker process started by the end-to-end tests reads the same folder through MEDIA_ROOT.
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "test-artifacts" / "media"))  # noqa: F405
+_MEDIA_FOLDER = (
+    "media-" + os.environ["PYTEST_XDIST_WORKER"] if "PYTEST_XDIST_WORKER" in os.environ else "media"
+)
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "test-artifacts" / _MEDIA_FOLDER))  # noqa: F405
 # Game logs beside it, unless a bucket is configured: a worker the end-to-end tests start on a
 # host of its own (tests/e2e/test_remote_worker.py) shares no disk and writes them to S3.
 if not (os.environ.get("MATCH_LOG_BUCKET") or os.environ.get("AWS_STORAGE_BUCKET_NAME")):
@@ -48,6 +51,10 @@ DATABASES["default"]["TEST"] = {  # noqa: F405
 # The end-to-end tests run their own Redis (they restart it on purpose) on a port of this
 # checkout's, and the workers they start get its URL; nothing is sent to it unless a test
 # switches the enqueue hooks on.
-_CHECKOUT = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()  # noqa: F405
+# Under pytest-xdist each test process (gw0, gw1, ...) gets its own port and media folder too;
+# pytest-django gives it its own test database (``..._gw0``). A worker process an e2e test
+# starts inherits ``PYTEST_XDIST_WORKER`` and so reads the same values as its test.
+_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_CHECKOUT = hashlib.sha256(f"{BASE_DIR}:{_XDIST_WORKER}".encode()).hexdigest()  # noqa: F405
 E2E_REDIS_PORT = 20000 + int(_CHECKOUT[:6], 16) % 10000
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or f"redis://127.0.0.1:{E2E_REDIS_PORT}/0"

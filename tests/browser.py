@@ -26,7 +26,7 @@ CHROMEDRIVER = shutil.which("chromedriver")
 
 BROWSER_MARKS = [
     pytest.mark.browser,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         not (CHROMIUM and CHROMEDRIVER),
         reason="no system chromium/chromedriver: run scripts/ensure-services.sh",

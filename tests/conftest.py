@@ -20,13 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.test import Client
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
-from ladder.accounts.models import User
+from ladder.accounts.models import ORGANISERS_GROUP, User
+from ladder.bots import artifacts, source_check
+from ladder.ladders.services import sync_ladders
 from ladder.lifecycle import queue
 from tests.factories import api_client, make_user, web_client
 from tests.helpers import cpu_hogs, use_match_log_folder
@@ -35,6 +40,68 @@ pytest_plugins = ["tests.ci_skips", "pytester"]
 
 SEND_TO_BROKER = queue.send
 """The real sender, for tests that run real workers (``broker``)."""
+
+
+def _seed_reference_rows(sender: AppConfig, **kwargs: Any) -> None:
+    """The rows the data migrations seed (a ladder per game and player count, the organisers
+    group), made again whenever Django sends ``post_migrate``.
+
+    The suite builds its database without migrations (``--no-migrations``: a third of the time
+    of running them all), and a transactional test ends with a flush that empties every table
+    and then sends ``post_migrate``: both times these rows come back, as content types and
+    permissions do. ``tests/ladder/test_project.py`` applies the real migrations from zero.
+    """
+    if sender.label != "ladders":
+        return
+    from django.contrib.auth.models import Group
+
+    sync_ladders()
+    Group.objects.get_or_create(name=ORGANISERS_GROUP)
+
+
+post_migrate.connect(_seed_reference_rows, dispatch_uid="tests.seed_reference_rows")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``) the end-to-end tests run in one process and
+    the browser tests in one process, each in order, so they never start two stacks or two
+    Chromiums at once; while they wait on their servers, the other process runs CPU-bound
+    tests beside them."""
+    for item in items:
+        if item.get_closest_marker("e2e"):
+            item.add_marker(pytest.mark.xdist_group("e2e"))
+        elif item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+REAL_SOURCE_CHECK_MODULES = frozenset(
+    {"test_source_check.py", "test_uploads.py", "test_quota_race.py"}
+)
+"""Tests of uploads and of the syntax checker: each of their uploads starts the real child."""
+
+_syntax_verdicts: dict[tuple[tuple[str, bytes], ...], source_check.SourceProblem | None] = {}
+
+
+@pytest.fixture(autouse=True)
+def _one_syntax_check_per_source(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upload's syntax check (a child interpreter) runs once per distinct set of sources
+    in a test process and its verdict is reused: most tests upload the same few bots to have
+    versions, and the child cost 50-300 ms each time. The check is deterministic in its
+    input, so the verdict is the one the child gives; a busy or missing checker is never
+    remembered. The upload and source-check tests always run the child."""
+    if request.path.name in REAL_SOURCE_CHECK_MODULES:
+        return
+    real = source_check.first_syntax_problem
+
+    def remembered(sources: dict[str, bytes]) -> source_check.SourceProblem | None:
+        key = tuple(sorted(sources.items()))
+        if key not in _syntax_verdicts:
+            _syntax_verdicts[key] = real(sources)
+        return _syntax_verdicts[key]
+
+    monkeypatch.setattr(artifacts, "first_syntax_problem", remembered)
 
 
 @pytest.fixture(autouse=True)

@@ -31,7 +31,7 @@ from tests.workers.sandbox_helpers import needs_sandbox
 pytestmark = [
     needs_sandbox,
     pytest.mark.e2e,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 GAME, TABLE = "packet_row", 2
 

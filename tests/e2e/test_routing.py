@@ -23,7 +23,7 @@ from workers import routing
 pytestmark = [
     needs_sandbox,
     pytest.mark.e2e,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 
 

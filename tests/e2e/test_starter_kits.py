@@ -38,7 +38,7 @@ from tests.workers.sandbox_helpers import needs_sandbox
 pytestmark = [
     needs_sandbox,
     pytest.mark.e2e,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 GAME, TABLE = "packet_row", 5  # the one game seating five: each ranked match has every language
 RANKED_MATCHES = 3

@@ -29,7 +29,7 @@ from tests.workers.sandbox_helpers import needs_sandbox
 pytestmark = [
     needs_sandbox,
     pytest.mark.e2e,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 REFERENCE = Path(__file__).resolve().parents[2] / "bots" / "reference"
 GAME = "east_indiaman"  # two seats; greedy wins nearly every pair (about 106 games at defaults)

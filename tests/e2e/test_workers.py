@@ -44,7 +44,7 @@ from workers.sandbox import children_of, processes_of
 pytestmark = [
     needs_sandbox,
     pytest.mark.e2e,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 
 

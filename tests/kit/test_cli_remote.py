@@ -27,7 +27,7 @@ from tests.factories import (
 from tests.helpers import use_match_log_folder
 from workers.cli import main
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def validate_now(task: str, version_id: int) -> None:

@@ -15,7 +15,7 @@ from tests.factories import make_active_version, make_bot
 REQUESTS = 40
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_parallel_challenges_never_exceed_the_hourly_limit(alice, settings):
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")

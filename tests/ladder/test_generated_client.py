@@ -53,9 +53,7 @@ from tests.factories import (
 )
 from tests.tournaments.play import play_pending
 
-# serialized_rollback: the rows the migrations made (ladders, content types) come back after
-# the flush, for the tests that run after this one.
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 PACKAGE = "monsoon_generated_client"
 DEADLINE_SECONDS = 120  # generous: the suite runs on a loaded 2-core machine

@@ -95,7 +95,7 @@ class _OtherDatabase:
 
 
 # Serialised rollback, as the other migration test (test_match_logs.py) explains.
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia):
     versions = three_versions(alice, bob, olivia)
     old_match, old_seat, ladder = migrated_to(BEFORE)
@@ -148,7 +148,7 @@ def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia)
     MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_the_forfeit_code_migration_reads_each_stored_reason_once(alice, bob, olivia):
     versions = three_versions(alice, bob, olivia)
     old_match, old_seat, ladder = migrated_to(AFTER)

@@ -154,7 +154,7 @@ def test_management_command(only_three_player_batavia, capsys):
     assert Match.objects.count() == 2
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_a_second_matchmaker_waits_its_turn():
     import threading
 

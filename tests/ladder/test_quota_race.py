@@ -51,7 +51,7 @@ def postgres_only():
         pytest.skip("row locks need PostgreSQL")
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_parallel_bot_creation_never_exceeds_the_hourly_limit(postgres_only, alice, settings):
     settings.MONSOON_BOTS_PER_HOUR = LIMIT
     outcomes = race(lambda i: bot_services.create_bot(alice, name=f"swarm-{i}", game="batavia"))
@@ -59,7 +59,7 @@ def test_parallel_bot_creation_never_exceeds_the_hourly_limit(postgres_only, ali
     assert Bot.objects.filter(owner=alice).count() == LIMIT
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_parallel_uploads_never_exceed_the_hourly_limit(
     postgres_only, alice, settings, monkeypatch
 ):

@@ -19,7 +19,7 @@ from ladder.versus import services
 from ladder.versus.models import VersionTest, VersionTestGame
 from tests.versus.play import bot_with_versions, engine_record
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 CALLERS = 8
 
 

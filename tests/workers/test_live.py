@@ -24,7 +24,7 @@ from workers.matches import tasks as match_tasks
 from workers.matches.live import LivePublisher
 from workers.matches.records import Progress
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
