@@ -8,6 +8,7 @@ bubblewrap sandbox exactly as a worker does.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -82,7 +83,21 @@ def test_the_installed_kit_is_not_the_checkout(installed_kit, tmp_path):
     assert str(installed_kit) in where and sys.prefix not in where
 
 
+PROBE = """import os, sys
+print("probe", len([p for p in os.listdir("/proc") if p.isdigit()]), os.getuid(), os.getppid(),
+      file=sys.stderr, flush=True)
+"""
+"""Prepended to a scaffolded bot: what the bot sees of the processes around it and who it is."""
+
+
 def test_the_installed_kit_plays_a_sandboxed_match_with_reference_bots(installed_kit, tmp_path):
+    made = monsoon(
+        installed_kit, "new-bot", "packet_row", "probe", "--lang", "python", cwd=tmp_path
+    )
+    assert made.returncode == 0, made.stderr
+    main = tmp_path / "probe" / "main.py"
+    main.write_text(PROBE + main.read_text())
+    log = tmp_path / "game.json"
     done = monsoon(
         installed_kit,
         "play",
@@ -90,15 +105,27 @@ def test_the_installed_kit_plays_a_sandboxed_match_with_reference_bots(installed
         "--seed",
         "7",
         "--bot",
-        "random",
+        str(tmp_path / "probe"),
         "--bot",
         "greedy",
+        "--log",
+        str(log),
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
     assert "forfeited" not in done.stdout
-    assert "WARNING" not in done.stderr  # sandboxed: no --no-sandbox warning
     assert "decisions" in done.stdout
+    # Sandboxed, seen from inside: a PID namespace of its own (no process of the host: at most
+    # bubblewrap and the bot), a uid that is not the user's, and a parent inside the namespace.
+    probe_line = next(
+        line
+        for line in json.loads(log.read_text())["result"]["stderr"][0].splitlines()
+        if "probe" in line
+    )
+    _, processes, uid, parent = probe_line.split()
+    assert int(processes) <= 2, probe_line
+    assert int(uid) != os.getuid(), probe_line
+    assert int(parent) <= 2, probe_line
 
 
 @pytest.mark.parametrize("language", ["python", "javascript"])

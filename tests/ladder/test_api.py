@@ -386,8 +386,14 @@ def test_cancel_match(api_clients, world, persona, status):
 
 
 def test_cancelling_a_finished_match_is_a_conflict(api_clients, world):
-    response = api_clients["staff"].post(f"/api/v1/matches/{world['finished'].pk}/cancel/")
+    finished = world["finished"]
+    scores = list(finished.seats.order_by("seat").values_list("score", flat=True))
+    response = api_clients["staff"].post(f"/api/v1/matches/{finished.pk}/cancel/")
     assert response.status_code == 409
+    assert "finished" in response.json()["detail"]
+    finished.refresh_from_db()
+    assert finished.status == Match.Status.FINISHED
+    assert list(finished.seats.order_by("seat").values_list("score", flat=True)) == scores
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import logging
 import socket
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from ladder.matches.models import Match, MatchSeat
@@ -80,7 +82,8 @@ def test_ladder_metrics_count_matches_forfeits_by_reason_and_queues():
         forfeit_code="timeout", forfeit_reason="timeout: decision 3: took 2100 ms"
     )
     make_match("packet_row", versions, seed=2)  # waits in the queue
-    Match.objects.filter(seed=2).update(status=Match.Status.QUEUED)
+    queued_at = timezone.now() - timedelta(seconds=90)
+    Match.objects.filter(seed=2).update(status=Match.Status.QUEUED, queued_at=queued_at)
     body = Client(REMOTE_ADDR="127.0.0.1").get("/metrics/").content
     found = samples(body)
     finished = ("monsoon_matches_total", (("game", "packet_row"), ("status", "finished")))
@@ -89,7 +92,9 @@ def test_ladder_metrics_count_matches_forfeits_by_reason_and_queues():
     assert found[("monsoon_forfeits_total", reason)] == 1
     assert found[("monsoon_queue_depth", (("queue", "ladder"),))] == 1
     assert found[("monsoon_queue_depth", (("queue", "validation"),))] == 0
-    assert found[("monsoon_queue_oldest_age_seconds", (("queue", "ladder"),))] >= 0
+    # Queued 90 s ago; the scrape comes a moment later (a busy host: a minute at most).
+    assert 90 <= found[("monsoon_queue_oldest_age_seconds", (("queue", "ladder"),))] < 150
+    assert found[("monsoon_queue_oldest_age_seconds", (("queue", "validation"),))] == 0
     assert found[("monsoon_ladder_metrics_up", ())] == 1
     assert found[("monsoon_readiness_check_ok", (("check", "database"),))] == 1
 

@@ -15,6 +15,7 @@ import os
 import resource
 import shutil
 import socket
+import subprocess
 import time
 from pathlib import Path
 
@@ -184,13 +185,21 @@ def test_the_workers_environment_files_and_processes_are_out_of_sight(tmp_path, 
     other_bot = tmp_path / "other-bot"
     other_bot.mkdir()
     (other_bot / "main.py").write_text("SECRET_STRATEGY = 42\n")
-    targets = [
-        str(CHECKOUT / "ladder" / "settings.py"),
-        str(other_bot / "main.py"),
-        f"/proc/{os.getpid()}/environ",
-        f"/proc/{os.getppid()}/cmdline",
-    ]
-    outcome = play("snoop", {"PROBE_PATHS": json.dumps(targets)})
+    # A process of the host beside the worker (not the worker's parent: when that is PID 1, a
+    # daemon or a container's init, /proc/1 in the seat's PID namespace is the bot itself).
+    neighbour = subprocess.Popen(["sleep", "60"])
+    try:
+        targets = [
+            str(CHECKOUT / "ladder" / "settings.py"),
+            str(other_bot / "main.py"),
+            f"/proc/{os.getpid()}/environ",
+            f"/proc/{os.getpid()}/cmdline",
+            f"/proc/{neighbour.pid}/cmdline",
+        ]
+        outcome = play("snoop", {"PROBE_PATHS": json.dumps(targets)})
+    finally:
+        neighbour.kill()
+        neighbour.wait()
     assert reason(outcome) == "illegal_action"
     found = probes(outcome)
     assert all(result != "ok" for result in found["reads"].values()), found["reads"]
