@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from django.apps import AppConfig
+from django.core.management import call_command
 from django.db.models.signals import post_migrate
 from django.test import Client
 from pytest_django.fixtures import Settings
@@ -62,16 +63,43 @@ def _seed_reference_rows(sender: AppConfig, **kwargs: Any) -> None:
 post_migrate.connect(_seed_reference_rows, dispatch_uid="tests.seed_reference_rows")
 
 
+@pytest.fixture
+def migration_history(transactional_db: None, settings: Settings) -> None:
+    """The test database as the migrations build it, their history recorded, for the tests
+    that migrate back to an old schema, write rows as they were and migrate forward again.
+
+    The suite's database is built from the models (``--no-migrations``), so it has no history
+    to migrate from; the first such test in a process replaces the schema with the one every
+    migration makes, which later tests in that process (and every other test, whose models
+    it matches) then use.
+    """
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    settings.MIGRATION_MODULES = {}  # the real migrations, not pytest-django's "none"
+    executor = MigrationExecutor(connection)
+    if not set(executor.loader.graph.leaf_nodes()) <= set(executor.loader.applied_migrations):
+        with connection.cursor() as cursor:
+            cursor.execute("DROP SCHEMA public CASCADE")
+            cursor.execute("CREATE SCHEMA public")
+        call_command("migrate", verbosity=0)
+        ContentType.objects.clear_cache()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``) the end-to-end tests run in one process and
     the browser tests in one process, each in order, so they never start two stacks or two
     Chromiums at once; while they wait on their servers, the other process runs CPU-bound
-    tests beside them."""
+    tests beside them. The tests that migrate back and forth share one process too, which
+    then builds its schema from the migrations once (``migration_history``)."""
     for item in items:
         if item.get_closest_marker("e2e"):
             item.add_marker(pytest.mark.xdist_group("e2e"))
         elif item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group("browser"))
+        elif "migration_history" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("migrations"))
 
 
 REAL_SOURCE_CHECK_MODULES = frozenset(

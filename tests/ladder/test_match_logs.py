@@ -67,11 +67,7 @@ def test_a_lost_object_is_a_clear_error_not_a_crash(finished):
     assert page.status_code == 200 and b"the stored log is unreadable" in page.content
 
 
-# Serialised rollback like the other transactional tests here: the flush after a plain one
-# recreates content types under new ids, which the next serialised test then fails to restore,
-# and the ladders the migrations made are restored for this test rather than assumed.
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_moves_every_database_log_to_storage_and_back(alice):
+def test_the_migration_moves_every_database_log_to_storage_and_back(migration_history, alice):
     log = {"seed": 5, "actions": ["pass"], "result": {"scores": [1, 2]}}
     executor = MigrationExecutor(connection)
     executor.migrate([("matches", "0002_match_sent_at")])

@@ -94,9 +94,7 @@ class _OtherDatabase:
     connection = SimpleNamespace(vendor="sqlite")
 
 
-# Serialised rollback, as the other migration test (test_match_logs.py) explains.
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia):
+def test_the_migration_moves_results_into_the_seats_and_back(migration_history, alice, bob, olivia):
     versions = three_versions(alice, bob, olivia)
     old_match, old_seat, ladder = migrated_to(BEFORE)
 
@@ -148,8 +146,9 @@ def test_the_migration_moves_results_into_the_seats_and_back(alice, bob, olivia)
     MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_forfeit_code_migration_reads_each_stored_reason_once(alice, bob, olivia):
+def test_the_forfeit_code_migration_reads_each_stored_reason_once(
+    migration_history, alice, bob, olivia
+):
     versions = three_versions(alice, bob, olivia)
     old_match, old_seat, ladder = migrated_to(AFTER)
     match = old_match.objects.create(ladder=ladder, game="batavia", seed=1, status="finished")
