@@ -10,6 +10,10 @@ import django_filters.rest_framework
 from django import forms
 from django.db import models
 from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 # Real UTC offsets run from -12:00 to +14:00; PostgreSQL refuses anything much beyond.
 MAX_UTC_OFFSET = timedelta(hours=14)
@@ -141,6 +145,31 @@ class StrictFilterSet(django_filters.rest_framework.FilterSet):
 
 
 class StrictFilterBackend(django_filters.rest_framework.DjangoFilterBackend):
-    """Views filtering by ``filterset_fields`` get :class:`StrictFilterSet` too."""
+    """Views filtering by ``filterset_fields`` get :class:`StrictFilterSet` too, and a refused
+    value is a 400 built here.
+
+    django-filter's own translation applies ``message % params`` to every message, also to
+    those that already quote the user's value: ``?is_public=%`` then raised ``TypeError`` (a
+    500). Django's ``ValidationError`` interpolates its own params, so the text is used as is.
+    """
 
     filterset_base = StrictFilterSet
+
+    def filter_queryset(
+        self, request: Request, queryset: models.QuerySet[Any], view: APIView
+    ) -> models.QuerySet[Any]:
+        filterset = self.get_filterset(request, queryset, view)
+        if filterset is None:
+            return queryset
+        if not filterset.is_valid():
+            raise serializers.ValidationError(
+                {
+                    name: [
+                        ErrorDetail(message, code=error.code)
+                        for error in errors
+                        for message in error
+                    ]
+                    for name, errors in filterset.errors.as_data().items()
+                }
+            )
+        return filterset.qs

@@ -363,7 +363,9 @@ def _tar_members(data: bytes, limits: UploadLimits) -> dict[str, Member]:
 def _read_manifest(members: dict[str, Member]) -> tuple[list[str], str | None]:
     try:
         manifest = json.loads(members[MANIFEST_NAME].content.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    # ValueError covers bad UTF-8 and bad JSON, and also the integer of more than 4,300 digits
+    # that Python refuses to convert (neither of the other two).
+    except (ValueError, RecursionError) as exc:
         raise UploadRejected(
             f"{MANIFEST_NAME} is not valid UTF-8 JSON: {printable(str(exc))[:200]}"
         ) from None

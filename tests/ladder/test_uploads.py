@@ -249,6 +249,20 @@ MALICIOUS = {
     ),
     "zip without entry point": ("bot.zip", zip_bytes({"bot.py": GOOD_BOT}), "main.py"),
     "zip bad manifest": ("bot.zip", zip_bytes({"monsoon.json": b"{not json"}), "monsoon.json"),
+    # Python refuses to read an integer of more than 4,300 digits (a ValueError, not a
+    # JSONDecodeError): still a manifest that is not valid JSON, not a server error.
+    "zip manifest with a 100,000-digit number": (
+        "bot.zip",
+        zip_bytes(
+            {
+                "monsoon.json": b'{"command": ["python3", "main.py"], "x": 1'
+                + b"0" * 100_000
+                + b"}",
+                "main.py": GOOD_BOT,
+            }
+        ),
+        "monsoon.json is not valid UTF-8 JSON: Exceeds the limit",
+    ),
     "manifest names missing file": (
         "bot.zip",
         zip_bytes(
