@@ -87,12 +87,15 @@ def migration_history(transactional_db: None, settings: Settings) -> None:
         ContentType.objects.clear_cache()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``) the end-to-end tests run in one process and
     the browser tests in one process, each in order, so they never start two stacks or two
     Chromiums at once; while they wait on their servers, the other process runs CPU-bound
     tests beside them. The tests that migrate back and forth share one process too, which
-    then builds its schema from the migrations once (``migration_history``)."""
+    then builds its schema from the migrations once (``migration_history``). Without
+    pytest-xdist (``-p no:xdist``) there are no groups (and no ``xdist_group`` marker)."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
     for item in items:
         if item.get_closest_marker("e2e"):
             item.add_marker(pytest.mark.xdist_group("e2e"))
