@@ -159,3 +159,34 @@ def test_slow_bodies_never_reach_gunicorn_and_the_api_keeps_answering(
         if attack is not None:
             attack.close()
         proxy.stop()
+
+
+def _answer(port: int, method: str, path: str = "/api/v1/games/") -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request(method, path)
+    answer = conn.getresponse()
+    answer.read()
+    conn.close()
+    return answer
+
+
+def test_nginx_refuses_trace_with_the_allow_header_a_405_must_carry(nginx, tmp_path, static_root):
+    """nginx answers TRACE itself (it never reaches gunicorn): a 405 without ``Allow`` breaks
+    RFC 9110 section 15.5.6, and scanners flagged it. No upstream is needed to see it."""
+    try:
+        proxy, port = start_nginx(
+            nginx, tmp_path / "nginx", upstream_port=free_port(), static_root=static_root
+        )
+    except StackError as error:
+        pytest.fail(str(error))
+    try:
+        for path in ("/", "/api/v1/games/", "/static/x.css"):
+            answer = _answer(port, "TRACE", path)
+            assert answer.status == 405, (path, answer.status)
+            allowed = {m.strip() for m in (answer.getheader("Allow") or "").split(",")}
+            assert {"GET", "HEAD", "POST", "OPTIONS"} <= allowed, (path, allowed)
+            assert "TRACE" not in allowed
+        # Other answers are untouched: no upstream here, so a proxied GET is nginx's 502.
+        assert _answer(port, "GET").getheader("Allow") is None
+    finally:
+        proxy.stop()
