@@ -70,7 +70,7 @@ def lockout_response(
     seconds = int(cool_off.total_seconds()) if cool_off else 0
     minutes = max(1, (seconds + 59) // 60)
     message = (
-        f"Too many failed logins from this address; try again in "
+        "Too many failed logins from this address; try again in "
         f"{minutes} minute{'s' if minutes != 1 else ''}."
     )
     if request.path.startswith("/api/"):
