@@ -6,6 +6,8 @@ shipped in the bot authors' kit, so it imports only the standard library.
 
 from __future__ import annotations
 
+import unicodedata
+
 MANIFEST_NAME = "monsoon.json"
 MAX_COMMAND_ARGS = 32
 MAX_ARG_CHARS = 1024
@@ -23,12 +25,27 @@ holding one reads differently on screen from what runs."""
 def unsafe_character(text: str) -> str | None:
     """The first character of ``text`` a terminal or page could misread, else None.
 
-    C0 controls, DEL, C1 controls (``\\x9b`` is a one-byte CSI to many terminals) and the
-    bidirectional embeddings, overrides, isolates and marks.
+    C0 controls, DEL, C1 controls (``\\x9b`` is a one-byte CSI to many terminals) and every
+    format character (Unicode category Cf): the bidirectional embeddings, overrides, isolates
+    and marks, and the invisible ones (``main\\u200b.py`` reads as ``main.py`` beside it).
     """
     return next(
-        (c for c in text if ord(c) < 32 or 0x7F <= ord(c) <= 0x9F or c in BIDI_CONTROLS), None
+        (
+            c
+            for c in text
+            if ord(c) < 32
+            or 0x7F <= ord(c) <= 0x9F
+            or c in BIDI_CONTROLS
+            or unicodedata.category(c) == "Cf"
+        ),
+        None,
     )
+
+
+def describe_character(char: str) -> str:
+    """``U+200B ZERO WIDTH SPACE``: the code point, and its name where Unicode gives one."""
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" {name}" if name else "")
 
 
 class UploadRejected(ValueError):
@@ -70,7 +87,7 @@ def manifest_command(manifest: object) -> list[str]:
         if bad is not None:
             raise UploadRejected(
                 f"{MANIFEST_NAME}: command argument {index} contains the control character "
-                f"U+{ord(bad):04X}"
+                f"{describe_character(bad)}"
                 + (" (a NUL byte cannot be passed to a program)" if bad == "\x00" else "")
             )
         try:

@@ -282,6 +282,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "ladder.api.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "uploads": env_str("THROTTLE_UPLOADS"),
+        "upload_attempts": env_str("THROTTLE_UPLOAD_ATTEMPTS"),
         "challenges": env_str("THROTTLE_CHALLENGES"),
         "signups": env_str("THROTTLE_SIGNUPS"),
         "bots": env_str("THROTTLE_BOTS"),

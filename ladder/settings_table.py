@@ -305,8 +305,12 @@ SETTINGS: tuple[Setting, ...] = (
        "front)", "limits"),
     _S("MONSOON_UPLOADS_PER_HOUR", "int", 30,
        "versions a user may upload per hour over all their bots (counted exactly; "
-       "`THROTTLE_UPLOADS` also counts refused uploads)", "limits"),
-    _S("THROTTLE_UPLOADS", "str", "30/hour", "API upload rate per user", "limits"),
+       "`THROTTLE_UPLOADS` counts the same uploads)", "limits"),
+    _S("THROTTLE_UPLOADS", "str", "30/hour",
+       "upload rate per user, site and API together; a refused upload is not counted", "limits"),
+    _S("THROTTLE_UPLOAD_ATTEMPTS", "str", "120/hour",
+       "upload attempts per user, refused ones too: bounds the checks a stream of bad files "
+       "can cost", "limits"),
     _S("THROTTLE_CHALLENGES", "str", "60/hour", "API challenge rate per user", "limits"),
     _S("THROTTLE_SIGNUPS", "str", "10/hour", "sign-ups per client address (web form)",
        "limits"),

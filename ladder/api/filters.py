@@ -98,7 +98,10 @@ class NonEmptyCharField(NonEmptyMixin, forms.CharField):
     pass
 
 
+@extend_schema_field({"type": "string", "minLength": 1})
 class CharFilter(django_filters.CharFilter):
+    """Text to match: an empty value is refused (:class:`NonEmptyMixin`), so says the schema."""
+
     field_class = NonEmptyCharField
 
 

@@ -17,12 +17,19 @@ import json
 import shlex
 import stat
 import tarfile
+import unicodedata
 import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from bots.manifest import MANIFEST_NAME, UploadRejected, manifest_command, unsafe_character
+from bots.manifest import (
+    MANIFEST_NAME,
+    UploadRejected,
+    describe_character,
+    manifest_command,
+    unsafe_character,
+)
 from ladder.bots.source_check import first_syntax_problem
 
 __all__ = ["MANIFEST_NAME", "UploadRejected", "manifest_command"]
@@ -148,8 +155,10 @@ def _safe_member_name(raw: str) -> str:
     accepted at upload always unpacks: a refusal on the worker would repeat on every try.
     """
     shown = printable(raw)
-    if not raw or "\x00" in raw:
-        raise UploadRejected("the archive has a member with an empty or invalid name")
+    if not raw:
+        raise UploadRejected("the archive has a member with an empty name")
+    if "\x00" in raw:
+        raise UploadRejected(f"archive member {shown!r} has a NUL byte in its name")
     try:
         raw.encode("utf-8")
     except UnicodeEncodeError:
@@ -168,7 +177,8 @@ def _safe_member_name(raw: str) -> str:
     bad_char = unsafe_character(raw)
     if bad_char is not None:
         raise UploadRejected(
-            f"archive member {shown!r} has a control character (U+{ord(bad_char):04X}) in its name"
+            f"archive member {shown!r} has a control or format character "
+            f"({describe_character(bad_char)}) in its name"
         )
     for part in parts:
         if len(part.encode("utf-8")) > MAX_NAME_BYTES:
@@ -204,17 +214,31 @@ class _Tree:
     def __init__(self) -> None:
         self.files: set[str] = set()
         self.folders: set[str] = set()
+        self.spellings: dict[str, str] = {}  # NFC form -> the path as the archive spelt it
+
+    def _claim(self, path: str) -> None:
+        """``café`` in two Unicode spellings (NFC ``\\u00e9``, NFD ``e\\u0301``) reads the same on
+        every screen but names two files: refused, naming both."""
+        normal = unicodedata.normalize("NFC", path)
+        seen = self.spellings.setdefault(normal, path)
+        if seen != path:
+            raise UploadRejected(
+                f"archive members {printable(path)!r} and {printable(seen)!r} are one name once "
+                "normalised (Unicode NFC): rename one"
+            )
 
     def add(self, name: str, *, folder: bool) -> None:
         parents = name.split("/")[:-1]
         for depth in range(1, len(parents) + 1):
             prefix = "/".join(parents[:depth])
+            self._claim(prefix)
             if prefix in self.files:
                 raise UploadRejected(
                     f"archive member {printable(name)!r} lies inside {printable(prefix)!r}, "
                     "which is a file"
                 )
             self.folders.add(prefix)
+        self._claim(name)
         if name in (self.folders if not folder else self.files):
             raise UploadRejected(f"archive member {printable(name)!r} is both a file and a folder")
         if folder:
@@ -267,7 +291,8 @@ def _zip_members(data: bytes, limits: UploadLimits) -> dict[str, Member]:
     members: dict[str, Member] = {}
     with archive:
         for info in archive.infolist():
-            name = _safe_member_name(info.filename)
+            # zipfile cuts a name at a NUL; the archive's own spelling keeps it.
+            name = _safe_member_name(info.orig_filename)
             mode = info.external_attr >> 16
             if stat.S_ISLNK(mode):
                 raise UploadRejected(f"archive member {name!r} is a symbolic link")

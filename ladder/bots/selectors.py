@@ -37,6 +37,19 @@ PRIVATE_BOT_NAME = "a private bot"
 """What a viewer who may not see a private bot reads wherever its name, code or ids would be."""
 
 
+def private_seat_names(unnamed: Iterable[int]) -> dict[int, str]:
+    """A neutral name for each seat of one match whose bot the reader may not name.
+
+    One such seat reads :data:`PRIVATE_BOT_NAME`; several read "private bot 1", "private bot
+    2"... in seat order, so the reader can follow who moved and who won without learning whose
+    bots they are (numbered by seat, not by bot: two seats of one bot are not told to be one).
+    """
+    seats = sorted(set(unnamed))
+    if len(seats) == 1:
+        return {seats[0]: PRIVATE_BOT_NAME}
+    return {seat: f"private bot {number}" for number, seat in enumerate(seats, start=1)}
+
+
 def bot_named_for(viewer: Visitor, bot: Bot) -> bool:
     """The one rule for naming a bot in history (matches, logs, replays, tournaments, head to
     head): a public bot is named to everyone, a private one only to its owner and staff.

@@ -21,7 +21,7 @@ from ladder.bots.selectors import (
     PRIVATE_BOT_NAME,
     bot_named_for,
     hide_private_bots,
-    visible_version_label,
+    private_seat_names,
 )
 from ladder.matches import logstore
 from ladder.matches.models import Match, MatchLog, MatchProgress, MatchSeat
@@ -179,6 +179,10 @@ def attach_seats(rows: list[dict], viewer: Visitor) -> list[dict]:
     )
     for seat in hide_private_bots(seats, viewer):
         by_match[seat["match_id"]].append({k: v for k, v in seat.items() if k != "match_id"})
+    for own in by_match.values():
+        names = private_seat_names(seat["seat"] for seat in own if seat["bot"] is None)
+        for seat in own:
+            seat["bot_name"] = names.get(seat["seat"], seat["bot_name"])
     for row in rows:
         ladder_id, rated = row.pop("ladder_id"), row.pop("rated")
         own = by_match[row["id"]]
@@ -265,7 +269,14 @@ def head_to_head_for(user: Visitor, bot_id: int) -> list[dict[str, Any]]:
 
 def seat_labels(seats: Sequence[MatchSeat], viewer: Visitor) -> list[str]:
     """Each seat's ``name vN`` as ``viewer`` may read it, in seat order (replays, charts)."""
-    return [visible_version_label(seat.bot_version, viewer) for seat in seats]
+    private = private_seat_names(unnamed_seats(seats, viewer))
+    return [private.get(seat.seat) or seat.bot_version.label for seat in seats]
+
+
+def seat_bot_names(seats: Sequence[MatchSeat], viewer: Visitor) -> dict[int, str]:
+    """Seat number -> the seat's bot name as ``viewer`` may read it (seats of one match)."""
+    private = private_seat_names(unnamed_seats(seats, viewer))
+    return {seat.seat: private.get(seat.seat) or seat.bot_version.bot.name for seat in seats}
 
 
 def unnamed_seats(seats: Sequence[MatchSeat], viewer: Visitor) -> set[int]:
@@ -279,7 +290,8 @@ def log_for_viewer(log: dict[str, Any], unnamed: set[int]) -> dict[str, Any]:
     sign the bot) are dropped; moves, times and the result stay, so the log still replays."""
     out = dict(log)
     seats = log.get("seats", [])
-    out["seats"] = [PRIVATE_BOT_NAME if i in unnamed else name for i, name in enumerate(seats)]
+    private = private_seat_names(unnamed)
+    out["seats"] = [private.get(i, name) for i, name in enumerate(seats)]
     out["decisions"] = [
         {k: v for k, v in entry.items() if k != "debug"} if entry.get("seat") in unnamed else entry
         for entry in log.get("decisions", [])

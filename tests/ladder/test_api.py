@@ -206,7 +206,9 @@ def test_uploads_are_throttled(api_clients, world, monkeypatch):
     from rest_framework.throttling import ScopedRateThrottle
 
     monkeypatch.setattr(
-        ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/hour", "challenges": "2/hour"}
+        ScopedRateThrottle,
+        "THROTTLE_RATES",
+        {**ScopedRateThrottle.THROTTLE_RATES, "uploads": "2/hour", "challenges": "2/hour"},
     )
     cache.clear()
     url = f"/api/v1/bots/{world['saffron'].pk}/upload/"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.test import Client
 from rest_framework.throttling import ScopedRateThrottle
 
+from tests.factories import GOOD_BOT, make_bot, zip_bytes
 from tests.factories import api_client as client_for
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +81,63 @@ def test_the_exact_bot_budget_answers_429_on_the_site_and_the_api(alice, setting
     page = site.post("/bots/new/", {"name": "three", "game": "batavia", "is_public": "on"})
     assert page.status_code == 429 and int(page["Retry-After"]) > 0
     assert "Too many new bots" in page.content.decode()
+
+
+def _file(data: bytes, name: str = "main.py") -> io.BytesIO:
+    upload = io.BytesIO(data)
+    upload.name = name
+    return upload
+
+
+BAD_MANIFEST = zip_bytes({"main.py": GOOD_BOT, "monsoon.json": b'{"command": ["python3"'})
+
+
+def test_a_refused_upload_does_not_use_up_the_upload_rate(monkeypatch, alice):
+    """Three bad files, then the two uploads the rate allows: the refusals cost nothing of it."""
+    _rates(monkeypatch, uploads="2/hour")
+    bot = make_bot(alice, "saffron")
+    client = client_for(alice)
+    url = f"/api/v1/bots/{bot.pk}/upload/"
+    refused = [
+        client.post(url, {"artifact": _file(BAD_MANIFEST, "bot.zip")}, format="multipart")
+        for _ in range(3)
+    ]
+    assert [r.status_code for r in refused] == [400, 400, 400]
+    assert "monsoon.json" in refused[0].json()["detail"]
+    codes = [
+        client.post(url, {"artifact": _file(GOOD_BOT)}, format="multipart").status_code
+        for _ in range(3)
+    ]
+    assert codes == [201, 201, 429]
+    assert bot.versions.count() == 2
+
+
+def test_the_site_refunds_a_refused_upload_too(monkeypatch, alice):
+    _rates(monkeypatch, uploads="1/hour")
+    bot = make_bot(alice, "saffron")
+    site = Client()
+    site.force_login(alice)
+    url = f"/bots/{bot.name}/"
+    refused = site.post(url, {"artifact": _file(BAD_MANIFEST, "bot.zip")})
+    assert refused.status_code == 400
+    assert site.post(url, {"artifact": _file(GOOD_BOT)}).status_code == 302
+    again = site.post(url, {"artifact": _file(GOOD_BOT)})
+    assert again.status_code == 429 and "Too many uploads" in again.content.decode()
+
+
+def test_every_attempt_counts_against_the_wider_attempt_budget(monkeypatch, alice):
+    """A stream of bad files is still bounded: each one costs the checks that refuse it."""
+    _rates(monkeypatch, uploads="5/hour", upload_attempts="3/hour")
+    bot = make_bot(alice, "saffron")
+    client = client_for(alice)
+    url = f"/api/v1/bots/{bot.pk}/upload/"
+    codes = [
+        client.post(
+            url, {"artifact": _file(BAD_MANIFEST, "bot.zip")}, format="multipart"
+        ).status_code
+        for _ in range(3)
+    ]
+    assert codes == [400, 400, 400]
+    last = client.post(url, {"artifact": _file(GOOD_BOT)}, format="multipart")
+    assert last.status_code == 429 and int(last["Retry-After"]) > 0
+    assert not bot.versions.exists()

@@ -53,6 +53,22 @@ def zip_with_mode(name: str, mode: int, data: bytes) -> bytes:
     return buffer.getvalue()
 
 
+def zip_with_nul_in_a_name() -> bytes:
+    """``main.py`` and ``evil\0.py``: zipfile cuts a name at a NUL, so it reads ``evil``."""
+    raw = zip_bytes({"main.py": GOOD_BOT, "evilX.py": b"x = 1\n"})
+    return raw.replace(b"evilX.py", b"evil\x00.py")
+
+
+def tar_of(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.PAX_FORMAT) as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
 def zip_bomb() -> bytes:
     # 100 MB of zeros compresses to about 100 KB; a second layer would shrink it further, but the
     # point is the inflated size, which must be refused without inflating it all.
@@ -206,7 +222,27 @@ UNPACKABLE = {
     "right-to-left override in a member name": (
         "bot.zip",
         zip_bytes({"main.py": GOOD_BOT, "notes\u202etxt.py": b"x = 1\n"}),
-        "has a control character",
+        "has a control or format character",
+    ),
+    "zero-width space in a member name": (
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, "main\u200b.py": b"x = 1\n"}),
+        "200B ZERO WIDTH SPACE",
+    ),
+    "NFD and NFC spellings of one name": (
+        "bot.zip",
+        zip_bytes({"main.py": GOOD_BOT, "caf\u00e9.py": b"x = 1\n", "cafe\u0301.py": b"x = 2\n"}),
+        "are one name once normalised",
+    ),
+    "NFD and NFC spellings of one folder in a tar": (
+        "bot.tar.gz",
+        tar_of({"main.py": GOOD_BOT, "caf\u00e9/a.py": b"x = 1\n", "cafe\u0301/b.py": b"x=2\n"}),
+        "are one name once normalised",
+    ),
+    "NUL inside a zip member name": (
+        "bot.zip",
+        zip_with_nul_in_a_name(),
+        "has a NUL byte in its name",
     ),
     "too many command arguments": (
         "bot.zip",
@@ -290,8 +326,40 @@ def test_malicious_upload_is_rejected_with_a_reason(case):
         inspect_upload(filename, data, LIMITS)
 
 
+def test_look_alike_names_are_refused_naming_both_members():
+    """Two files that read the same on screen must not both ship: which one runs is a trap."""
+    with pytest.raises(UploadRejected) as refused:
+        inspect_upload("bot.zip", MALICIOUS["NFD and NFC spellings of one name"][1], LIMITS)
+    assert str(refused.value) == (
+        "archive members 'cafe\u0301.py' and 'caf\u00e9.py' are one name once normalised "
+        "(Unicode NFC): rename one"
+    )
+    with pytest.raises(UploadRejected) as refused:
+        inspect_upload("bot.zip", MALICIOUS["zero-width space in a member name"][1], LIMITS)
+    assert str(refused.value) == (
+        "archive member 'main\\u200b.py' has a control or format character "
+        "(U+200B ZERO WIDTH SPACE) in its name"
+    )
+    with pytest.raises(UploadRejected) as refused:
+        inspect_upload("bot.zip", zip_with_nul_in_a_name(), LIMITS)
+    assert str(refused.value) == "archive member 'evil\\x00.py' has a NUL byte in its name"
+
+
 @pytest.mark.parametrize(
-    "char", ["\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200f", "\u202a", "\u202e", "\u2069"]
+    "char",
+    [
+        "\x1b",
+        "\x7f",
+        "\x85",
+        "\x9b",
+        "\u061c",
+        "\u200b",
+        "\u200f",
+        "\u202a",
+        "\u202e",
+        "\u2069",
+        "\ufeff",
+    ],
 )
 def test_manifest_commands_with_c0_c1_or_bidi_controls_are_refused_naming_the_character(char):
     """A command shown to its owner or an admin must read as what runs: \\x9b starts a terminal

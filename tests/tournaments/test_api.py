@@ -38,6 +38,18 @@ def test_only_organisers_and_staff_create(api_clients):
         assert answer.json()["status"] == "scheduled" and not answer.json()["ranked"]
 
 
+def test_a_non_organiser_gets_403_before_the_body_is_read(api_clients):
+    """The create docstring promises 403; an incomplete body once answered 400 "starts_at"."""
+    for body in ({}, {"game": "batavia"}, {"name": 5, "starts_at": "soon"}):
+        answer = api_clients["owner"].post("/api/v1/tournaments/", body, format="json")
+        assert answer.status_code == 403, answer.json()
+        assert answer.json()["detail"] == "only organisers and staff can create tournaments"
+    assert (
+        api_clients["anonymous"].post("/api/v1/tournaments/", {}, format="json").status_code == 401
+    )
+    assert not Tournament.objects.exists()
+
+
 def test_bad_input_gets_a_specific_400(api_clients):
     cases: list[tuple[dict[str, object], str]] = [
         ({"game": "chess"}, "unknown game 'chess'"),

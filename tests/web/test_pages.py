@@ -444,7 +444,11 @@ def test_uploads_share_the_api_throttle(web_clients, site_world, monkeypatch):
     from django.core.cache import cache
     from rest_framework.throttling import ScopedRateThrottle
 
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/hour"})
+    monkeypatch.setattr(
+        ScopedRateThrottle,
+        "THROTTLE_RATES",
+        {**ScopedRateThrottle.THROTTLE_RATES, "uploads": "2/hour"},
+    )
     cache.clear()
     bot = site_world.bots["alice-borneo"]
     api = web_clients["owner"].post(

@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ladder.api.serializers.common import viewer_of
-from ladder.bots.selectors import PRIVATE_BOT_NAME, bot_named_for, visible_bot_name
+from ladder.bots.selectors import PRIVATE_BOT_NAME, bot_named_for
 from ladder.matches import selectors as match_selectors
 from ladder.matches.models import Match, MatchSeat
 
@@ -42,7 +42,20 @@ class SeatSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.CharField())
     def get_bot_name(self, seat: MatchSeat) -> str:
-        return visible_bot_name(seat.bot_version, viewer_of(self))
+        """Two private bots of one match read "private bot 1" and "private bot 2": the name
+        depends on the match's other seats, read once per match (they are prefetched)."""
+        names = self._names_by_match.get(seat.match_id)
+        if names is None:
+            seats = list(seat.match.seats.all())
+            names = match_selectors.seat_bot_names(seats, viewer_of(self))
+            self._names_by_match[seat.match_id] = names
+        return names[seat.seat]
+
+    @property
+    def _names_by_match(self) -> dict[int, dict[int, str]]:
+        if not hasattr(self, "_seat_names"):
+            self._seat_names: dict[int, dict[int, str]] = {}
+        return self._seat_names
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_version(self, seat: MatchSeat) -> int | None:

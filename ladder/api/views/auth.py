@@ -10,12 +10,12 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from ladder.accounts.selectors import is_organiser
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api.parsers import SafeJSONParser
 from ladder.api.serializers.auth import TokenSerializer
+from ladder.api.views.common import DocumentedQueryOnly
 
 
 class TokenView(ObtainAuthToken):
@@ -41,7 +41,7 @@ class TokenView(ObtainAuthToken):
         return super().finalize_response(request, response, *args, **kwargs)
 
 
-class MeView(APIView):
+class MeView(DocumentedQueryOnly):
     """Who you are, your API token; POST rotates the token."""
 
     permission_classes = [permissions.IsAuthenticated]

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import APIException
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,6 +25,8 @@ from ladder.api.views.common import ID_PATTERN, ListFiltersOnly, OwnerOrStaffWri
 from ladder.bots import selectors as bot_selectors
 from ladder.bots import services as bot_services
 from ladder.bots.models import Bot
+from ladder.core.errors import ServiceError
+from ladder.core.throttles import UploadThrottle, refund_upload
 from ladder.matches import selectors as match_selectors
 from ladder.ratings import selectors as rating_selectors
 
@@ -100,19 +104,25 @@ class BotViewSet(
         detail=True,
         methods=["post"],
         parser_classes=[MultiPartParser, FormParser],
-        throttle_classes=[ScopedRateThrottle],
-        throttle_scope="uploads",
+        throttle_classes=[UploadThrottle],
     )
     def upload(self, request: Request, pk: str | None = None) -> Response:
-        """Upload a new version; it is validated in the sandbox before it plays."""
-        bot = self.get_object()
-        serializer = UploadSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        upload = serializer.validated_data["artifact"]
-        data = bot_services.read_upload(upload)  # a file over the limit is refused unread
-        version = bot_services.upload_version(
-            bot, user=request.user, filename=upload.name, data=data
-        )
+        """Upload a new version; it is validated in the sandbox before it plays.
+
+        A refused upload (a bad file, a full quota) does not use up the upload rate.
+        """
+        try:
+            bot = self.get_object()
+            serializer = UploadSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            upload = serializer.validated_data["artifact"]
+            data = bot_services.read_upload(upload)  # a file over the limit is refused unread
+            version = bot_services.upload_version(
+                bot, user=request.user, filename=upload.name, data=data
+            )
+        except (APIException, ServiceError, Http404):
+            refund_upload(request)
+            raise
         return Response(
             BotVersionSerializer(version, context={"request": request}).data,
             status=status.HTTP_201_CREATED,

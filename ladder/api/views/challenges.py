@@ -12,13 +12,14 @@ from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from ladder.accounts.selectors import signed_in
 from ladder.api.serializers.challenges import ChallengeSerializer
 from ladder.api.serializers.matches import MatchDetailSerializer, MatchSerializer
+from ladder.api.views.common import ListFiltersOnly
 from ladder.api.views.matches import NewestFirst
 from ladder.matches import selectors as match_selectors
 from ladder.matches import services as match_services
 from ladder.matches.models import Match
 
 
-class ChallengeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class ChallengeViewSet(ListFiltersOnly, mixins.ListModelMixin, viewsets.GenericViewSet):
     """Unranked matches you asked for: one of your bots against any public bots."""
 
     permission_classes = [permissions.IsAuthenticated]

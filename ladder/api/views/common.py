@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ladder.api.query import list_parameters, refuse_unknown_parameters
 from ladder.bots import selectors as bot_selectors
 from ladder.bots.models import Bot
 from ladder.matches import logstore
@@ -23,7 +24,22 @@ from ladder.matches import selectors as match_selectors
 ID_PATTERN = r"[0-9]+"
 
 
-class ListFiltersOnly(GenericAPIView):
+class DocumentedQueryOnly(APIView):
+    """A list answers the query parameters it documents and refuses any other (400 naming it).
+
+    ``/versions/?bot=15`` once returned every version: the list had no such filter and DRF
+    ignores what it does not know, so a client that meant to filter never learnt it had not.
+    The parameters are those the schema is built from (the filter set, the paginator).
+    """
+
+    def initial(self, request: Request, *args: object, **kwargs: object) -> None:
+        super().initial(request, *args, **kwargs)  # authentication, permissions, throttles
+        action = getattr(self, "action", None)
+        if action == "list" or (action is None and request.method in ("GET", "HEAD")):
+            refuse_unknown_parameters(request, list_parameters(self))
+
+
+class ListFiltersOnly(DocumentedQueryOnly, GenericAPIView):
     """A list's filters apply to the list alone.
 
     DRF's ``get_object`` filters the queryset too, so ``tournaments/1/entrants/?game=batavia``

@@ -20,6 +20,7 @@ from engine.core import GameSpec
 from engine.registry import all_games
 from engine.schemas import load_schema
 from ladder.api.serializers.games import GameSerializer
+from ladder.api.views.common import DocumentedQueryOnly
 from ladder.ladders.models import Ladder
 
 
@@ -28,7 +29,7 @@ from ladder.ladders.models import Ladder
         parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, description="game name")]
     )
 )
-class GameViewSet(viewsets.ViewSet):
+class GameViewSet(DocumentedQueryOnly, viewsets.ViewSet):
     """The games of the engine registry, with their ladders."""
 
     lookup_field = "name"

@@ -11,7 +11,9 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
+from rest_framework.views import APIView
 
+from ladder.accounts.selectors import is_organiser
 from ladder.api.filters import MAX_FILTER_INT, ChoiceFilter, StrictFilterSet
 from ladder.api.pagination import IdCursorPagination
 from ladder.api.serializers.tournaments import (
@@ -52,6 +54,16 @@ class TournamentFilter(StrictFilterSet):
         fields = ["status", "game"]
 
 
+class OrganisersCreate(permissions.BasePermission):
+    """Creating a tournament is for organisers and staff: refused (403) before the body is read,
+    so a visitor never learns the form's fields from a 400. The service checks it again."""
+
+    message = "only organisers and staff can create tournaments"
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return getattr(view, "action", None) != "create" or is_organiser(request.user)
+
+
 class TournamentViewSet(
     ListFiltersOnly, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
@@ -60,6 +72,7 @@ class TournamentViewSet(
     lookup_value_regex = ID_PATTERN
 
     filterset_class = TournamentFilter
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, OrganisersCreate]
 
     def get_queryset(self) -> QuerySet[Tournament]:
         if self.action == "list":

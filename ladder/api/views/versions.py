@@ -24,6 +24,7 @@ class BotVersionViewSet(ListFiltersOnly, viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = ID_PATTERN
 
     serializer_class = BotVersionSerializer
+    filterset_fields = ["bot", "status"]
 
     def get_queryset(self) -> QuerySet[BotVersion]:
         return bot_selectors.visible_versions(self.request.user)

@@ -23,6 +23,7 @@ from ladder.api.serializers.versus import (
     VersionTestCreateSerializer,
     VersionTestSerializer,
 )
+from ladder.api.views.common import ListFiltersOnly
 from ladder.versus import selectors, services
 from ladder.versus.models import VersionTest
 
@@ -41,7 +42,9 @@ class NewestTestsFirst(IdCursorPagination):
         responses={200: VersionTestSerializer},
     ),
 )
-class VersionTestViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class VersionTestViewSet(
+    ListFiltersOnly, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     """Paired, unranked matches between two versions of your bot, stopped by a sequential
     test (SPRT); the result is the Elo difference with its 95% interval."""
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from ladder.api.serializers.workers import WorkerNodeSerializer
-from ladder.api.views.common import IsStaff
+from ladder.api.views.common import DocumentedQueryOnly, IsStaff
 from ladder.fleet import selectors as fleet_selectors
 
 
-class WorkersView(APIView):
+class WorkersView(DocumentedQueryOnly):
     """The worker fleet (staff only): each worker's host, match slots, liveness and matches."""
 
     permission_classes = [IsStaff]

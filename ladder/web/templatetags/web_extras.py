@@ -6,7 +6,8 @@ from django import template
 from django.contrib.auth.models import AnonymousUser
 
 from engine.registry import all_games
-from ladder.bots.selectors import visible_version_label
+from ladder.bots.selectors import bot_named_for
+from ladder.matches import selectors as match_selectors
 from ladder.matches.models import MatchSeat
 
 register = template.Library()
@@ -25,7 +26,12 @@ def seat_label(context: template.Context, seat: MatchSeat) -> str:
     decides (a private bot of somebody else reads "a private bot"); templates never check."""
     request = context.get("request")
     viewer = getattr(request, "user", None) or AnonymousUser()
-    return visible_version_label(seat.bot_version, viewer)
+    if bot_named_for(viewer, seat.bot_version.bot):
+        return seat.bot_version.label
+    # Two private bots of one match read "private bot 1" and "private bot 2" (seat order).
+    seats = list(seat.match.seats.all())
+    labels = match_selectors.seat_labels(seats, viewer)
+    return dict(zip((s.seat for s in seats), labels, strict=True))[seat.seat]
 
 
 @register.filter

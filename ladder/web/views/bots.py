@@ -18,7 +18,7 @@ from ladder.bots import services as bot_services
 from ladder.bots.models import Bot, BotVersion
 from ladder.bots.source_check import RETRY_AFTER_SECONDS
 from ladder.core.errors import Conflict, RateLimited, ServiceError, Unavailable
-from ladder.core.throttles import wait_seconds
+from ladder.core.throttles import refund_upload, upload_wait_seconds, wait_seconds
 from ladder.ladders.models import Ladder
 from ladder.matches import selectors as match_selectors
 from ladder.matches.models import Match
@@ -68,7 +68,7 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
     """Store the uploaded file as the bot's next version; else the HTTP status of the refusal."""
     if not form.is_valid():
         return 400
-    wait = wait_seconds(request, "uploads")  # the API's upload budget, shared per user
+    wait = upload_wait_seconds(request)  # the API's upload budgets, shared per user
     if wait is not None:
         form.add_error(
             "artifact",
@@ -82,12 +82,15 @@ def _upload(request: HttpRequest, bot: Bot, form: UploadForm) -> int | None:
             bot, user=request.user, filename=upload.name, data=data
         )
     except Unavailable as exc:  # the host, not the upload: nothing refused, try again
+        refund_upload(request)
         form.add_error("artifact", f"The upload could not be checked now: {exc}")
         return 503
     except RateLimited as exc:
+        refund_upload(request)
         form.add_error("artifact", f"Too many uploads: {exc}.")
         return 429
     except ServiceError as exc:
+        refund_upload(request)
         form.add_error("artifact", f"The upload was refused: {exc}")
         return 400
     messages.success(request, f"Uploaded version {version.number}; it plays once validated.")
