@@ -55,6 +55,7 @@ KIT_MODULES = (
     "workers.cli",
     "workers.cli.bots",
     "workers.cli.commands",
+    "workers.cli.origin",
     "workers.cli.remote",
     "workers.cputime",
     "workers.launch",

@@ -93,16 +93,24 @@ MIDDLEWARE = [
     "ladder.api.methods.ApiMethodNotAllowedMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
-# Brute force: django-axes counts failed logins (API token, web login, admin login) per IP and,
-# separately, per user name, in the database; past the limit both are refused for the cool-off.
+# Brute force: django-axes counts failed logins (API token, web login, admin login) in the
+# database per (address, user name) pair and per address over every name, each with its own
+# limit (ladder/accounts/lockout.py); past one, that pair or address is refused for the cool-off.
 AUTHENTICATION_BACKENDS = [
     "ladder.accounts.backends.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = env_int("MONSOON_LOGIN_FAILURE_LIMIT")
+MONSOON_LOGIN_FAILURE_LIMIT = env_int("MONSOON_LOGIN_FAILURE_LIMIT")
+MONSOON_LOGIN_ADDRESS_FAILURE_LIMIT = env_int(
+    "MONSOON_LOGIN_ADDRESS_FAILURE_LIMIT", 5 * MONSOON_LOGIN_FAILURE_LIMIT
+)
+AXES_LOCKOUT_PARAMETERS = "ladder.accounts.lockout.lockout_parameters"
+AXES_FAILURE_LIMIT = "ladder.accounts.lockout.failure_limit"
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("MONSOON_LOGIN_COOLOFF_MINUTES"))
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
-AXES_RESET_ON_SUCCESS = True
+# A refused attempt adds no failure and does not move the lockout's end.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success forgets its own pair's failures only (lockout.forget_the_pairs_failures).
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "ladder.accounts.lockout.lockout_response"
 # Cut to the attempt record's 255 characters: a longer name is an ordinary failed login.
 AXES_USERNAME_CALLABLE = "ladder.accounts.lockout.attempted_username"

@@ -143,8 +143,13 @@ SETTINGS: tuple[Setting, ...] = (
        "as the client (the header is spoofable otherwise). Behind one nginx: 1", "site",
        example="1"),
     _S("MONSOON_LOGIN_FAILURE_LIMIT", "int", 10,
-       "failed logins (API token, web login, admin login) per client address and, separately, "
-       "per account before both are locked out (django-axes, counted in the database)", "site"),
+       "failed logins (API token, web login, admin login) for one user name from one client "
+       "address before that pair is locked out (django-axes, counted in the database); the "
+       "name stays open from other addresses and other names from this one", "site"),
+    _S("MONSOON_LOGIN_ADDRESS_FAILURE_LIMIT", "int", None,
+       "failed logins from one client address over all user names before the address is "
+       "locked out for every name (one address trying many names)", "site",
+       default_text="5 times `MONSOON_LOGIN_FAILURE_LIMIT` (50)", example="50", commented=True),
     _S("MONSOON_LOGIN_COOLOFF_MINUTES", "int", 15,
        "how long a lockout lasts; the answer is 429 with `Retry-After` (JSON on the API, a page "
        "on the site)", "site"),

@@ -221,6 +221,19 @@ def test_production_refuses_unsafe_settings(env, complaint):
     assert complaint in result.stderr
 
 
+def test_the_address_login_limit_is_five_pair_limits_unless_set():
+    code = (
+        "import ladder.settings as s; "
+        "print(s.MONSOON_LOGIN_FAILURE_LIMIT, s.MONSOON_LOGIN_ADDRESS_FAILURE_LIMIT)"
+    )
+    derived = run_settings(code, **PRODUCTION, MONSOON_LOGIN_FAILURE_LIMIT="4")
+    assert derived.returncode == 0, derived.stderr
+    assert derived.stdout.split() == ["4", "20"]
+    chosen = run_settings(code, **PRODUCTION, MONSOON_LOGIN_ADDRESS_FAILURE_LIMIT="7")
+    assert chosen.returncode == 0, chosen.stderr
+    assert chosen.stdout.split() == ["10", "7"]
+
+
 def test_sqlite_in_production_only_when_allowed_and_tuned_for_concurrent_writers(tmp_path):
     code = "import ladder.settings as s; print(s.DATABASES['default'].get('OPTIONS'))"
     sqlite = {**PRODUCTION, "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3"}

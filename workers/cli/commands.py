@@ -335,11 +335,12 @@ def cmd_login(args: argparse.Namespace) -> None:
     site = args.site or os.environ.get("MONSOON_SITE") or remote.load_config().get("site")
     if not site:
         raise CommandError("say which site: --site https://monsoon.example")
+    api = remote.Api(site, insecure=args.insecure)  # a refused site before any question
     username = password = ""
     if not args.token:
         username = args.username or remote.prompt("user name: ")
         password = os.environ.get("MONSOON_PASSWORD") or remote.prompt("password: ", secret=True)
-    name, path = remote.login(site, username, password, args.token or "")
+    name, path = remote.login(api, username, password, args.token or "")
     print(f"logged in to {site} as {name}; token stored in {path}")
 
 
@@ -500,6 +501,12 @@ def build_parser() -> argparse.ArgumentParser:
     login.add_argument("--site", help="the ladder's address (default: $MONSOON_SITE, the last)")
     login.add_argument("--username", help="asked when not given")
     login.add_argument("--token", help="an API token (the site's account page) instead")
+    login.add_argument(
+        "--insecure",
+        action="store_true",
+        help="accept a plain http:// site on another machine (the password and token cross "
+        "the network unencrypted; every later command warns)",
+    )
     login.set_defaults(func=cmd_login)
 
     submit = sub.add_parser("submit", help="upload a bot folder as a new version of a bot")

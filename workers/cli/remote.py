@@ -4,13 +4,17 @@ Standard library only (``urllib``): the kit installs with no dependencies. The t
 user config file (``$MONSOON_CONFIG``, else ``$XDG_CONFIG_HOME/monsoon/config.json``, else
 ``~/.config/monsoon/config.json``) readable by its owner alone (0600). Every request sends the
 kit's version in :data:`bots.kit.KIT_HEADER`; a warning the server answers with (the kit plays
-other rules than the server) is printed once on stderr.
+other rules than the server) is printed once on stderr. The token goes to the origin the user
+logged in to and nowhere else (:mod:`workers.cli.origin`): a ``next`` link or a redirect to
+another origin is refused, and so is a plain ``http://`` site on another machine unless the
+user said ``--insecure`` when logging in.
 """
 
 from __future__ import annotations
 
 import getpass
 import gzip
+import http.client
 import io
 import json
 import os
@@ -24,10 +28,11 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from bots.kit import KIT_HEADER, KIT_WARNING_HEADER, kit_version
 from bots.manifest import MANIFEST_NAME
+from workers.cli.origin import Origin, elsewhere, exposed
 
 PENDING_STATUSES = ("pending", "validating")
 PACK_SKIPPED = {"__pycache__", ".git", "target", "classes", "node_modules"}
@@ -69,22 +74,79 @@ def save_config(config: dict[str, str]) -> Path:
     return path
 
 
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect within the site's origin only: urllib would carry the token (and
+    every other header) to whatever host the ``Location`` names."""
+
+    def __init__(self, home: Origin) -> None:
+        super().__init__()
+        self.home = home
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: http.client.HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        problem = elsewhere(self.home, newurl, f"a redirect ({code})")
+        if problem:
+            fp.close()
+            raise RemoteError(problem)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
 @dataclass
 class Api:
-    """The site's ``/api/v1/`` with the user's token."""
+    """The site's ``/api/v1/`` with the user's token, which goes to the site's origin alone.
+
+    ``insecure``: the user accepted a plain ``http://`` site on another machine (``monsoon
+    login --insecure``); without it such a site is refused before anything is sent to it, and
+    with it every command warns.
+    """
 
     site: str
     token: str = ""
+    insecure: bool = False
     warn: Callable[[str], None] = field(
         default=lambda text: print(f"monsoon: warning: {text}", file=sys.stderr)
     )
     warned: bool = False
+    home: Origin = field(init=False)
+    opener: urllib.request.OpenerDirector = field(init=False, repr=False)
 
-    def url(self, path: str) -> str:
-        url = path if "://" in path else f"{self.site.rstrip('/')}/api/v1/{path.lstrip('/')}"
-        if not url.startswith(("http://", "https://")):
-            raise RemoteError(f"not an http:// or https:// address: {url!r} (monsoon login)")
-        return url
+    def __post_init__(self) -> None:
+        self.site = self.site.rstrip("/")
+        home = Origin.of(self.site)
+        if home is None:
+            raise RemoteError(
+                f"the site must be an http:// or https:// address, not {self.site!r} "
+                "(monsoon login --site)"
+            )
+        if exposed(home) and not self.insecure:
+            raise RemoteError(
+                f"{self.site} is plain http://: your password and API token would cross the "
+                "network unencrypted. Use the site's https:// address, or `monsoon login "
+                "--insecure` if you must"
+            )
+        if exposed(home):
+            self.warn(
+                f"{self.site} is plain http:// (--insecure): your password and API token "
+                "cross the network unencrypted"
+            )
+        self.home = home
+        self.opener = urllib.request.build_opener(_SameOriginRedirects(home))
+
+    def url(self, path: str, what: str = "a link") -> str:
+        """The API's address of ``path``; an absolute address only on the site's origin."""
+        if "://" not in path:
+            return f"{self.site}/api/v1/{path.lstrip('/')}"
+        problem = elsewhere(self.home, path, what)
+        if problem:
+            raise RemoteError(problem)
+        return path
 
     def call(
         self,
@@ -114,7 +176,7 @@ class Api:
             self.url(path), data=data, headers=headers, method=method
         )
         try:
-            with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310
+            with self.opener.open(request, timeout=60) as response:
                 self._note(response.headers.get(KIT_WARNING_HEADER))
                 raw = response.read()
                 if response.headers.get("Content-Encoding") == "gzip":
@@ -146,7 +208,7 @@ class Api:
         items: list[dict[str, Any]] = []
         next_url: str | None = path
         while next_url:
-            page = self.json("GET", next_url)
+            page = self.json("GET", self.url(next_url, "the next page link"))
             if isinstance(page, list):
                 return items + page
             items += page.get("results", [])
@@ -186,28 +248,35 @@ def _multipart(field_name: str, filename: str, content: bytes) -> tuple[bytes, s
     )
 
 
-def signed_in(site: str | None = None) -> Api:
-    """The API with the stored token (``monsoon login`` first)."""
+def signed_in() -> Api:
+    """The API with the stored token (``monsoon login`` first).
+
+    The config's ``insecure`` names the plain ``http://`` site the user accepted with ``monsoon
+    login --insecure``; it counts for that site only, so a site edited into the file by hand
+    is refused as any other.
+    """
     config = load_config()
     token = config.get("token", "")
     if not token:
         raise RemoteError("not logged in: run `monsoon login --site URL` first")
-    return Api(site or config.get("site", ""), token)
+    site = config.get("site", "")
+    return Api(site, token, insecure=bool(site) and config.get("insecure") == site)
 
 
-def login(site: str, username: str, password: str, token: str) -> tuple[str, Path]:
-    """Check the credentials (or token) with the API and store the token; (user name, file)."""
-    site = site.rstrip("/")
-    if not site.startswith(("http://", "https://")):
-        raise RemoteError(f"--site must be an http:// or https:// URL, not {site!r}")
-    api = Api(site)
+def login(api: Api, username: str, password: str, token: str) -> tuple[str, Path]:
+    """Check the credentials (or token) with the API and store the token; (user name, file).
+
+    Each login chooses anew: the API's ``insecure`` is stored only when given, for its site."""
     if not token:
         token = api.json("POST", "auth/token/", body={"username": username, "password": password})[
             "token"
         ]
     api.token = token
     me = api.json("GET", "me/")
-    path = save_config({"site": site, "token": token, "username": me["username"]})
+    config = {"site": api.site, "token": token, "username": me["username"]}
+    if api.insecure and exposed(api.home):
+        config["insecure"] = api.site
+    path = save_config(config)
     return me["username"], path
 
 

@@ -19,8 +19,9 @@ from ladder.api.views.common import DocumentedQueryOnly
 
 
 class TokenView(ObtainAuthToken):
-    """Your API token for your user name and password. After repeated failed logins from an
-    address or for an account, further attempts are refused with 429 for a while."""
+    """Your API token for your user name and password. After repeated failed logins for a user
+    name from one address, or from one address over many names, further attempts from there
+    are refused with 429 for a while."""
 
     # django-axes marks the request it is given as locked out, and DRF hands it its own wrapper:
     # the mark is copied onto Django's request so AxesMiddleware answers with the lockout page.
