@@ -88,7 +88,7 @@ def test_the_schema_says_where_an_empty_value_is_refused(path, name, alice):
     schema = dict(_list_parameters_by_key()[(path, name)])
     empty = client_for(alice).get(f"{path}?{name}=")
     if empty.status_code == 400:
-        assert schema.get("minLength", 0) >= 1, schema
+        assert int(str(schema.get("minLength", 0))) >= 1, schema
 
 
 def _list_parameters_by_key() -> dict[tuple[str, str], dict[str, object]]:
