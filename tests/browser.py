@@ -58,9 +58,14 @@ def browser():
 
 
 def wait_for(driver, condition, timeout: float = 10):
+    """``condition`` true within ``timeout``; an element the page's script re-rendered between
+    finding and reading it (stale) is found again at the next poll, not a failure."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout).until(condition)
+    return WebDriverWait(
+        driver, timeout, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(condition)
 
 
 def by_css(driver, selector):

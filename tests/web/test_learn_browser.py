@@ -97,7 +97,8 @@ def test_pending_version_turns_active_without_a_reload(browser, live_server, sit
     )
     browser.get(live_server.url + reverse("web:bot", args=[bot.name]))
     status = '#versions ~ .table-wrap [data-version="2"]'
-    assert by_css(browser, status).text == "pending validation"
+    # The page refreshes its versions table while it is read: wait_for reads it again if so.
+    wait_for(browser, lambda d: by_css(d, status).text == "pending validation")
     browser.execute_script("window.stillTheSamePage = true")
     bot_services.validate_version(version.pk, validator=accept)
     wait_for(browser, lambda d: by_css(d, status).text == "active", timeout=20)
@@ -127,7 +128,7 @@ def test_pending_version_turns_active_without_a_reload(browser, live_server, sit
     wait_for(
         browser, lambda d: "crash: ImportError numpyy" in by_css(d, "#versions-table").text, 20
     )
-    assert by_css(browser, status).text == "rejected"
+    wait_for(browser, lambda d: by_css(d, status).text == "rejected")
     assert browser.execute_script("return window.stillTheSamePage") is True
     assert "v2 plays meanwhile" in by_css(browser, "#record-body").text
     assert script_errors(browser) == []
