@@ -38,14 +38,8 @@ sandbox:
 
 # The ladder's tests run against a real PostgreSQL (and the workers' against Redis):
 # scripts/ensure-services.sh installs/starts them and prints the DATABASE_URL to use.
-# schemathesis names all of a fuzz test's operations with one node id, and xdist's loadgroup
-# scheduler queues tests by node id: run together, 98 of the 100 API fuzz tests were dropped.
-# They run in a second pytest, scheduled one test at a time (xdist's default).
-FUZZ_TESTS = tests/ladder/test_api_fuzz.py
 test: lint sandbox
-	services=$$(scripts/ensure-services.sh) && export $$services && \
-		$(BIN)/pytest $(PYTEST_PARALLEL) --ignore=$(FUZZ_TESTS) && \
-		$(BIN)/pytest -n $(TEST_WORKERS) --durations=5 $(FUZZ_TESTS)
+	services=$$(scripts/ensure-services.sh) && export $$services && $(BIN)/pytest $(PYTEST_PARALLEL)
 
 # The whole suite under coverage.py (line coverage of the five packages, summed over the test
 # processes); prints the total and the files below it.
