@@ -94,15 +94,45 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     tests beside them. The tests that migrate back and forth share one process too, which
     then builds its schema from the migrations once (``migration_history``). Without
     pytest-xdist (``-p no:xdist``) there are no groups (and no ``xdist_group`` marker)."""
+    for item in items:
+        _name_the_operation(item)
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         if item.get_closest_marker("e2e"):
-            item.add_marker(pytest.mark.xdist_group("e2e"))
+            _group(item, "e2e")
         elif item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            _group(item, "browser")
         elif "migration_history" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("migrations"))
+            _group(item, "migrations")
+
+
+def _set_node_id(item: pytest.Item, nodeid: str) -> None:
+    """Rename ``item``. pytest 9 keeps the id as a parsed ``NodeId`` in ``_id`` (the string
+    ``_nodeid`` that plugins such as pytest-xdist 3.8 still assign is no longer read)."""
+    from _pytest.nodeid import coerce_node_id
+
+    item._id = coerce_node_id(nodeid)
+
+
+def _group(item: pytest.Item, name: str) -> None:
+    """Put ``item`` in ``--dist loadgroup``'s group ``name``: the scheduler reads the group
+    from the node id's ``@name`` suffix (the ``xdist_group`` marker's own renaming is lost
+    on pytest 9, see :func:`_set_node_id`)."""
+    item.add_marker(pytest.mark.xdist_group(name))
+    if not item.nodeid.endswith(f"@{name}"):
+        _set_node_id(item, f"{item.nodeid}@{name}")
+
+
+def _name_the_operation(item: pytest.Item) -> None:
+    """Give a schemathesis item (one per API operation) a node id of its own.
+
+    Schemathesis names each item ``test[GET /path]`` but leaves them all the test function's
+    node id; pytest-xdist schedules by node id, so under ``--dist loadgroup`` one item per
+    function ran and the other operations silently did not."""
+    label = getattr(item, "operation_label", None)
+    if label and not item.nodeid.endswith("]"):
+        _set_node_id(item, f"{item.nodeid}[{label}]")
 
 
 REAL_SOURCE_CHECK_MODULES = frozenset(

@@ -50,3 +50,22 @@ def test_the_rule_sees_both_kinds_of_import(tmp_path: Path) -> None:
         "tests.web.test_pages",
         "tests.e2e.test_workers",
     ]
+
+
+def test_every_collected_test_has_a_node_id_of_its_own(request) -> None:
+    # pytest-xdist schedules by node id: two items sharing one (schemathesis gives every API
+    # operation of a test function the function's id) and all but one of them never run.
+    ids = [item.nodeid for item in request.session.items]
+    shared = sorted({nodeid for nodeid in ids if ids.count(nodeid) > 1})
+    assert shared == []
+
+
+def test_under_xdist_end_to_end_and_browser_tests_carry_their_group(request) -> None:
+    # ``--dist loadgroup`` reads the group from the node id's ``@name`` suffix; without it the
+    # end-to-end stacks and the Chromiums of both processes would run at the same time.
+    if not request.config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in request.session.items:
+        for marker in ("e2e", "browser"):
+            if item.get_closest_marker(marker):
+                assert item.nodeid.endswith(f"@{marker}"), item.nodeid

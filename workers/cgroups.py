@@ -311,6 +311,34 @@ def _thaw_group(group: Path) -> None:
         _close(fd)
 
 
+def thaw_seat_groups_of(pid: int) -> None:
+    """Thaw the seat groups (below ``monsoon-sandbox``) that process ``pid`` is frozen in.
+
+    A task frozen by the v1 freezer stays in the kernel's freezer wait, deaf even to SIGKILL,
+    until its group is thawed; a sweep of a seat uid calls this before it kills, so that a warm
+    seat whose pool never ended it (a pool dropped, a worker killed) can still be ended. Groups
+    outside ``monsoon-sandbox`` are never touched: they are not seats.
+    """
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+        mountinfo = Path("/proc/self/mountinfo").read_text()
+    except OSError:
+        return  # gone meanwhile
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3 or SANDBOX_GROUP not in parts[2].split("/"):
+            continue
+        if parts[1] == "":
+            mount = _cgroup2_mount(mountinfo)
+            group = None if mount is None else mount / parts[2].lstrip("/")
+        elif "freezer" in parts[1].split(","):
+            group = _v1_group_path("freezer", parts[2], _v1_mounts(mountinfo))
+        else:
+            continue
+        if group is not None:
+            _thaw_group(group)
+
+
 def _tasks_of(groups: list[Path]) -> set[int]:
     found: set[int] = set()
     for group in groups:
@@ -719,16 +747,27 @@ def _v1_own(cgroup_file: str) -> dict[str, str]:
     return own
 
 
+def _v1_group_path(controller: str, path: str, mounts: dict[str, _V1Mount]) -> Path | None:
+    """Where v1 group ``path`` (as ``/proc/PID/cgroup`` names it) of ``controller``'s
+    hierarchy lies in this process's file system; None when it is not mounted here."""
+    mount = mounts.get(controller)
+    if mount is None:
+        return None
+    root = mount.root.rstrip("/")
+    if path != root and not path.startswith(root + "/"):
+        return None
+    return mount.point / path[len(root) :].lstrip("/")
+
+
 def _v1_group(controller: str, mounts: dict[str, _V1Mount], own: dict[str, str]) -> Path:
     """``monsoon-sandbox`` below our own group in ``controller``'s hierarchy (created)."""
     if controller not in mounts or controller not in own:
         raise LookupError(f"no cgroup v1 {controller} hierarchy is mounted")
-    mount = mounts[controller]
     path = own[controller]
-    root = mount.root.rstrip("/")
-    if path != root and not path.startswith(root + "/"):
+    group = _v1_group_path(controller, path, mounts)
+    if group is None:
         raise LookupError(f"our v1 {controller} group {path!r} lies outside its mount")
-    base = mount.point / path[len(root) :].lstrip("/") / SANDBOX_GROUP
+    base = group / SANDBOX_GROUP
     probe = base / f"probe-{os.getpid()}"
     try:
         base.mkdir(exist_ok=True)

@@ -44,7 +44,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from workers.cgroups import SeatCgroup, cgroup_tree, seat_bounds_problem
+from workers.cgroups import SeatCgroup, cgroup_tree, seat_bounds_problem, thaw_seat_groups_of
 from workers.cputime import CpuClock, children_of, tree_cpu_seconds
 from workers.launch import (
     CHECKOUT,
@@ -343,13 +343,16 @@ def kill_uid(uid: int, *, patience: float = 2.0, survivors: bool = False) -> lis
 
     Only ever called with a seat uid, which nothing but that seat's sandbox uses. Gives up
     after ``patience`` seconds (the kernel tears a dead pid namespace down in milliseconds).
+    A frozen seat (a warm one whose pool never ended it) is thawed first: a task frozen by
+    the v1 freezer does not act on SIGKILL.
     """
     first = processes_of(uid)
     left = first
     deadline = time.monotonic() + patience
     while left and time.monotonic() < deadline:
         for pid in left:
-            kill_checked(pid, uid)
+            if kill_checked(pid, uid):
+                thaw_seat_groups_of(pid)
         time.sleep(0.005)
         left = processes_of(uid)
     return left if survivors else first

@@ -32,6 +32,7 @@ import atexit
 import contextlib
 import dataclasses
 import logging
+import os
 import select
 import threading
 import time
@@ -120,6 +121,38 @@ class PoolCounts:
 _pools: weakref.WeakSet[SeatPool] = weakref.WeakSet()
 
 
+class _Slots:
+    """The process's free pool slots, shared by all its pools.
+
+    A seat's uid is the process's uid block plus its slot, and every launcher of a process
+    draws on the same block: two pools numbering their seats each from the first slot would
+    launch on each other's warm seats' uids, and a launch sweeps its uid. A forked child claims
+    a block of its own, so it starts with every slot free.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._free: list[int] = []
+        self._reset()
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._lock = threading.Lock()
+        self._free = list(reversed(POOL_SLOTS))
+
+    def take(self) -> int | None:
+        with self._lock:
+            return self._free.pop() if self._free else None
+
+    def give(self, slot: int) -> None:
+        with self._lock:
+            if slot not in self._free:
+                self._free.append(slot)
+
+
+_slots = _Slots()
+
+
 def warm_versions() -> set[int]:
     """The bot version ids this process holds warm seats of (idle ones, ready for a match)."""
     found: set[int] = set()
@@ -168,7 +201,6 @@ class SeatPool:
         """Least recently used first."""
         self._busy: dict[int, _Warm] = {}
         """Seats in a match, by ``id`` of their process."""
-        self._free = list(reversed(POOL_SLOTS))
         self._lock = threading.RLock()
         _pools.add(self)
 
@@ -202,16 +234,16 @@ class SeatPool:
                 self._busy[id(seat.proc)] = seat
                 self.counts.warm += 1
                 return seat.proc, True
-            if not self._free and self._idle:
+            seat_slot = _slots.take()
+            if seat_slot is None and self._idle:
                 self._end(self._idle.pop(0), "evicted")
-            if not self._free:
+                seat_slot = _slots.take()
+            if seat_slot is None:
                 raise LaunchError(f"all {len(POOL_SLOTS)} seat slots of this worker are in use")
-            seat_slot = self._free.pop()
         try:
             proc = self.launcher.launch(program, slot=seat_slot, limits=limits)
         except BaseException:
-            with self._lock:
-                self._free.append(seat_slot)
+            _slots.give(seat_slot)
             raise
         with self._lock:
             self._busy[id(proc)] = _Warm(
@@ -319,7 +351,7 @@ class SeatPool:
         try:
             seat.proc.terminate_all()
         finally:
-            self._free.append(seat.slot)
+            _slots.give(seat.slot)
 
 
 def _between_matches(proc: BotProcess) -> str | None:

@@ -109,6 +109,40 @@ def test_the_pool_numbers_its_own_seats_above_a_plain_runners(clock):
     assert POOL_SLOTS.stop <= SLOTS_PER_BLOCK
 
 
+class SlotRecorder(LocalLauncher):
+    """A plain launcher that notes every seat slot it is asked to start."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.slots: list[int] = []
+
+    def launch(self, program, *, slot, limits):
+        self.slots.append(slot)
+        return super().launch(program, slot=slot, limits=limits)
+
+
+def test_two_pools_of_one_process_never_hand_out_the_same_seat_slot(clock):
+    # Seat uids are the process's block plus the slot: two pools that both started at the
+    # first slot would sweep (kill) each other's warm seats at launch.
+    first, second = SlotRecorder(), SlotRecorder()
+    pools = [
+        SeatPool(first, SeatPoolConfig(max_seats=4), clock=clock),
+        SeatPool(second, SeatPoolConfig(max_seats=4), clock=clock),
+    ]
+    try:
+        play(pools[0], recorder(1), recorder(2))
+        play(pools[1], recorder(3), recorder(4))
+        assert len(first.slots) == len(second.slots) == 2
+        assert not set(first.slots) & set(second.slots)
+        assert set(first.slots + second.slots) <= set(POOL_SLOTS)
+    finally:
+        for pool in pools:
+            pool.close()
+    play(pools[0], recorder(1), recorder(2))  # closed: the slots came back and are taken again
+    pools[0].close()
+    assert pools[0].idle_count() == 0
+
+
 def test_settings_come_from_the_environment():
     config = SeatPoolConfig.from_environment(
         {

@@ -19,7 +19,7 @@ from tests.workers.sandbox_helpers import TEST_LIMITS, TEST_UID_BASE, needs_sand
 from workers import cgroups
 from workers.launch import BotProgram
 from workers.matches.runner import MatchOutcome, TimeControls, run_match
-from workers.sandbox import BwrapLauncher
+from workers.sandbox import BwrapLauncher, kill_uid, processes_of
 from workers.seats import SeatPool, SeatPoolConfig
 
 pytestmark = needs_sandbox
@@ -201,3 +201,18 @@ def test_a_forfeited_seat_is_not_kept(pool):
     first = play(pool, 9, [slow, recorder(version_id=8)], clock)
     assert first.forfeits[0] is not None and first.forfeits[0].startswith("timeout")
     assert pool.warm_versions() == {8}
+
+
+def test_a_frozen_seat_its_pool_never_ended_dies_when_its_uid_is_swept():
+    # A warm seat waits frozen; when its pool is gone without ending it (a worker killed, a
+    # pool dropped), the next launch on its uid sweeps it. A task frozen by the v1 freezer
+    # does not act on SIGKILL: the sweep must thaw it first, or the uid is lost for good.
+    abandoned = SeatPool(BwrapLauncher(uid_base=TEST_UID_BASE), SeatPoolConfig(max_seats=4))
+    play(abandoned, 21, [recorder(), recorder(version_id=8)])
+    uids = [TEST_UID_BASE + seat.slot for seat in abandoned._idle]
+    assert len(uids) == 2 and all(processes_of(uid) for uid in uids)
+    try:
+        assert [kill_uid(uid, survivors=True) for uid in uids] == [[], []]
+        assert [processes_of(uid) for uid in uids] == [[], []]
+    finally:
+        abandoned.close()
