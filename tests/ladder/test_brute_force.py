@@ -117,6 +117,15 @@ def test_guesses_at_many_names_lock_the_address_at_its_own_wider_limit(login):
     assert login("10.1.1.2", "victim", RIGHT) == "in"
 
 
+def test_a_success_forgets_the_pairs_failures_on_every_form(login):
+    # The owner who mistyped four times and then got in starts afresh: four more typos later
+    # she is still not locked out.
+    assert [login("10.2.2.2", "victim", f"typo-{i}") for i in range(4)] == ["wrong"] * 4
+    assert login("10.2.2.2", "victim", RIGHT) == "in"
+    assert [login("10.2.2.2", "victim", f"typo-{i}") for i in range(4)] == ["wrong"] * 4
+    assert login("10.2.2.2", "victim", RIGHT) == "in"
+
+
 def age_attempts(minutes: int) -> None:
     """As if ``minutes`` had passed since every failed login recorded so far."""
     AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(minutes=minutes))

@@ -11,6 +11,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from ladder.accounts.lockout import forget_the_pairs_failures
 from ladder.accounts.selectors import is_organiser
 from ladder.accounts.services import api_token, rotate_token
 from ladder.api.parsers import SafeJSONParser
@@ -31,6 +32,15 @@ class TokenView(ObtainAuthToken):
     # it public, and a browser's login cookie without a CSRF token does not turn it into a 403.
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[type[Any]] = []
+
+    def post(self, request: Request, *args: object, **kwargs: object) -> Response:
+        """The token, and the (address, name) pair's failed attempts forgotten, as a login on
+        the site forgets them (a token is not a session: ``user_logged_in`` is not sent)."""
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = serializer.validated_data["user"]
+        forget_the_pairs_failures(sender=type(self), request=request._request, user=user)
+        return Response({"token": api_token(user)})
 
     def finalize_response(
         self, request: Request, response: Response, *args: object, **kwargs: object
