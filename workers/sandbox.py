@@ -389,6 +389,12 @@ class BwrapProcess:
     def poll(self) -> int | None:
         return self._popen.poll()
 
+    @property
+    def bot_directory(self) -> Path | None:
+        """Where the seat's ``/bot`` lies on the host (its staged copy; None: not staged).
+        Bound read-only but live: a file the host adds there appears in the seat at once."""
+        return self._staged / "bot" if self._staged is not None else None
+
     def freeze(self) -> None:
         """Stop every process of the seat: its cgroup's freezer, else SIGSTOP down its tree.
 

@@ -54,6 +54,7 @@ if SAMPLED:
     wanted, deadline = samples() + 2, time.monotonic() + SAMPLER_PATIENCE_S
     while samples() < wanted and time.monotonic() < deadline:
         time.sleep(0.002)
+    wire.report(sampler_looked=samples() >= wanted)
 
 
 def alive(ping_write: int, answers: int) -> bool:

@@ -64,16 +64,17 @@ class SeatMemory(threading.Thread):
 
     Read from ``/proc/PID/smaps_rollup`` (shared pages divided among their users), independent
     of any cgroup: what the host really gave the seat. Each finished sample is counted in the
-    file ``counter``, which ``fork_hoard`` reads: it holds its blocks until the sampler has
-    looked, rather than for a fixed moment a busy host may not give this thread.
+    file ``sampled`` of the seat's ``/bot`` (its staged copy, which the seat sees live), which
+    ``fork_hoard`` reads: it holds its blocks until the sampler has looked, rather than for a
+    fixed moment a busy host may not give this thread.
     """
 
-    def __init__(self, uid: int, counter: Path) -> None:
+    def __init__(self, uid: int, recording: RecordingLauncher) -> None:
         super().__init__(daemon=True)
         self.uid = uid
         self.peak = 0
         self.samples = 0
-        self.counter = counter
+        self.recording = recording
         self.stop = threading.Event()
 
     def run(self) -> None:
@@ -88,10 +89,18 @@ class SeatMemory(threading.Thread):
             if processes_of(self.uid) == seat:  # not a sum across a process's death
                 self.peak = max(self.peak, total)
             self.samples += 1
-            partial = self.counter.with_suffix(".new")
+            self._count()
+
+    def _count(self) -> None:
+        started = self.recording.started
+        folder = started[0].bot_directory if started else None
+        if folder is None or not folder.is_dir():
+            return
+        partial = folder / "sampled.new"
+        with contextlib.suppress(OSError):  # the seat's copy is removed when it ends
             partial.write_text(str(self.samples))
             partial.chmod(0o644)
-            partial.replace(self.counter)  # the bot never reads half a number
+            partial.replace(folder / "sampled")  # the bot never reads half a number
 
 
 def hoard(
@@ -108,7 +117,7 @@ def hoard(
     for name in ("fork_hoard.py", "wire.py"):
         shutil.copy(HOSTILE / name, folder / name)
         (folder / name).chmod(0o644)
-    sampler = SeatMemory(TEST_UID_BASE, folder / "sampled")
+    sampler = SeatMemory(TEST_UID_BASE, recording)
     sampler.start()
     try:
         outcome = run_match(
@@ -132,6 +141,9 @@ def hoard(
         sampler.join()
         shutil.rmtree(folder)
     assert outcome.forfeits[1] is None, outcome.stderr[1]
+    # The sampler's counts reached the bot (not its 60 s patience running out, which would
+    # make this test a minute long and its peak a matter of luck).
+    assert '"sampler_looked": true' in outcome.stderr[0], outcome.stderr[0]
     for slot in (0, 1):
         assert processes_of(TEST_UID_BASE + slot, zombies=True) == []
     return outcome, sampler.peak, recording
