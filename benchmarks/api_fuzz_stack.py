@@ -33,13 +33,17 @@ import tempfile
 import time
 from pathlib import Path
 
-import psycopg
-from psycopg import sql
-
 from benchmarks.api_load import ENV
-from benchmarks.bench_db import SERVER
+from benchmarks.bench_db import recreate_database
 from benchmarks.slow_bodies import calibration_ms
-from tests.e2e.proxy_stack import ROOT, nginx_binary, start_gunicorn, start_nginx, tail
+from tests.e2e.proxy_stack import (
+    ROOT,
+    nginx_or_install,
+    shipped_gunicorn_env,
+    start_gunicorn,
+    start_nginx,
+    tail,
+)
 
 DB_NAME = "monsoon_fuzz"
 SCHEMATHESIS = str(Path(sys.executable).with_name("schemathesis"))
@@ -55,15 +59,6 @@ user = create_user("fuzzer", password="fuzzer-password-1")
 create_bot(user, name="pepper", game="batavia")
 print(Token.objects.get_or_create(user=user)[0].key)
 """
-
-
-def fresh_database(name: str) -> None:
-    """Drop and create ``name``: every run starts from the same empty ladder."""
-    with psycopg.connect(SERVER, autocommit=True) as connection:
-        connection.execute(
-            sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name))
-        )
-        connection.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
 
 
 def manage(env: dict[str, str], *args: str) -> str:
@@ -153,13 +148,8 @@ def main() -> None:
     parser.add_argument("--max-examples", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    nginx = nginx_binary()
-    if nginx is None:
-        subprocess.run([str(ROOT / "scripts" / "ensure-services.sh")], check=True)
-        nginx = nginx_binary()
-    if nginx is None:
-        raise SystemExit("nginx is missing")
-    fresh_database(DB_NAME)
+    nginx = nginx_or_install()
+    recreate_database(DB_NAME)
     env = {
         **os.environ,
         **ENV,
@@ -167,8 +157,7 @@ def main() -> None:
         "CACHE_URL": "redis://127.0.0.1:6379/4",
         "GUNICORN_LOG_LEVEL": "warning",
     }
-    for name in ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_BIND"):
-        env.pop(name, None)
+    env = shipped_gunicorn_env(env)
     manage(env, "migrate", "--noinput", "-v", "0")
     manage(env, "shell", "-c", "from django.core.cache import cache; cache.clear()")
     token = manage(env, "shell", "-c", SEED_USER).strip().splitlines()[-1]

@@ -24,6 +24,15 @@ def ensure_database(name: str, server: str = SERVER) -> None:
             connection.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
 
 
+def recreate_database(name: str, server: str = SERVER) -> None:
+    """Drop ``name`` (closing its connections) and create it empty: a run from a known start."""
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name))
+        )
+        connection.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+
+
 def seed_public_bots(prefix: str, *, bots: int, owners: int) -> list[int]:
     """``bots`` public Batavia bots of ``owners`` owners, each with one active version; returns
     the version ids in bot order.  Bulk inserts, not the upload services: seed data only."""

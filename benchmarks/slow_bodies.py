@@ -33,8 +33,9 @@ from tests.e2e.proxy_stack import (
     GUNICORN_CONF,
     ROOT,
     SlowBodies,
-    nginx_binary,
+    nginx_or_install,
     probe,
+    shipped_gunicorn_env,
     start_gunicorn,
     start_nginx,
     tail,
@@ -109,16 +110,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30, help="attack window per target")
     parser.add_argument("--attackers", type=int, default=24)
     args = parser.parse_args()
-    nginx = nginx_binary()
-    if nginx is None:
-        subprocess.run([str(ROOT / "scripts" / "ensure-services.sh")], check=True)
-        nginx = nginx_binary()
-    if nginx is None:
-        raise SystemExit("nginx is missing")
+    nginx = nginx_or_install()
     ensure_database(DB_NAME)
     env = {**os.environ, **ENV, "GUNICORN_LOG_LEVEL": "warning"}
-    for name in ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_BIND"):
-        env.pop(name, None)
+    env = shipped_gunicorn_env(env)
     shipped = runpy.run_path(str(GUNICORN_CONF))
     shape = f"{shipped['workers']} processes x {shipped['threads']} threads as shipped"
     subprocess.run(

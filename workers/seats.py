@@ -131,14 +131,12 @@ class _Slots:
     """
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._free: list[int] = []
         self._reset()
         os.register_at_fork(after_in_child=self._reset)
 
     def _reset(self) -> None:
         self._lock = threading.Lock()
-        self._free = list(reversed(POOL_SLOTS))
+        self._free: list[int] = list(reversed(POOL_SLOTS))
 
     def take(self) -> int | None:
         with self._lock:

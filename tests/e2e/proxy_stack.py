@@ -64,6 +64,23 @@ def nginx_binary() -> str | None:
     )
 
 
+def nginx_or_install() -> str:
+    """nginx's binary, installed by ``scripts/ensure-services.sh`` when missing (benchmarks)."""
+    binary = nginx_binary()
+    if binary is None:
+        subprocess.run([str(ROOT / "scripts" / "ensure-services.sh")], check=True)
+        binary = nginx_binary()
+    if binary is None:
+        raise SystemExit("nginx is missing")
+    return binary
+
+
+def shipped_gunicorn_env(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` without the variables that would override deploy/gunicorn.conf.py's shape."""
+    drop = ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_BIND")
+    return {name: value for name, value in env.items() if name not in drop}
+
+
 def _sub(pattern: str, replacement: str, text: str, what: str) -> str:
     result, count = re.subn(pattern, replacement, text, flags=re.M)
     if count == 0:
