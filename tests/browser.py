@@ -57,15 +57,30 @@ def browser():
     driver.quit()
 
 
+RERENDERED = "does not belong to the document"
+"""Chrome's words when an element was replaced between finding and reading it during a
+navigation (a page that reloads itself): the same race as a stale element, sent as a generic
+WebDriverException."""
+
+
 def wait_for(driver, condition, timeout: float = 10):
-    """``condition`` true within ``timeout``; an element the page's script re-rendered between
-    finding and reading it (stale) is found again at the next poll, not a failure."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    """``condition`` true within ``timeout``; an element the page's script re-rendered (or a
+    reload replaced) between finding and reading it is found again at the next poll, not a
+    failure."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(
-        driver, timeout, ignored_exceptions=(StaleElementReferenceException,)
-    ).until(condition)
+    def polled(d):
+        try:
+            return condition(d)
+        except StaleElementReferenceException:
+            return False
+        except WebDriverException as exc:
+            if RERENDERED in str(exc.msg):
+                return False
+            raise
+
+    return WebDriverWait(driver, timeout).until(polled)
 
 
 def by_css(driver, selector):
